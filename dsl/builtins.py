@@ -1,0 +1,386 @@
+"""The built-in functions of the expression language, declared once.
+
+Input: nothing (a registry). Output: `BUILTINS`, name -> `Builtin` with its signature (read by
+the checker), its documentation and example (docs/reference.md is generated from them, and a
+test checks every example), and its pure implementation (used by the compiler). Built-ins never
+change state and never roll dice; iteration is over finite lists only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from dsl import types as t
+
+MAX_RANGE = 10_000
+
+
+class EvalError(Exception):
+    """A built-in received a value it cannot work with (reported with the expression's span)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: t.Type
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    params: tuple[Param, ...]
+    returns: t.Type | Callable[[list[t.Type]], t.Type]
+    doc: str
+    example: str
+    impl: Callable[..., Any]
+    category: str
+    variadic: bool = False        # the last parameter may repeat
+    keywords: tuple[Param, ...] = ()
+
+    def result_type(self, args: list[t.Type]) -> t.Type:
+        return self.returns(args) if callable(self.returns) else self.returns
+
+    @property
+    def signature(self) -> str:
+        ps = [f"{p.name}{'?' if p.optional else ''}: {p.type}" for p in self.params]
+        if self.variadic:
+            ps[-1] += ", ..."
+        ps += [f"{k.name}: {k.type}" for k in self.keywords]
+        ret = "depends on the arguments" if callable(self.returns) else str(self.returns)
+        return f"{self.name}({', '.join(ps)}) -> {ret}"
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, params: list[Param], returns, doc: str, example: str, category: str,
+            variadic: bool = False, keywords: list[Param] | None = None):
+    def register(fn):
+        BUILTINS[name] = Builtin(name, tuple(params), returns, doc, example, fn, category,
+                                 variadic, tuple(keywords or ()))
+        return fn
+    return register
+
+
+def get(value: Any, name: str) -> Any:
+    """Reads a field of a runtime value: a mapping key or an attribute."""
+    if isinstance(value, dict):
+        if name in value:
+            return value[name]
+        raise EvalError(f"no field '{name}'")
+    try:
+        return getattr(value, name)
+    except AttributeError:
+        raise EvalError(f"no field '{name}'") from None
+
+
+def face(die: Any) -> int:
+    return die if isinstance(die, int) else get(die, "face")
+
+
+def _items(x: Any) -> list:
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    items = getattr(x, "items", None)
+    if isinstance(items, list):
+        return items
+    raise EvalError("expected a list")
+
+
+def _first_item(args: list[t.Type]) -> t.Type:
+    a = args[0] if args else t.ANY
+    return a.item or t.ANY if a.kind == "list" else t.ANY
+
+
+def _numbers_or_item(args: list[t.Type]) -> t.Type:
+    if len(args) == 1:
+        return _first_item(args)
+    out = args[0]
+    for a in args[1:]:
+        out = t.join(out, a)
+    return out
+
+
+# -- collections -------------------------------------------------------------------------------
+
+@builtin("count", [Param("items", t.ANY_LIST)], t.INT,
+         "The number of items in a list (with `for ... if`, the number that pass the test).",
+         "count(d for d in health if d.face < 3)", "collections")
+def _count(items):
+    return len(_items(items))
+
+
+@builtin("sum", [Param("numbers", t.NUMBERS)], lambda a: t.INT if _first_item(a).kind == "int"
+         else t.NUMBER, "The sum of a list of numbers (0 for an empty list).",
+         "sum(d.face for d in treasure)", "collections")
+def _sum(numbers):
+    return sum(_items(numbers))
+
+
+@builtin("max", [Param("values", t.ANY)], _numbers_or_item,
+         "The largest of a list, or of several values: max(list) or max(a, b, ...). An empty "
+         "list gives the `default` (0 unless given).",
+         "max(p.gold for p in players)", "collections", variadic=True,
+         keywords=[Param("default", t.ANY)])
+def _max(*values, default=0):
+    vals = _items(values[0]) if len(values) == 1 else list(values)
+    return max(vals) if vals else default
+
+
+@builtin("min", [Param("values", t.ANY)], _numbers_or_item,
+         "The smallest of a list, or of several values. An empty list gives the `default`.",
+         "min(major.face, minor.face)", "collections", variadic=True,
+         keywords=[Param("default", t.ANY)])
+def _min(*values, default=0):
+    vals = _items(values[0]) if len(values) == 1 else list(values)
+    return min(vals) if vals else default
+
+
+@builtin("any", [Param("conditions", t.list_of(t.BOOL))], t.BOOL,
+         "Whether at least one item is true (false for an empty list).",
+         "any(p.score >= goal for p in players)", "collections")
+def _any(conditions):
+    return any(_items(conditions))
+
+
+@builtin("all", [Param("conditions", t.list_of(t.BOOL))], t.BOOL,
+         "Whether every item is true (true for an empty list).",
+         "all(p.passed for p in players)", "collections")
+def _all(conditions):
+    return all(_items(conditions))
+
+
+@builtin("first", [Param("items", t.ANY_LIST)], _first_item,
+         "The first item of a list (none when empty).", "first(travel)", "collections")
+def _first(items):
+    xs = _items(items)
+    return xs[0] if xs else None
+
+
+@builtin("last", [Param("items", t.ANY_LIST)], _first_item,
+         "The last item of a list (none when empty): the rightmost die of a row.",
+         "last(current.travel).face", "collections")
+def _last(items):
+    xs = _items(items)
+    return xs[-1] if xs else None
+
+
+@builtin("sort", [Param("items", t.ANY_LIST)], lambda a: a[0] if a else t.ANY_LIST,
+         "The list in ascending order (numbers or text).", "sort(faces(white))", "collections")
+def _sort(items):
+    return sorted(_items(items))
+
+
+@builtin("sort_by", [Param("items", t.ANY_LIST), Param("field", t.STRING)],
+         lambda a: a[0] if a else t.ANY_LIST,
+         "The list ordered by one or more fields, ascending; later fields break ties. Prefix "
+         "a field with '-' for descending order.",
+         "sort_by(players, 'application', 'turn_order')", "collections", variadic=True)
+def _sort_by(items, *fields):
+    xs = _items(items)
+    for spec in reversed(fields):
+        name = spec.lstrip("-")
+        xs = sorted(xs, key=lambda x, name=name: get(x, name), reverse=spec.startswith("-"))
+    return xs
+
+
+@builtin("unique", [Param("items", t.ANY_LIST)], lambda a: a[0] if a else t.ANY_LIST,
+         "The list without repeats, in first-seen order.", "unique(faces(ocean))",
+         "collections")
+def _unique(items):
+    out = []
+    for x in _items(items):
+        if x not in out:
+            out.append(x)
+    return out
+
+
+@builtin("range", [Param("start", t.INT), Param("stop", t.INT)], t.list_of(t.INT),
+         f"The whole numbers from start up to, not including, stop (at most {MAX_RANGE:,}).",
+         "range(0, pool + 1)", "collections")
+def _range(start, stop):
+    if stop - start > MAX_RANGE:
+        raise EvalError(f"range of more than {MAX_RANGE:,} numbers")
+    return list(range(start, stop))
+
+
+@builtin("keys", [Param("map", t.MAP)], t.ANY_LIST, "The keys of a map.", "keys(notes)",
+         "collections")
+def _keys(m):
+    return list(m.keys())
+
+
+@builtin("get", [Param("map", t.MAP), Param("key", t.ANY), Param("default", t.ANY)], t.ANY,
+         "The value of a map at a key, or the default when the key is absent.",
+         "get(notes, ship, [])", "collections")
+def _get(m, key, default):
+    return m.get(key, default)
+
+
+# -- numbers -------------------------------------------------------------------------------------
+
+@builtin("abs", [Param("x", t.NUMBER)], lambda a: a[0] if a else t.NUMBER,
+         "The absolute value.", "abs(die.face - last(travel).face) <= 1", "numbers")
+def _abs(x):
+    return abs(x)
+
+
+@builtin("floor", [Param("x", t.NUMBER)], t.INT, "Rounds down to a whole number.",
+         "floor(current.points / 2)", "numbers")
+def _floor(x):
+    return math.floor(x)
+
+
+@builtin("ceil", [Param("x", t.NUMBER)], t.INT, "Rounds up to a whole number.",
+         "ceil(current.points / 2)", "numbers")
+def _ceil(x):
+    return math.ceil(x)
+
+
+@builtin("round", [Param("x", t.NUMBER)], t.INT,
+         "Rounds to the nearest whole number (halves away from zero).", "round(value * 0.45)",
+         "numbers")
+def _round(x):
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+@builtin("clamp", [Param("x", t.NUMBER), Param("low", t.NUMBER), Param("high", t.NUMBER)],
+         lambda a: a[0] if a else t.NUMBER, "x limited to the range low..high.",
+         "clamp(die.face + 1, 1, 6)", "numbers")
+def _clamp(x, low, high):
+    return max(low, min(high, x))
+
+
+@builtin("text", [Param("value", t.ANY)], t.STRING, "A value as text.", "text(current.gold)",
+         "numbers")
+def _text(value):
+    return str(value)
+
+
+# -- dice ------------------------------------------------------------------------------------------
+
+@builtin("faces", [Param("dice", t.DICE)], t.list_of(t.INT),
+         "The faces the dice show, in order.", "faces(white)", "dice")
+def _faces(dice):
+    return [face(d) for d in _items(dice)]
+
+
+@builtin("total", [Param("dice", t.DICE)], t.INT, "The sum of the faces the dice show.",
+         "total(white) - total(red)", "dice")
+def _total(dice):
+    return sum(face(d) for d in _items(dice))
+
+
+@builtin("doubles", [Param("dice", t.DICE)], t.BOOL,
+         "Whether two or more dice all show the same face.", "doubles(red)", "dice")
+def _doubles(dice):
+    fs = [face(d) for d in _items(dice)]
+    return len(fs) >= 2 and len(set(fs)) == 1
+
+
+@builtin("of_a_kind", [Param("dice", t.DICE), Param("n", t.INT)], t.BOOL,
+         "Whether at least n of the dice show the same face.", "of_a_kind(hand, 3)", "dice")
+def _of_a_kind(dice, n):
+    fs = [face(d) for d in _items(dice)]
+    return any(fs.count(f) >= n for f in set(fs))
+
+
+@builtin("highest", [Param("dice", t.DICE)], t.DIE,
+         "The die showing the highest face (the first of equals; none when empty).",
+         "highest(current.health)", "dice")
+def _highest(dice):
+    xs = _items(dice)
+    return max(xs, key=face) if xs else None
+
+
+@builtin("lowest", [Param("dice", t.DICE)], t.DIE,
+         "The die showing the lowest face (the first of equals; none when empty).",
+         "lowest(current.health)", "dice")
+def _lowest(dice):
+    xs = _items(dice)
+    return min(xs, key=face) if xs else None
+
+
+# -- players -------------------------------------------------------------------------------------
+
+@builtin("opponents", [Param("player", t.PLAYER)], t.PLAYERS,
+         "The other players still in the game, in turn order from this player.",
+         "opponents(current)", "players")
+def _opponents(player):
+    return [p for p in get(player, "others") if not get(p, "eliminated")]
+
+
+@builtin("next_player", [Param("player", t.PLAYER)], t.PLAYER,
+         "The next player still in the game, clockwise (to the left).", "next_player(current)",
+         "players")
+def _next_player(player):
+    others = _opponents(player)
+    return others[0] if others else player
+
+
+# -- grid ------------------------------------------------------------------------------------------
+
+def _rc(cell) -> tuple[int, int]:
+    return get(cell, "row_index"), get(cell, "column_index")
+
+
+@builtin("adjacent", [Param("a", t.CELL), Param("b", t.CELL)], t.BOOL,
+         "Whether two cells touch orthogonally (north, south, east or west).",
+         "adjacent(current.position, target)", "grid")
+def _adjacent(a, b):
+    (r1, c1), (r2, c2) = _rc(a), _rc(b)
+    return abs(r1 - r2) + abs(c1 - c2) == 1
+
+
+@builtin("distance", [Param("a", t.CELL), Param("b", t.CELL)], t.INT,
+         "Orthogonal steps between two cells, ignoring blocking.", "distance(here, there)",
+         "grid")
+def _distance(a, b):
+    (r1, c1), (r2, c2) = _rc(a), _rc(b)
+    return abs(r1 - r2) + abs(c1 - c2)
+
+
+@builtin("direction", [Param("from", t.CELL), Param("to", t.CELL)], t.STRING,
+         "The compass direction from one cell to another: 'N', 'S', 'E' or 'W' when they share "
+         "a column or row, else 'NE', 'NW', 'SE' or 'SW'; '' for the same cell. Rows grow "
+         "southward, columns eastward.", "direction(ravine, wreck) == 'SE'", "grid")
+def _direction(a, b):
+    (r1, c1), (r2, c2) = _rc(a), _rc(b)
+    ns = "N" if r2 < r1 else "S" if r2 > r1 else ""
+    ew = "W" if c2 < c1 else "E" if c2 > c1 else ""
+    return ns + ew
+
+
+@builtin("neighbours", [Param("cell", t.CELL)], t.CELLS,
+         "The cells orthogonally next to a cell.", "neighbours(current.position)", "grid")
+def _neighbours(cell):
+    return list(get(cell, "neighbours"))
+
+
+@builtin("row", [Param("cell", t.CELL)], t.ANY, "The row label of a cell.", "row(cell)", "grid")
+def _row(cell):
+    return get(cell, "row")
+
+
+@builtin("column", [Param("cell", t.CELL)], t.ANY, "The column label of a cell.",
+         "column(cell)", "grid")
+def _column(cell):
+    return get(cell, "column")
+
+
+# -- time ------------------------------------------------------------------------------------------
+
+@builtin("remaining", [Param("timer", t.TIMER)], t.NUMBER,
+         "Seconds left on a timer (0 when stopped or expired).", "remaining(dive) < 5", "time")
+def _remaining(timer):
+    return get(timer, "remaining")
+
+
+@builtin("elapsed", [Param("timer", t.TIMER)], t.NUMBER,
+         "Seconds since a timer started.", "elapsed(dive)", "time")
+def _elapsed(timer):
+    return get(timer, "elapsed")

@@ -1,0 +1,205 @@
+"""Diagnostics: the one error type of every phase, its stable codes, and its rendering.
+
+Input: findings from any phase (load, structure, parse, check). Output: `Diagnostic` values,
+rendered compiler-style (`file:line:col: error: message [code]`, the source line, a caret) or as
+JSON. The code registry `CODES` is the single list of codes; docs/errors.md is generated from it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from dsl.source import SourceFile, Span
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Code:
+    """A stable diagnostic code with the phase that emits it and its documentation."""
+
+    name: str
+    phase: str
+    summary: str
+    example: str
+    fix: str
+
+
+def _c(name: str, phase: str, summary: str, example: str, fix: str) -> Code:
+    return Code(name, phase, summary, example, fix)
+
+
+CODES: dict[str, Code] = {c.name: c for c in [
+    # load
+    _c("file-not-found", "load", "The file does not exist or cannot be read.",
+       "meeple validate missing.yaml", "Check the path."),
+    _c("yaml-syntax", "load", "The file is not well-formed YAML.",
+       "a: [1, 2", "Close the bracket, fix the indentation or quote the value."),
+    _c("duplicate-key", "load", "A mapping has the same key twice; YAML would silently keep the last.",
+       "parameters: {rounds: 3, rounds: 4}", "Remove or rename one of the keys."),
+    _c("unsafe-yaml", "load", "The file uses a YAML tag that would construct objects.",
+       "x: !!python/object:os.system", "Use plain YAML values only."),
+    _c("too-large", "load", "The document is larger than the size limit.",
+       "a 50 MB ruleset", "Split data into a smaller ruleset; the limit is in docs/errors.md."),
+    _c("too-deep", "load", "The document nests deeper than the nesting limit.",
+       "[[[[[[...]]]]]] 200 levels", "Flatten the structure."),
+    _c("alias-limit", "load",
+       "The document uses too many aliases, or an alias expands to too much (an alias bomb).",
+       "a: &a [*b, *b, *b] repeated", "Write the values out, or use fewer aliases."),
+    _c("not-a-mapping", "load", "The document's top level is not a mapping of sections.",
+       "- just a list", "Start the file with sections such as `meeple: 1` and `metadata:`."),
+    # structure
+    _c("schema", "structure", "A value does not match the ruleset schema (wrong type, bad value).",
+       "players: {min: two}", "Follow the hint; `meeple schema` prints the schema."),
+    _c("missing-key", "structure", "A required key is missing.",
+       "a ruleset without `flow:`", "Add the key."),
+    _c("unknown-key", "structure", "A key is not part of this section.",
+       "metadata: {nmae: Pig}", "Fix the spelling; the message suggests the nearest key."),
+    _c("unknown-effect", "structure", "A step names no known effect.",
+       "- rol: die", "Use one of the effects listed in docs/language.md."),
+    # parse
+    _c("syntax", "parse", "An expression does not parse.",
+       "when: 'score >= '", "Complete the expression; the message lists what could come next."),
+    _c("syntax-operator", "parse",
+       "An expression uses an operator from another language (&&, ||, !, =, ===).",
+       "when: 'a && b'", "Use `and`, `or`, `not`, `==`."),
+    # check
+    _c("unknown-name", "check", "A name is not declared anywhere in the ruleset.",
+       "score: scroe + 1", "Fix the spelling or declare the name in `state:` or `parameters:`."),
+    _c("unknown-field", "check", "A field does not exist on a value of this kind.",
+       "current.gld", "Use a declared per-player state name or a built-in field."),
+    _c("duplicate-name", "check", "The same name is declared twice in different sections.",
+       "a parameter and a state variable both named `score`", "Rename one of them."),
+    _c("reserved-name", "check", "A declared name is a keyword or built-in name.",
+       "state: {global: {players: 0}}", "Choose another name."),
+    _c("type-mismatch", "check", "A value has the wrong type for where it is used.",
+       "when: 'score + 1'  (a number where a condition is needed)", "Compare or convert the value."),
+    _c("arity", "check", "A built-in function got the wrong number of arguments.",
+       "max()", "See the built-in's signature in docs/reference.md."),
+    _c("not-callable", "check", "Something that is not a function is called.",
+       "score(1)", "Remove the parentheses or call a built-in."),
+    _c("not-assignable", "check", "The target of set/add is not a state variable or field.",
+       "set: {rounds: 4}  (a parameter)", "Assign only to declared state."),
+    _c("unknown-phase", "check", "A phase named by `next`, `start` or `goto` does not exist.",
+       "next: plya", "Use a declared phase name or `end`."),
+    _c("unknown-reference", "check",
+       "A reference to another section (component, zone, procedure, event, timer...) does not resolve.",
+       "on: rolld", "Use a declared name; the message suggests the nearest one."),
+    _c("unknown-decision", "check", "A policy decides a decision that no `choose` step declares.",
+       "policies: {p: {decide: {rol_or_hold: ...}}}", "Use the id of a `choose` step."),
+    _c("unknown-option", "check", "A policy or default picks an option the decision does not offer.",
+       "choose: hodl", "Use one of the decision's options."),
+    _c("unknown-parameter", "check", "A variant or `set` names a parameter that does not exist.",
+       "variants: {v: {set: {roudns: 5}}}", "Use a declared parameter."),
+    _c("bad-parameter-value", "check", "A parameter value is outside its declared type, range or choices.",
+       "rounds: {default: 0, min: 1}", "Use a value within the declared bounds."),
+    _c("unreachable-phase", "check", "No path from the start phase reaches this phase.",
+       "a phase no `next` names", "Link it with `next`, or remove it."),
+    _c("no-end", "check", "The flow has no way to end the game.",
+       "phases that loop forever with no `end`", "Add `next: end`, an `end_game` step or `end.when`."),
+    _c("misplaced-effect", "check", "An effect is used where it cannot run.",
+       "break outside a repeat", "Move the step inside the construct it needs."),
+    _c("bad-players", "check", "The player counts are inconsistent.",
+       "players: {min: 4, max: 2}", "Make min <= default <= max."),
+    _c("empty-choice", "check", "A decision offers no options.",
+       "choose: x, options: []", "Give at least one option."),
+    _c("limit-exceeded", "check", "An expression or step list exceeds a language limit.",
+       "an expression of 10,000 characters", "Simplify or split it."),
+]}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding of any phase: stable code, severity, message, location, data path, hint."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    path: tuple[str | int, ...] = ()
+    hint: str | None = None
+    severity: Severity = Severity.ERROR
+    related: tuple[tuple[str, Span], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:  # pragma: no cover - a programming error, caught by tests
+            raise ValueError(f"unregistered diagnostic code {self.code!r}")
+
+    @property
+    def sort_key(self) -> tuple:
+        s = self.span
+        return (s.file, s.line, s.column) if s else ("", 0, 0)
+
+    def to_json(self) -> dict:
+        s = self.span
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "file": s.file if s else None,
+            "line": s.line if s else None,
+            "column": s.column if s else None,
+            "end_line": s.end_line if s else None,
+            "end_column": s.end_column if s else None,
+            "path": json_path(self.path),
+            "hint": self.hint,
+        }
+
+
+def json_path(path: Iterable[str | int]) -> str:
+    """Returns a JSONPath-like string for a data path, e.g. `$.flow.phases.play`."""
+    out = "$"
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """Returns the closest candidate to a misspelt name, or None when nothing is close."""
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def suggestion(name: str, candidates: Iterable[str]) -> str:
+    """Returns " (did you mean 'x'?)" or ''."""
+    best = did_you_mean(name, candidates)
+    return f" (did you mean '{best}'?)" if best else ""
+
+
+def sort_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Sorts by position and drops exact repeats, keeping the first of each."""
+    seen: set[tuple] = set()
+    out = []
+    for d in sorted(diags, key=lambda d: d.sort_key):
+        key = (d.code, d.message, d.sort_key)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def render(diag: Diagnostic, source: SourceFile | None = None) -> str:
+    """Renders one diagnostic compiler-style, with the source line and a caret."""
+    s = diag.span
+    where = f"{s.file}:{s.line}:{s.column}: " if s else ""
+    lines = [f"{where}{diag.severity.value}: {diag.message} [{diag.code}]"]
+    if s and source is not None:
+        text = source.line_text(s.line)
+        if text:
+            gutter = f"{s.line:>4} | "
+            lines.append(gutter + text)
+            width = 1
+            if s.end_line == s.line and s.end_column and s.end_column > s.column:
+                width = s.end_column - s.column
+            width = max(1, min(width, len(text) - s.column + 1))
+            caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[: s.column - 1])
+            lines.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^" + "~" * (width - 1))
+    if diag.hint:
+        lines.append(f"     = hint: {diag.hint}")
+    return "\n".join(lines)

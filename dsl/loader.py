@@ -1,0 +1,261 @@
+"""Phase 1, load: YAML text to plain data with a position for every value.
+
+Input: a path or text. Output: `Document` (plain dicts/lists/scalars, a `SourceFile`, and a
+`Positions` map from data paths to spans) or diagnostics. YAML is composed with the safe loader
+into nodes (no object construction), then converted by our own walk, which enforces the limits on
+document size, nesting depth and alias expansion: an alias bomb is refused, never expanded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from dsl.diagnostics import Diagnostic
+from dsl.source import SourceFile, Span
+
+Path_ = tuple[str | int, ...]
+
+MAX_BYTES = 2_000_000
+MAX_DEPTH = 64
+MAX_NODES = 200_000  # values after alias expansion
+MAX_ALIASES = 1_000
+
+# libyaml's C parser composes the same nodes with the same marks, several times faster.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_SAFE_TAGS = {
+    "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:map",
+}
+
+
+@dataclass
+class Positions:
+    """Where each value (and each mapping key) of a document stands in its file."""
+
+    source: SourceFile
+    values: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # path -> (start, end) index
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def _span(self, start: int, end: int) -> Span:
+        line, col = self._line_col(start)
+        eline, ecol = self._line_col(end)
+        return Span(self.source.name, line, col, eline, ecol)
+
+    def _line_col(self, index: int) -> tuple[int, int]:
+        text = self.source.text
+        index = max(0, min(index, len(text)))
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        return line, col
+
+    def value(self, path: Path_) -> Span:
+        """Returns the span of the value at `path`, or of its nearest located ancestor."""
+        p = tuple(path)
+        while p not in self.values and p:
+            p = p[:-1]
+        start, end = self.values.get(p, (0, 0))
+        return self._span(start, end)
+
+    def key(self, path: Path_) -> Span:
+        """Returns the span of the mapping key that names `path` (else the value's span)."""
+        if tuple(path) in self.keys:
+            return self._span(*self.keys[tuple(path)])
+        return self.value(path)
+
+    def in_scalar(self, path: Path_, offset: int, length: int = 1) -> Span:
+        """Returns the span of characters `offset`.. of the scalar at `path`, in file terms.
+
+        Quoted, folded and block scalars do not start their text at the node's mark, so the
+        value's characters are aligned greedily with the raw source between the node's marks.
+        """
+        if tuple(path) not in self.values:
+            return self.value(path)
+        start, end = self.values[tuple(path)]
+        raw = self.source.text[start:end]
+        value = _scalar_text(raw)
+        pos = _align(value, raw)
+        def at(i: int) -> int:
+            if not pos:
+                return start
+            return start + (pos[i] if i < len(pos) else pos[-1] + 1)
+        a = at(offset)
+        b = at(offset + max(length, 1) - 1) + 1
+        line, col = self._line_col(a)
+        eline, ecol = self._line_col(b)
+        return Span(self.source.name, line, col, eline, ecol)
+
+
+def _scalar_text(raw: str) -> str:
+    """Re-reads a raw scalar's text with YAML to get its value (used only for alignment)."""
+    try:
+        v = yaml.safe_load("x: " + raw if "\n" not in raw else "x:\n  " + raw.replace("\n", "\n  "))
+        if isinstance(v, dict):
+            return str(v.get("x", raw))
+    except yaml.YAMLError:
+        pass
+    return raw
+
+
+def _align(value: str, raw: str) -> list[int]:
+    """Maps each character of a scalar's value to an index in its raw source text."""
+    out: list[int] = []
+    j = 0
+    for ch in value:
+        k = j
+        while k < len(raw) and raw[k] != ch:
+            k += 1
+        if k >= len(raw):  # not found (an escape sequence): stay where we are
+            out.append(min(j, len(raw) - 1) if raw else 0)
+            continue
+        out.append(k)
+        j = k + 1
+    return out
+
+
+@dataclass
+class Document:
+    """A loaded YAML file: its data, its source and where every value stands."""
+
+    data: Any
+    source: SourceFile
+    positions: Positions
+
+
+class _LoadError(Exception):
+    def __init__(self, diag: Diagnostic):
+        self.diag = diag
+
+
+class _Converter:
+    """Walks composed YAML nodes into plain data, recording positions and enforcing limits."""
+
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.positions = Positions(source)
+        self.nodes = 0
+        self.diags: list[Diagnostic] = []
+
+    def span(self, node: yaml.Node) -> Span:
+        m = node.start_mark
+        e = node.end_mark
+        return Span(self.source.name, m.line + 1, m.column + 1, e.line + 1, e.column + 1)
+
+    def convert(self, node: yaml.Node, path: Path_, depth: int, stack: tuple[int, ...]) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _LoadError(Diagnostic(
+                "alias-limit",
+                f"the document expands to more than {MAX_NODES:,} values; aliases are not "
+                "expanded past this limit", self.span(node)))
+        if depth > MAX_DEPTH:
+            raise _LoadError(Diagnostic(
+                "too-deep", f"the document nests deeper than {MAX_DEPTH} levels", self.span(node)))
+        if id(node) in stack:
+            raise _LoadError(Diagnostic(
+                "alias-limit", "an alias refers to a value that contains itself", self.span(node)))
+        if node.tag not in _SAFE_TAGS:
+            raise _LoadError(Diagnostic(
+                "unsafe-yaml", f"the tag '{node.tag}' is not allowed: rulesets hold plain data only",
+                self.span(node), hint="remove the tag"))
+        if path not in self.positions.values:
+            self.positions.values[path] = (node.start_mark.index, node.end_mark.index)
+        if isinstance(node, yaml.ScalarNode):
+            return yaml.SafeLoader.construct_scalar_value(node)
+        stack = stack + (id(node),)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(n, path + (i,), depth + 1, stack) for i, n in enumerate(node.value)]
+        out: dict[str, Any] = {}
+        for knode, vnode in node.value:
+            if not isinstance(knode, yaml.ScalarNode) or knode.tag == "tag:yaml.org,2002:merge":
+                raise _LoadError(Diagnostic(
+                    "schema", "mapping keys must be plain names", self.span(knode),
+                    hint="write the key as a plain word"))
+            key = str(yaml.SafeLoader.construct_scalar_value(knode))
+            if key in out:
+                self.diags.append(Diagnostic(
+                    "duplicate-key", f"duplicate key '{key}' (YAML would keep only the last)",
+                    self.span(knode), path + (key,)))
+                continue
+            self.positions.keys[path + (key,)] = (knode.start_mark.index, knode.end_mark.index)
+            out[key] = self.convert(vnode, path + (key,), depth + 1, stack)
+        return out
+
+
+def _construct_scalar_value(node: yaml.ScalarNode) -> Any:
+    """Constructs one scalar with the safe constructor's resolvers (str, int, float, bool, null)."""
+    loader = yaml.SafeLoader("")
+    return loader.construct_object(node, deep=True)
+
+
+yaml.SafeLoader.construct_scalar_value = staticmethod(_construct_scalar_value)  # type: ignore[attr-defined]
+
+
+def _mark_span(source: SourceFile, mark: Any) -> Span:
+    if mark is None:
+        return Span(source.name, 1, 1)
+    return Span(source.name, mark.line + 1, mark.column + 1)
+
+
+def load_text(text: str, name: str = "<text>") -> tuple[Document | None, list[Diagnostic]]:
+    """Loads YAML text. Returns the document (None on a fatal error) and the diagnostics."""
+    source = SourceFile(name, text)
+    if len(text.encode("utf-8", "replace")) > MAX_BYTES:
+        return None, [Diagnostic("too-large",
+                                 f"the file is larger than {MAX_BYTES:,} bytes", Span(name, 1, 1))]
+    aliases = text.count("*")  # cheap pre-check; the real count is on the event stream below
+    try:
+        if aliases:
+            n_alias = sum(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, _Loader))
+            if n_alias > MAX_ALIASES:
+                return None, [Diagnostic(
+                    "alias-limit", f"the document uses {n_alias} aliases (limit {MAX_ALIASES})",
+                    Span(name, 1, 1))]
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or "malformed YAML"
+        message = f"YAML syntax: {problem}"
+        if exc.context and exc.context_mark and exc.context_mark is not mark:
+            message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+        return None, [Diagnostic("yaml-syntax", message, _mark_span(source, mark))]
+    except yaml.YAMLError as exc:
+        return None, [Diagnostic("yaml-syntax", f"YAML error: {exc}", Span(name, 1, 1))]
+    except RecursionError:
+        return None, [Diagnostic("too-deep", f"the document nests deeper than {MAX_DEPTH} levels",
+                                 Span(name, 1, 1))]
+    if root is None:
+        return None, [Diagnostic("not-a-mapping", "the file is empty", Span(name, 1, 1))]
+    conv = _Converter(source)
+    try:
+        data = conv.convert(root, (), 0, ())
+    except _LoadError as err:
+        return None, [err.diag]
+    except RecursionError:
+        return None, [Diagnostic("too-deep", f"the document nests deeper than {MAX_DEPTH} levels",
+                                 Span(name, 1, 1))]
+    if not isinstance(data, dict):
+        return None, conv.diags + [Diagnostic(
+            "not-a-mapping", "the top level of a ruleset must be a mapping of sections",
+            conv.span(root), hint="start with `meeple: 1` and `metadata:`")]
+    return Document(data, source, conv.positions), conv.diags
+
+
+def load_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:
+    """Loads a YAML file from disk; an unreadable file is a diagnostic, not an exception."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
+                                     Span(str(path), 1, 1))]
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return None, [Diagnostic("file-not-found", f"cannot read '{path}': {reason}")]
+    return load_text(text, str(path))

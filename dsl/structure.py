@@ -1,0 +1,121 @@
+"""Phase 2, structure: the loaded document against the ruleset JSON Schema.
+
+Input: a loaded `Document`. Output: diagnostics located at the offending key or value, with
+friendlier messages than jsonschema's (the expected type in words, the nearest known key for a
+misspelt one). Schema in dsl/schema.py; the copy for editors is schema/ruleset.schema.json.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from dsl.diagnostics import Diagnostic, suggestion
+from dsl.effects import EFFECTS
+from dsl.loader import Document
+from dsl.schema import ruleset_schema
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number",
+               "boolean": "true or false", "array": "a list", "object": "a mapping",
+               "null": "nothing"}
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(ruleset_schema())
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing"
+
+
+def _types(t: Any) -> str:
+    ts = t if isinstance(t, list) else [t]
+    words = [_TYPE_WORDS.get(x, x) for x in ts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """Descends anyOf/oneOf failures to the most relevant branch's error."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        # Prefer a branch whose type matched: its errors say more than "expected a list".
+        typed = [e for e in error.context if e.validator != "type"]
+        error = best_match(typed or error.context)
+    return error
+
+
+def _where(path: tuple, instance: Any = None) -> str:
+    """Names the place of an error in words: "in 'metadata'", "in this 'roll' step"."""
+    if isinstance(instance, dict) and path and isinstance(path[-1], int):
+        effect = next((k for k in instance if k in EFFECTS), None)
+        if effect:
+            return f" in this '{effect}' step"
+    named = [p for p in path if isinstance(p, str)]
+    return f" in '{named[-1]}'" if named else ""
+
+
+def _diagnose(error: ValidationError, doc: Document) -> list[Diagnostic]:
+    error = _leaf(error)
+    path = tuple(error.absolute_path)
+    pos = doc.positions
+    v = error.validator
+    if v == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        out = []
+        for key in error.instance:
+            if key in allowed:
+                continue
+            where = _where(path, error.instance)
+            out.append(Diagnostic(
+                "unknown-key", f"unknown key '{key}'{where}{suggestion(key, allowed)}",
+                pos.key(path + (key,)), path + (key,),
+                hint="allowed here: " + ", ".join(allowed) if len(allowed) <= 12 else None))
+        return out
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        span = pos.key(path) if path else pos.value(())
+        where = _where(path, error.instance).removeprefix(" in ") or "the ruleset"
+        return [Diagnostic("missing-key", f"missing required key '{missing}' in {where}",
+                           span, path)]
+    span = pos.value(path)
+    if v == "type":
+        msg = f"expected {_types(error.validator_value)}, not {_kind(error.instance)}"
+    elif v == "enum":
+        choices = ", ".join(str(c) for c in error.validator_value)
+        hint = suggestion(str(error.instance), [str(c) for c in error.validator_value])
+        msg = f"'{error.instance}' is not allowed here{hint}; use one of: {choices}"
+    elif v == "const":
+        msg = f"must be {error.validator_value!r}, not {error.instance!r}"
+    elif v == "pattern":
+        msg = f"'{error.instance}' is not a valid name (letters, digits and _, not first a digit)"
+    elif v in ("minimum", "maximum"):
+        side = "below the minimum" if v == "minimum" else "above the maximum"
+        msg = f"{error.instance} is {side} {error.validator_value}"
+    elif v in ("minItems", "minProperties"):
+        msg = "must not be empty" if error.validator_value == 1 else error.message
+    else:
+        msg = error.message
+    return [Diagnostic("schema", msg + _where(path), span, path)]
+
+
+def check_structure(doc: Document) -> list[Diagnostic]:
+    """Validates a document against the schema. Returns every finding, located."""
+    out: list[Diagnostic] = []
+    for error in _validator().iter_errors(doc.data):
+        out.extend(_diagnose(error, doc))
+    return out

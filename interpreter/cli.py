@@ -1,0 +1,70 @@
+"""The `meeple` command line: validate and schema (run, replay and simulate come with the
+interpreter).
+
+Input: command-line arguments. Output: text or JSON on stdout, and the exit code: 0 valid,
+1 invalid, 2 usage. No input file, however broken, produces a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from dsl import render, validate_path
+from dsl.schema import schema_json
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="meeple")
+def main() -> None:
+    """meeple: tabletop games written as data.
+
+    Write a game as a YAML ruleset, check it with `meeple validate`, and see
+    docs/language.md for the language.
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def validate(paths: tuple[str, ...], fmt: str) -> None:
+    """Check rulesets like a compiler: every error, located, with a hint.
+
+    Exits 0 when every file is valid, 1 when any is not.
+    """
+    results = [validate_path(p) for p in paths]
+    errors = sum(len(r.diagnostics) for r in results)
+    if fmt == "json":
+        out = {
+            "valid": all(r.ok for r in results),
+            "errors": errors,
+            "files": [{"file": r.name, "valid": r.ok,
+                       "diagnostics": [d.to_json() for d in r.diagnostics]} for r in results],
+        }
+        click.echo(json.dumps(out, indent=2))
+    else:
+        for r in results:
+            source = r.document.source if r.document else None
+            for d in r.diagnostics:
+                click.echo(render(d, source))
+        bad = [r for r in results if not r.ok]
+        if bad:
+            click.echo(f"{errors} error{'s' if errors != 1 else ''} in {len(bad)} of "
+                       f"{len(results)} file{'s' if len(results) != 1 else ''}", err=True)
+        else:
+            click.echo(f"{len(results)} ruleset{'s' if len(results) != 1 else ''} valid",
+                       err=True)
+    sys.exit(0 if all(r.ok for r in results) else 1)
+
+
+@main.command()
+def schema() -> None:
+    """Print the ruleset JSON Schema (for editors' autocompletion)."""
+    click.echo(schema_json(), nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
