@@ -236,7 +236,14 @@ def ruleset_schema() -> dict:
         "id": _d("How a cell's id is written, from {column} and {row} (default "
                  "'{column}{row}').", type="string"),
         "default": _d("Attributes every cell has unless it says otherwise.", type="object"),
-        "cells": _d("Attributes of particular cells, by id.", type="object",
+        "row_attributes": _d("Attributes of every cell of a row, by row label (e.g. depth by "
+                             "row); they override `default`.", type="object",
+                             additionalProperties={"type": "object"}),
+        "column_attributes": _d("Attributes of every cell of a column, by column label; they "
+                                "override `row_attributes`.", type="object",
+                                additionalProperties={"type": "object"}),
+        "cells": _d("Attributes of particular cells, by id; they override all the others.",
+                    type="object",
                     additionalProperties={"type": "object"}),
         "doc": _d("What the map is.", type="string"),
         "source": _d("Where the content comes from.", enum=["text", "invented", "analysis"]),

@@ -186,8 +186,9 @@ class _Collector:
         for name, spec in (comps.get("grids") or {}).items():
             self.declare(name, "grid", t.GRID, ("components", "grids", name))
             attrs = dict(spec.get("default") or {})
-            for cell in (spec.get("cells") or {}).values():
-                attrs.update(cell or {})
+            for table in ("row_attributes", "column_attributes", "cells"):
+                for cell in (spec.get(table) or {}).values():
+                    attrs.update(cell or {})
             for key, value in attrs.items():
                 sym.cell_fields.setdefault(key, t.type_of_value(value))
         for name in comps.get("timers") or {}:
