@@ -1,0 +1,183 @@
+"""The checker's scoping, references and variants, on small neutral rulesets."""
+
+from __future__ import annotations
+
+import textwrap
+
+from dsl import validate_text
+
+HEAD = """\
+meeple: 1
+metadata: {name: Test}
+players: {min: 2, max: 2}
+parameters:
+  goal: {default: 10, min: 1, doc: Points to win.}
+components:
+  dice:
+    die: {sides: 6}
+    pair: {sides: 6, count: 2}
+  zones:
+    bag: {kind: bag}
+    hand: {kind: hand, owner: player}
+state:
+  global:
+    pot: 0
+  player:
+    score: 0
+"""
+
+
+def check(flow: str, extra: str = "") -> list[tuple[str, int, str]]:
+    text = HEAD + textwrap.dedent(flow) + textwrap.dedent(extra)
+    result = validate_text(text, "t.yaml")
+    return [(d.code, d.span.line if d.span else 0, d.message) for d in result.diagnostics]
+
+
+def codes(flow: str, extra: str = "") -> list[str]:
+    return [c for c, _, _ in check(flow, extra)]
+
+
+def test_names_bound_by_for_each_are_visible_only_inside_its_body():
+    found = check("""\
+    flow:
+      phases:
+        play:
+          do:
+            - for_each: p
+              in: players
+              do: [add: {p.score: 1}]
+            - add: {p.score: 1}
+    """)
+    assert [(c, line) for c, line, _ in found] == [("unknown-name", 25)]
+
+
+def test_let_binds_a_name_for_the_following_steps_only():
+    found = codes("""\
+    flow:
+      phases:
+        play:
+          do:
+            - say: "{bonus}"
+            - let: bonus
+              be: total(pair) * 2
+            - add: {pot: bonus}
+    """)
+    assert found == ["unknown-name"]
+
+
+def test_a_drawn_item_is_named_by_as_for_later_steps():
+    assert codes("""\
+    flow:
+      phases:
+        play:
+          do:
+            - draw: bag
+              as: item
+            - move: item
+              to: current.hand
+    """) == []
+
+
+def test_per_player_state_read_bare_is_an_unknown_name_with_a_hint():
+    result = validate_text(HEAD + textwrap.dedent("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: score}]
+    """), "t.yaml")
+    (diag,) = result.diagnostics
+    assert diag.code == "unknown-name" and "current.score" in diag.hint
+
+
+def test_setting_a_parameter_is_not_assignable():
+    assert codes("""\
+    flow:
+      phases:
+        play:
+          do: [set: {goal: 3}]
+    """) == ["not-assignable"]
+
+
+def test_a_dice_group_is_a_list_and_a_single_die_has_a_face():
+    assert codes("""\
+    flow:
+      phases:
+        play:
+          do:
+            - roll: [die, pair]
+            - add: {pot: "die.face + total(pair)"}
+    """) == []
+    assert codes("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: pair.face}]
+    """) == ["unknown-field"]
+
+
+def test_policy_may_name_an_option_bare_but_not_an_unknown_one():
+    flow = """\
+    flow:
+      phases:
+        play:
+          turns: {order: clockwise}
+          do:
+            - choose: go
+              options: [roll, stop]
+    """
+    ok = """\
+    policies:
+      bot:
+        default: true
+        decide:
+          go: [{when: "pot > 3", choose: stop}, {choose: roll}]
+    """
+    assert codes(flow, ok) == []
+    bad = ok.replace("choose: stop}", "choose: stpo}")
+    found = check(flow, bad)
+    assert [c for c, _, _ in found] == ["unknown-option"]
+    assert "did you mean 'stop'" in found[0][2]
+
+
+def test_variant_overlay_is_checked_and_located_in_the_variant():
+    found = check("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: 1}]
+    variants:
+      broken:
+        doc: an overlay with a misspelt name
+        merge:
+          end:
+            when: "pot >= gaol"
+    """)
+    assert [(c, line) for c, line, _ in found] == [("unknown-name", 27)]
+    assert "with variant 'broken'" in found[0][2]
+
+
+def test_variant_setting_a_parameter_out_of_range_is_reported():
+    assert codes("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: 1}]
+    variants:
+      quick:
+        doc: a short game
+        set: {goal: 0}
+    """) == ["bad-parameter-value"]
+
+
+def test_conditional_next_must_name_declared_phases():
+    found = check("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: 1}]
+          next:
+            - {if: "pot > goal", to: end}
+            - {to: plya}
+    """)
+    assert [c for c, _, _ in found] == ["unknown-phase"]
+    assert "did you mean 'play'" in found[0][2]
