@@ -166,7 +166,7 @@ class _Converter:
         if path not in self.positions.values:
             self.positions.values[path] = (node.start_mark.index, node.end_mark.index)
         if isinstance(node, yaml.ScalarNode):
-            return yaml.SafeLoader.construct_scalar_value(node)
+            return _scalar_value(node)
         stack = stack + (id(node),)
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(n, path + (i,), depth + 1, stack) for i, n in enumerate(node.value)]
@@ -176,7 +176,7 @@ class _Converter:
                 raise _LoadError(Diagnostic(
                     "schema", "mapping keys must be plain names", self.span(knode),
                     hint="write the key as a plain word"))
-            key = str(yaml.SafeLoader.construct_scalar_value(knode))
+            key = str(_scalar_value(knode))
             if key in out:
                 self.diags.append(Diagnostic(
                     "duplicate-key", f"duplicate key '{key}' (YAML would keep only the last)",
@@ -187,13 +187,12 @@ class _Converter:
         return out
 
 
-def _construct_scalar_value(node: yaml.ScalarNode) -> Any:
-    """Constructs one scalar with the safe constructor's resolvers (str, int, float, bool, null)."""
-    loader = yaml.SafeLoader("")
-    return loader.construct_object(node, deep=True)
+_CONSTRUCTOR = yaml.SafeLoader("")
 
 
-yaml.SafeLoader.construct_scalar_value = staticmethod(_construct_scalar_value)  # type: ignore[attr-defined]
+def _scalar_value(node: yaml.ScalarNode) -> Any:
+    """Constructs one scalar with the safe constructor (str, int, float, bool, null only)."""
+    return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
 
 
 def _mark_span(source: SourceFile, mark: Any) -> Span:
