@@ -176,7 +176,7 @@ class _Converter:
                 raise _LoadError(Diagnostic(
                     "schema", "mapping keys must be plain names", self.span(knode),
                     hint="write the key as a plain word"))
-            key = str(_scalar_value(knode))
+            key = str(knode.value)  # keys are names: always text, never 1.1 booleans
             if key in out:
                 self.diags.append(Diagnostic(
                     "duplicate-key", f"duplicate key '{key}' (YAML would keep only the last)",
@@ -190,8 +190,17 @@ class _Converter:
 _CONSTRUCTOR = yaml.SafeLoader("")
 
 
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
 def _scalar_value(node: yaml.ScalarNode) -> Any:
-    """Constructs one scalar with the safe constructor (str, int, float, bool, null only)."""
+    """Constructs one scalar with the safe constructor (str, int, float, bool, null only).
+
+    As in YAML 1.2, only true and false are booleans: YAML 1.1's yes/no/on/off stay text, so
+    a trigger's `on:` key or an option named `no` mean what they say.
+    """
+    if node.tag == _BOOL_TAG and node.value.lower() not in ("true", "false"):
+        return node.value
     return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from dsl.checker import check_document
 from dsl.diagnostics import Diagnostic, Severity, sort_diagnostics
-from dsl.loader import Document, Positions, load_file, load_text
+from dsl.loader import MAX_BYTES, Document, Positions, load_file, load_text
+from dsl.source import SourceFile
 from dsl.structure import check_structure
 from dsl.symbols import Symbols
 
@@ -28,6 +29,13 @@ class Validation:
     document: Document | None
     symbols: Symbols | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    text: str | None = None  # the file's text, kept for snippets even when it did not load
+
+    @property
+    def source(self) -> SourceFile | None:
+        if self.document is not None:
+            return self.document.source
+        return SourceFile(self.name, self.text) if self.text is not None else None
 
     @property
     def ok(self) -> bool:
@@ -85,7 +93,8 @@ def validate_document(doc: Document, load_diags: list[Diagnostic] | None = None)
 def validate_text(text: str, name: str = "<text>") -> Validation:
     doc, diags = load_text(text, name)
     if doc is None:
-        return Validation(name, None, None, sort_diagnostics(diags))
+        return Validation(name, None, None, sort_diagnostics(diags),
+                          text if len(text) <= MAX_BYTES else None)
     return validate_document(doc, diags)
 
 
@@ -93,5 +102,11 @@ def validate_path(path: str | Path) -> Validation:
     """Validates one ruleset file: every diagnostic of the first phase that found errors."""
     doc, diags = load_file(path)
     if doc is None:
-        return Validation(str(path), None, None, sort_diagnostics(diags))
+        text = None
+        try:
+            if Path(path).stat().st_size <= MAX_BYTES:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            pass
+        return Validation(str(path), None, None, sort_diagnostics(diags), text)
     return validate_document(doc, diags)

@@ -47,9 +47,8 @@ def validate(paths: tuple[str, ...], fmt: str) -> None:
         click.echo(json.dumps(out, indent=2))
     else:
         for r in results:
-            source = r.document.source if r.document else None
             for d in r.diagnostics:
-                click.echo(render(d, source))
+                click.echo(render(d, r.source))
         bad = [r for r in results if not r.ok]
         if bad:
             click.echo(f"{errors} error{'s' if errors != 1 else ''} in {len(bad)} of "
