@@ -160,6 +160,9 @@ class Checker:
             return
         if isinstance(node, n.Field):
             base = tc.infer(node.obj, scope)
+            fields = self.sym.fields_of(base)
+            if fields is not None and node.name not in fields:
+                return  # an unknown field, already reported by the type checker
             ok = (base.kind == "any" or (base.kind == "player" and node.name in
                                          self.sym.player_state)
                   or (base.kind == "team" and node.name in self.sym.team_state)

@@ -301,6 +301,8 @@ def _policies(c: Checker, policies: dict) -> None:
 def _policy_choice(c: Checker, path: tuple, value: Any, options: list | None,
                    scope: dict) -> None:
     """A policy's pick: an option name written bare, or an expression."""
+    if options == []:
+        return  # the decision itself was reported as an empty choice
     if options is not None and value in options:
         return
     if options is not None and isinstance(value, str) and value.isidentifier() and (

@@ -98,7 +98,10 @@ def _diagnose(error: ValidationError, doc: Document) -> list[Diagnostic]:
     elif v == "enum":
         choices = ", ".join(str(c) for c in error.validator_value)
         hint = suggestion(str(error.instance), [str(c) for c in error.validator_value])
-        msg = f"'{error.instance}' is not allowed here{hint}; use one of: {choices}"
+        named = [p for p in path if isinstance(p, str)]
+        what = f"'{named[-1]}'" if named else "this value"
+        return [Diagnostic("schema", f"{what} cannot be '{error.instance}'{hint}; use one of: "
+                                     f"{choices}", span, path)]
     elif v == "const":
         msg = f"must be {error.validator_value!r}, not {error.instance!r}"
     elif v == "pattern":
