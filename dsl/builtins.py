@@ -116,7 +116,7 @@ def _count(items):
 
 @builtin("sum", [Param("numbers", t.NUMBERS)], lambda a: t.INT if _first_item(a).kind == "int"
          else t.NUMBER, "The sum of a list of numbers (0 for an empty list).",
-         "sum(d.face for d in treasure)", "collections")
+         "sum(d.face for d in current.hand)", "collections")
 def _sum(numbers):
     return sum(_items(numbers))
 

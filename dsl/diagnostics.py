@@ -61,7 +61,7 @@ CODES: dict[str, Code] = {c.name: c for c in [
     _c("missing-key", "structure", "A required key is missing.",
        "a ruleset without `flow:`", "Add the key."),
     _c("unknown-key", "structure", "A key is not part of this section.",
-       "metadata: {nmae: Pig}", "Fix the spelling; the message suggests the nearest key."),
+       "metadata: {nmae: Thirty}", "Fix the spelling; the message suggests the nearest key."),
     _c("unknown-effect", "structure", "A step names no known effect.",
        "- rol: die", "Use one of the effects listed in docs/language.md."),
     # parse

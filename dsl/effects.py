@@ -92,7 +92,7 @@ EFFECTS_LIST = [
                "of": _f(REF, "The per-player state it is counted in.", True, ref="player_state"),
                "from": _f(EXPR, "The giving player, or 'bank' (unlimited).", True),
                "to": _f(EXPR, "The receiving player, or 'bank'.", True),
-           }, "- transfer: 1\n  of: play_points\n  from: opponent\n  to: current", "state"),
+           }, "- transfer: 1\n  of: points\n  from: opponent\n  to: current", "state"),
     Effect("eliminate", "Eliminates a player: they take no more turns and are skipped in turn "
            "order.", "player", {
                "player": _f(EXPR, "The player to eliminate.", True, type="player"),
@@ -205,7 +205,7 @@ EFFECTS_LIST = [
            "event", {
                "event": _f(REF, "The event's name.", True, ref="event"),
                "with": _f(ARGS, "Its fields."),
-           }, "- emit: shark", "flow"),
+           }, "- emit: alarm", "flow"),
     Effect("break", "Leaves the innermost repeat, for_each or actions loop.", None, {},
            "- break", "flow"),
     Effect("end_turn", "Ends the current turn at once (an interrupt).", None, {},
