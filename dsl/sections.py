@@ -140,7 +140,8 @@ def _state(c: Checker, state: dict) -> None:
                 got = c.expr(("state", scope_name, name, "initial"), spec["initial"], scope)
                 want = t.NAMED.get(spec.get("type", "any"), t.ANY)
                 if not t.compatible(want, got) and not (t.is_numeric(want) and
-                                                        t.is_numeric(got)):
+                                                        t.is_numeric(got)) and (
+                        got.kind != "none"):  # none: no value yet, as `set` allows
                     c.report("type-mismatch", f"'{name}' is {want}, but its initial value "
                              f"is {got}", ("state", scope_name, name, "initial"))
 
