@@ -13,40 +13,40 @@ from typing import Any
 Pos = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Node:
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Literal(Node):  # number, string, true, false, none
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Name(Node):  # name
     id: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ListExpr(Node):  # list_
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Field(Node):  # field: obj.name
     obj: Node
     name: str
     name_pos: Pos = (0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Index(Node):  # index: obj[key]
     obj: Node
     key: Node
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Comprehension(Node):  # list_comp, gen_call: element for var in iterable if cond
     element: Node
     var: str
@@ -55,7 +55,7 @@ class Comprehension(Node):  # list_comp, gen_call: element for var in iterable i
     cond: Node | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Call(Node):  # call, gen_call
     func: str
     args: tuple[Node, ...]
@@ -63,27 +63,27 @@ class Call(Node):  # call, gen_call
     func_pos: Pos = (0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Unary(Node):  # not_, neg
     op: str
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Binary(Node):  # add sub mul div floordiv mod compare in_ not_in and_ or_
     op: str
     left: Node
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Conditional(Node):  # conditional: if cond then a else b
     cond: Node
     then: Node
     other: Node
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Template(Node):
     """Narration text with `{expression}` holes, e.g. "rolled {die.face}"."""
 

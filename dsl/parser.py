@@ -226,8 +226,13 @@ def _check_limits(text: str) -> None:
             depth -= 1
 
 
+@lru_cache(maxsize=4096)
 def parse_expression(text: str) -> n.Node:
-    """Parses one expression. Raises ExprSyntaxError with the offset of the problem."""
+    """Parses one expression. Raises ExprSyntaxError with the offset of the problem.
+
+    Results are cached by text: nodes are immutable, and rulesets (and their variants, which
+    are checked as whole rulesets) repeat the same expressions.
+    """
     _check_limits(text)
     if not text.strip():
         raise ExprSyntaxError("the expression is empty", 0, 1)

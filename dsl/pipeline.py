@@ -70,8 +70,9 @@ def apply_variant(doc: Document, name: str) -> Document:
     return Document(data, doc.source, pos)
 
 
-def _check(doc: Document) -> tuple[Symbols | None, list[Diagnostic]]:
-    diags = check_structure(doc)
+def _check(doc: Document, sections: list[str] | None = None
+           ) -> tuple[Symbols | None, list[Diagnostic]]:
+    diags = check_structure(doc, sections)
     if diags:
         return None, diags
     return check_document(doc)
@@ -83,8 +84,11 @@ def validate_document(doc: Document, load_diags: list[Diagnostic] | None = None)
     symbols, found = _check(doc)
     diags += found
     if not diags:
-        for vname in (doc.data.get("variants") or {}):
-            _, vdiags = _check(apply_variant(doc, vname))
+        for vname, vspec in (doc.data.get("variants") or {}).items():
+            # Only the sections the overlay touches can break the structure; the names,
+            # types and flow of the whole ruleset are checked again.
+            overlay = list((vspec.get("merge") or {}).keys())
+            _, vdiags = _check(apply_variant(doc, vname), overlay)
             diags += [Diagnostic(d.code, f"with variant '{vname}': {d.message}", d.span,
                                  d.path, d.hint, d.severity) for d in vdiags]
     return Validation(doc.source.name, doc, symbols, sort_diagnostics(diags))

@@ -116,9 +116,19 @@ def _diagnose(error: ValidationError, doc: Document) -> list[Diagnostic]:
     return [Diagnostic("schema", msg + _where(path), span, path)]
 
 
-def check_structure(doc: Document) -> list[Diagnostic]:
-    """Validates a document against the schema. Returns every finding, located."""
+def check_structure(doc: Document, sections: list[str] | None = None) -> list[Diagnostic]:
+    """Validates a document against the schema. Returns every finding, located.
+
+    With `sections`, only those top-level sections are validated (a variant's overlay touches
+    a few sections of an otherwise valid ruleset).
+    """
     out: list[Diagnostic] = []
-    for error in _validator().iter_errors(doc.data):
+    if sections is None:
+        errors = _validator().iter_errors(doc.data)
+    else:
+        validator, props = _validator(), ruleset_schema()["properties"]
+        errors = (e for key in sections if key in props and key in doc.data
+                  for e in validator.descend(doc.data[key], props[key], path=key))
+    for error in errors:
         out.extend(_diagnose(error, doc))
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Type:
     kind: str                    # any int number bool string none list map player team die
     item: Type | None = None     # card cell zone timer grid record

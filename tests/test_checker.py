@@ -181,3 +181,19 @@ def test_conditional_next_must_name_declared_phases():
     """)
     assert [c for c, _, _ in found] == ["unknown-phase"]
     assert "did you mean 'play'" in found[0][2]
+
+
+def test_variant_overlay_with_a_wrong_type_is_a_located_schema_error():
+    found = check("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: 1}]
+    variants:
+      crowded:
+        doc: more players, misspelt
+        merge:
+          players: {max: many}
+    """)
+    assert [(c, line) for c, line, _ in found] == [("schema", 26)]
+    assert "with variant 'crowded'" in found[0][2]
