@@ -17,7 +17,7 @@ from dsl import types as t
 from dsl.diagnostics import Diagnostic, suggestion
 from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression, parse_template
-from dsl.symbols import END, Symbols, collect_symbols
+from dsl.symbols import CONTEXT_NAMES, END, Symbols, collect_symbols
 from dsl.typecheck import TypeChecker
 
 Scope = dict[str, t.Type]
@@ -114,21 +114,27 @@ class Checker:
         try:
             node = parse_expression(text)
         except ExprSyntaxError as err:
+            span = self.doc.positions.in_scalar(path, err.offset, err.length, key=True)
             self.diags.append(Diagnostic(err.code, f"{err.message} (in the target '{text}')",
-                                         key_span, path, err.hint))
+                                         span, path, err.hint))
             self.expr(value_path, value, scope)
             return
 
         def bad(msg: str, hint: str | None = None) -> None:
             self.diags.append(Diagnostic("not-assignable", msg, key_span, path, hint))
 
-        def report(code, message, pos, hint):
-            self.diags.append(Diagnostic(code, message, key_span, path, hint))
+        def report(code, message, pos, hint):  # at the name inside the target, as in values
+            span = self.doc.positions.in_scalar(path, pos[0], max(1, pos[1] - pos[0]), key=True)
+            self.diags.append(Diagnostic(code, message, span, path, hint))
 
         tc = TypeChecker(self.sym, report)
         target_type = tc.infer(node, scope)
+        before = len(self.diags)
         self._assignable(node, scope, tc, bad)
+        not_assignable = len(self.diags) > before
         value_type = self.expr(value_path, value, scope)
+        if not_assignable:
+            return  # the value's type against a target that cannot be set would only repeat it
         if adding:
             if not (t.is_numeric(target_type) or target_type.kind == "list"):
                 bad(f"'add' needs a number to add to; '{text}' is {target_type}")
@@ -156,6 +162,9 @@ class Checker:
                 bad(f"'{node.id}' is a {decl.namespace} and cannot be set")
             elif node.id in self.sym.player_state:
                 bad(f"'{node.id}' is per player", f"write current.{node.id} or p.{node.id}")
+            elif node.id in CONTEXT_NAMES:
+                bad(f"'{node.id}' is kept by the game itself and cannot be set",
+                    "declare a state variable for a value that changes")
             # unknown names were reported by the type checker
             return
         if isinstance(node, n.Field):
@@ -218,7 +227,8 @@ class Checker:
             key = name if fname == effect.primary else fname
             if key not in step:
                 continue
-            self.field(path + (key,), spec, step[key], scope, ctx, effect)
+            fscope = {**scope, **{b: t.ANY for b in spec.binds}} if spec.binds else scope
+            self.field(path + (key,), spec, step[key], fscope, ctx, effect)
         getattr(self, f"_effect_{name}", lambda *a: None)(path, step, scope, ctx)
 
     def _placement(self, path: tuple, name: str, ctx: Context) -> None:

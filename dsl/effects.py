@@ -44,6 +44,7 @@ class FieldSpec:
     ref: str | None = None          # for REF: phase, zone, timer, procedure, event
     type: str | None = None          # for EXPR: the expected type, when it is fixed
     choices: tuple[str, ...] = ()    # for TEXT: allowed values
+    binds: tuple[str, ...] = ()      # names bound inside this field only (e.g. racer, item)
 
 
 @dataclass(frozen=True)
@@ -169,12 +170,16 @@ EFFECTS_LIST = [
                                   "items.", True),
                "items": _f(EXPR, "The items that can be claimed.", True, type="list"),
                "by": _f(EXPR, "The racers (players or teams).", True, type="list"),
-               "wanted": _f(COND, "Whether `racer` wants `item` (in simulation).",),
-               "rate": _f(EXPR, "Modelled claims per second per racer.", type="number"),
-               "latency": _f(EXPR, "Modelled seconds before a racer starts.", type="number"),
+               "wanted": _f(COND, "Whether `racer` wants `item` (in simulation).",
+                            binds=("racer", "item")),
+               "rate": _f(EXPR, "Modelled claims per second per racer.", type="number",
+                          binds=("racer",)),
+               "latency": _f(EXPR, "Modelled seconds before a racer starts.", type="number",
+                             binds=("racer",)),
                "error_rate": _f(EXPR, "Modelled chance that a claim takes a wrong item.",
-                                type="number"),
-               "capacity": _f(EXPR, "The most items one racer can hold.", type="int"),
+                                type="number", binds=("racer",)),
+               "capacity": _f(EXPR, "The most items one racer can hold.", type="int",
+                              binds=("racer",)),
            }, "- race: grab\n  items: matching\n  by: teams", "decisions"),
     # -- flow ----------------------------------------------------------------------------------
     Effect("if", "Runs `then` when the condition holds, else `else`.", "condition", {

@@ -68,15 +68,17 @@ class Positions:
             return self._span(*self.keys[tuple(path)])
         return self.value(path)
 
-    def in_scalar(self, path: Path_, offset: int, length: int = 1) -> Span:
-        """Returns the span of characters `offset`.. of the scalar at `path`, in file terms.
+    def in_scalar(self, path: Path_, offset: int, length: int = 1, key: bool = False) -> Span:
+        """Returns the span of characters `offset`.. of the scalar at `path`, in file terms
+        (with `key`, of the mapping key naming `path`, e.g. the target of a `set`).
 
         Quoted, folded and block scalars do not start their text at the node's mark, so the
         value's characters are aligned greedily with the raw source between the node's marks.
         """
-        if tuple(path) not in self.values:
-            return self.value(path)
-        start, end = self.values[tuple(path)]
+        table = self.keys if key else self.values
+        if tuple(path) not in table:
+            return self.key(path) if key else self.value(path)
+        start, end = table[tuple(path)]
         raw = self.source.text[start:end]
         value = _scalar_text(raw)
         pos = _align(value, raw)
@@ -210,6 +212,58 @@ def _mark_span(source: SourceFile, mark: Any) -> Span:
     return Span(source.name, mark.line + 1, mark.column + 1)
 
 
+def _alias_problem(text: str, source: SourceFile) -> Diagnostic | None:
+    """Counts aliases, and the values they expand to, on the event stream before anything is
+    composed: an alias bomb is refused at the alias that crosses a limit, in milliseconds."""
+    sizes: dict[str, int] = {}  # anchor -> values it expands to
+    open_anchors: dict[str, bool] = {}  # anchor -> its latest value is still being read
+    frames: list[list] = [[None, 0, False, 0]]  # open collections: anchor, values, mapping?, items
+    total = aliases = 0
+    for event in yaml.parse(text, _Loader):
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            anchor, n, _, _ = frames.pop()
+            if anchor:
+                sizes[anchor] = n
+                open_anchors[anchor] = False
+            frames[-1][1] += n
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        frame = frames[-1]
+        frame[3] += 1
+        is_key = frame[2] and frame[3] % 2 == 1  # keys are not values (as in the converter)
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            n = 0 if is_key else sizes.get(event.anchor or "", 1)
+            if open_anchors.get(event.anchor or ""):
+                s = event.start_mark
+                return Diagnostic("alias-limit", f"the alias '*{event.anchor}' refers to a value "
+                                  "that contains it, which would never end",
+                                  Span(source.name, s.line + 1, s.column + 1, s.line + 1,
+                                       s.column + 2 + len(event.anchor or "")),
+                                  hint="write the values out")
+        else:
+            n = 0 if is_key else 1
+        total += n
+        if isinstance(event, yaml.AliasEvent) and (aliases > MAX_ALIASES or total > MAX_NODES):
+            what = (f"more than {MAX_ALIASES:,} aliases" if aliases > MAX_ALIASES else
+                    f"more than {MAX_NODES:,} values once aliases are expanded (an alias bomb)")
+            s, e = event.start_mark, event.end_mark
+            return Diagnostic("alias-limit", f"with this alias the document uses {what}",
+                              Span(source.name, s.line + 1, s.column + 1, e.line + 1,
+                                   e.column + 1), hint="write the values out, or use fewer aliases")
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            frames.append([event.anchor, n, isinstance(event, yaml.MappingStartEvent), 0])
+            if event.anchor:
+                open_anchors[event.anchor] = True
+        else:
+            frame[1] += n
+            if isinstance(event, yaml.ScalarEvent) and event.anchor:
+                sizes[event.anchor] = n
+                open_anchors[event.anchor] = False
+    return None
+
+
 def load_text(text: str, name: str = "<text>") -> tuple[Document | None, list[Diagnostic]]:
     """Loads YAML text. Returns the document (None on a fatal error) and the diagnostics."""
     source = SourceFile(name, text)
@@ -219,11 +273,9 @@ def load_text(text: str, name: str = "<text>") -> tuple[Document | None, list[Di
     aliases = text.count("*")  # cheap pre-check; the real count is on the event stream below
     try:
         if aliases:
-            n_alias = sum(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, _Loader))
-            if n_alias > MAX_ALIASES:
-                return None, [Diagnostic(
-                    "alias-limit", f"the document uses {n_alias} aliases (limit {MAX_ALIASES})",
-                    Span(name, 1, 1))]
+            problem = _alias_problem(text, source)
+            if problem is not None:
+                return None, [problem]
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

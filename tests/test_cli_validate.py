@@ -1,0 +1,147 @@
+"""`meeple validate` and `meeple schema` from the outside: exit codes, text and JSON output.
+
+Exit codes: 0 every file valid, 1 any file invalid (or missing), 2 a usage error. Diagnostics go
+to stdout, the one-line summary to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from dsl.diagnostics import CODES
+from interpreter.cli import main
+from tests.conftest import ROOT
+
+PIG = "rulesets/pig.yaml"
+BROKEN = "tests/errors/01_unknown_name.yaml"
+SEVERAL = "tests/errors/37_several_errors_sorted.yaml"
+DIAGNOSTIC_KEYS = {"code", "severity", "message", "file", "line", "column", "path", "hint"}
+
+
+def meeple(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_a_valid_ruleset_exits_0_with_nothing_on_stdout(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", PIG)
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert "1 ruleset valid" in result.stderr
+
+
+def test_a_broken_ruleset_exits_1_and_prints_located_errors(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", BROKEN)
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{BROKEN}:59:19: error: unknown name 'roll_or_hld'")
+    assert "1 error in 1 of 1 file" in result.stderr
+
+
+def test_no_arguments_is_a_usage_error_exiting_2():
+    proc = meeple("validate")
+    assert proc.returncode == 2
+    assert "Usage:" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_an_unknown_option_or_format_is_a_usage_error_exiting_2(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert invoke("validate", "--format", "xml", PIG).exit_code == 2
+    assert invoke("validate", "--colour", PIG).exit_code == 2
+    assert invoke("no-such-command").exit_code == 2
+
+
+def test_a_missing_file_is_a_file_not_found_error_exiting_1(tmp_path):
+    missing = tmp_path / "missing.yaml"
+    proc = meeple("validate", str(missing))
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "error: cannot read" in proc.stdout and "[file-not-found]" in proc.stdout
+    assert str(missing) in proc.stdout
+
+
+def test_a_missing_file_in_json_has_code_file_not_found(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", "--format", "json", str(tmp_path / "nope.yaml"))
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert out["valid"] is False
+    (diag,) = out["files"][0]["diagnostics"]
+    assert diag["code"] == "file-not-found" and diag["severity"] == "error"
+
+
+def test_json_output_has_the_documented_shape(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", "--format", "json", SEVERAL)
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert set(out) >= {"valid", "errors", "files"}
+    assert out["valid"] is False and out["errors"] == 3
+    (file,) = out["files"]
+    assert file["file"] == SEVERAL and file["valid"] is False
+    diags = file["diagnostics"]
+    assert len(diags) == 3
+    for d in diags:
+        assert DIAGNOSTIC_KEYS <= set(d)
+        assert d["code"] in CODES and d["severity"] == "error"
+        assert d["file"] == SEVERAL
+        assert isinstance(d["line"], int) and isinstance(d["column"], int)
+        assert d["path"].startswith("$.")
+        assert d["hint"] is None or isinstance(d["hint"], str)
+    assert [(d["line"], d["column"]) for d in diags] == [(55, 37), (62, 13), (69, 17)]
+    assert diags[1]["code"] == "unknown-phase"
+    assert diags[1]["path"] == "$.flow.phases.play.next"
+    assert diags[1]["hint"] == "name a phase under flow.phases, or `end`"
+
+
+def test_json_output_of_a_valid_ruleset_says_valid_with_no_diagnostics(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", "--format", "json", PIG)
+    assert result.exit_code == 0
+    out = json.loads(result.stdout)
+    assert out == {"valid": True, "errors": 0,
+                   "files": [{"file": PIG, "valid": True, "diagnostics": []}]}
+
+
+def test_several_files_at_once_report_each_and_exit_1_if_any_is_invalid(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", PIG, BROKEN, SEVERAL)
+    assert result.exit_code == 1
+    expected = "".join((ROOT / p).with_suffix(".expected").read_text() for p in (BROKEN, SEVERAL))
+    assert result.stdout == expected
+    assert "4 errors in 2 of 3 files" in result.stderr
+    out = json.loads(invoke("validate", "--format", "json", PIG, BROKEN).stdout)
+    assert [f["valid"] for f in out["files"]] == [True, False]
+    assert out["valid"] is False and out["errors"] == 1
+
+
+def test_several_valid_files_exit_0(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("validate", PIG, PIG)
+    assert result.exit_code == 0
+    assert "2 rulesets valid" in result.stderr
+
+
+def test_schema_prints_valid_json_equal_to_the_committed_schema():
+    proc = meeple("schema")
+    assert proc.returncode == 0
+    printed = json.loads(proc.stdout)
+    committed = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text())
+    assert printed == committed
+    assert printed["type"] == "object" and "flow" in printed["properties"]
+
+
+def test_validate_exit_codes_through_a_real_process():
+    assert meeple("validate", PIG).returncode == 0
+    assert meeple("validate", BROKEN).returncode == 1
+    assert meeple("validate").returncode == 2
