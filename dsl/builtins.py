@@ -97,7 +97,7 @@ def _first_item(args: list[t.Type]) -> t.Type:
 
 
 def _numbers_or_item(args: list[t.Type]) -> t.Type:
-    if len(args) == 1:
+    if len(args) <= 1:  # max() with no argument is reported as an arity error
         return _first_item(args)
     out = args[0]
     for a in args[1:]:
@@ -258,6 +258,8 @@ def _clamp(x, low, high):
 @builtin("text", [Param("value", t.ANY)], t.STRING, "A value as text.", "text(current.gold)",
          "numbers")
 def _text(value):
+    if value is True or value is False or value is None:  # the language's spelling
+        return {True: "true", False: "false", None: "none"}[value]
     return str(value)
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from dsl import nodes as n
 
@@ -87,6 +87,13 @@ _BAD_OPS = {
 }
 
 
+def _ident(tok: Token) -> Token:
+    """Rejects a keyword lexed as a name (Lark's contextual lexer does so where no keyword fits)."""
+    if str(tok) in KEYWORDS:
+        raise ExprSyntaxError(f"'{tok}' is a keyword, not a name", tok.start_pos, len(tok))
+    return tok
+
+
 @v_args(meta=True)
 class _ToNodes(Transformer):
     """Turns Lark's tree into our nodes; one method per grammar alias."""
@@ -110,7 +117,7 @@ class _ToNodes(Transformer):
         return n.Literal(_pos(meta), None)
 
     def name(self, meta, children):
-        tok = children[0]
+        tok = _ident(children[0])
         return n.Name(_tpos(tok), str(tok))
 
     def list_(self, meta, children):
@@ -123,7 +130,7 @@ class _ToNodes(Transformer):
 
     def comp_for(self, meta, children):
         var, iterable, *cond = children
-        return (str(var), _tpos(var), iterable, cond[0] if cond else None)
+        return (str(_ident(var)), _tpos(var), iterable, cond[0] if cond else None)
 
     def field(self, meta, children):
         obj, name = children
@@ -141,7 +148,7 @@ class _ToNodes(Transformer):
         return ("kw", str(name), value)
 
     def call(self, meta, children):
-        func = children[0]
+        func = _ident(children[0])
         items = children[1] if len(children) > 1 else []
         args, kwargs, seen_kw = [], [], False
         for item in items:
@@ -157,6 +164,7 @@ class _ToNodes(Transformer):
 
     def gen_call(self, meta, children):
         func, element, comp = children
+        _ident(func)
         gen = n.Comprehension((element.pos[0], meta.end_pos - 1), element, *comp)
         return n.Call(_pos(meta), str(func), (gen,), (), _tpos(func))
 
@@ -240,7 +248,14 @@ def parse_expression(text: str) -> n.Node:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text) from None
-    return _transformer.transform(tree)
+    try:
+        try:
+            return _transformer.transform(tree)
+        except VisitError as err:  # Lark wraps what our callbacks raise
+            raise err.orig_exc from None
+    except RecursionError:  # e.g. `1+1+...+1` with a thousand terms nests that deep
+        raise ExprSyntaxError("the expression nests too many operations", 0, 1,
+                              "limit-exceeded", "split it into smaller expressions") from None
 
 
 def _translate(err: UnexpectedInput, text: str) -> ExprSyntaxError:

@@ -1,0 +1,359 @@
+"""Phase 5, compile (expressions): our AST to nested Python closures.
+
+Input: a checked expression node (dsl/nodes.py) or a narration `Template`. Output: a function
+`f(env) -> value`, where `env` maps names to runtime values (`env[name]`; a dict, or an `Env`
+with comprehension locals layered on top). The closures are built once per expression, so the
+hot path of a simulation touches no parse tree and dispatches on no node type; user text is
+never passed to eval or exec. Runtime errors raise `ExprEvalError` with the failing node's
+`pos` (unknown name, no field, index out of range, division by zero, a value of the wrong kind).
+
+Semantics: `and`/`or`/`not`, conditions of `if` and comprehension filters need true/false
+(no truthiness); `and`/`or` short-circuit. `/` is true division, `//` floor division (a whole
+number), `%` takes the sign of the divisor. `+` adds numbers, joins texts or joins lists; other
+arithmetic wants numbers (true/false are not numbers). `<`... compare two numbers or two texts.
+`==` never equates true with 1. Lists are indexed from 0; a negative index is out of range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dsl import nodes as n
+from dsl.builtins import BUILTINS, EvalError, get
+
+Compiled = Callable[[Mapping[str, Any]], Any]
+
+_NUM = (int, float)
+_LISTS = (list, tuple)
+
+
+class ExprEvalError(EvalError):
+    """A runtime error of one expression, located by the (start, end) offsets of its node."""
+
+    def __init__(self, message: str, pos: n.Pos):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+class Env(dict):
+    """Names for evaluation, with a parent mapping consulted for names not found here.
+
+    Comprehensions layer their variable on top of the caller's env this way. Expressions
+    only read an Env; the interpreter builds it.
+    """
+
+    __slots__ = ("parent",)
+
+    def __init__(self, names: Mapping[str, Any] = (), parent: Mapping[str, Any] | None = None):
+        super().__init__(names)
+        self.parent = parent
+
+    def __missing__(self, name: str) -> Any:
+        if self.parent is None:
+            raise KeyError(name)
+        return self.parent[name]
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or (self.parent is not None and name in self.parent)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+
+def kind(value: Any) -> str:
+    """The kind of a runtime value, in the words of the language's messages."""
+    if value is True or value is False:
+        return "a condition (true/false)"
+    if value is None:
+        return "none"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, _LISTS):
+        return "a list"
+    if isinstance(value, dict):
+        return "a map"
+    return "a " + type(value).__name__.lower()
+
+
+def compile_expression(node: n.Node) -> Compiled:
+    """Returns a function that evaluates `node` against an env of names."""
+    return _COMPILERS[type(node)](node)
+
+
+def compile_template(node: n.Template) -> Callable[[Mapping[str, Any]], str]:
+    """Returns a function that renders narration text, filling each `{expression}` hole."""
+    show = BUILTINS["text"].impl
+    parts = [(p, None) if isinstance(p, str) else (None, compile_expression(p))
+             for p in node.parts]
+
+    def template(env):
+        return "".join(s if f is None else show(f(env)) for s, f in parts)
+    return template
+
+
+# -- leaves --------------------------------------------------------------------------------------
+
+def _literal(node: n.Literal) -> Compiled:
+    value = node.value
+    return lambda env: value
+
+
+def _name(node: n.Name) -> Compiled:
+    name, pos = node.id, node.pos
+
+    def lookup(env):
+        try:
+            return env[name]
+        except KeyError:
+            raise ExprEvalError(f"unknown name '{name}'", pos) from None
+    return lookup
+
+
+def _list(node: n.ListExpr) -> Compiled:
+    items = tuple(compile_expression(x) for x in node.items)
+    return lambda env: [f(env) for f in items]
+
+
+# -- access ----------------------------------------------------------------------------------------
+
+def _field(node: n.Field) -> Compiled:
+    obj, name, pos = compile_expression(node.obj), node.name, node.name_pos
+
+    def field(env):
+        value = obj(env)
+        try:
+            return get(value, name)
+        except EvalError:
+            raise ExprEvalError(f"{kind(value)} has no field '{name}'", pos) from None
+    return field
+
+
+def _index(node: n.Index) -> Compiled:
+    obj, key, pos = compile_expression(node.obj), compile_expression(node.key), node.pos
+
+    def index(env):
+        value, k = obj(env), key(env)
+        if isinstance(value, _LISTS):
+            if type(k) is not int:
+                raise ExprEvalError(f"a list is indexed by a whole number, not {kind(k)}", pos)
+            if not 0 <= k < len(value):
+                raise ExprEvalError(f"index {k} is out of range for a list of {len(value)} "
+                                    f"item{'' if len(value) == 1 else 's'}", pos)
+            return value[k]
+        if isinstance(value, dict):
+            try:
+                return value[k]
+            except (KeyError, TypeError):
+                raise ExprEvalError(f"the map has no key {k!r}", pos) from None
+        if value is None or isinstance(value, (str, *_NUM)):
+            raise ExprEvalError(f"{kind(value)} cannot be indexed with [...]", pos)
+        try:
+            return value[k]  # a grid or another container the interpreter provides
+        except (KeyError, IndexError, TypeError):
+            raise ExprEvalError(f"no item {k!r} in {kind(value)}", pos) from None
+    return index
+
+
+# -- operators ---------------------------------------------------------------------------------------
+
+def _unary(node: n.Unary) -> Compiled:
+    operand, pos = compile_expression(node.operand), node.pos
+    if node.op == "not":
+        def not_(env):
+            x = operand(env)
+            if x is True or x is False:
+                return not x
+            raise ExprEvalError(f"'not' needs a condition (true/false), not {kind(x)}", pos)
+        return not_
+
+    def neg(env):
+        x = operand(env)
+        if type(x) in _NUM:
+            return -x
+        raise ExprEvalError(f"'-' needs a number, not {kind(x)}", pos)
+    return neg
+
+
+def _logic(node: n.Binary) -> Compiled:
+    left, right, op = compile_expression(node.left), compile_expression(node.right), node.op
+    lpos, rpos = node.left.pos, node.right.pos
+    stop = op == "or"  # the left value that decides the result alone
+
+    def logic(env):
+        a = left(env)
+        if a is stop:
+            return stop
+        if a is not (not stop):
+            raise ExprEvalError(f"each side of '{op}' must be a condition (true/false), "
+                                f"not {kind(a)}", lpos)
+        b = right(env)
+        if b is True or b is False:
+            return b
+        raise ExprEvalError(f"each side of '{op}' must be a condition (true/false), "
+                            f"not {kind(b)}", rpos)
+    return logic
+
+
+def _add(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a + b
+    if type(a) is str and type(b) is str:
+        return a + b
+    if isinstance(a, _LISTS) and isinstance(b, _LISTS):
+        return [*a, *b]
+    raise EvalError(f"cannot add {kind(a)} and {kind(b)}")
+
+
+def _numeric(op: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def apply(a, b):
+        if type(a) in _NUM and type(b) in _NUM:
+            try:
+                return fn(a, b)
+            except ZeroDivisionError:
+                raise EvalError("division by zero" if op != "%" else "modulo by zero") from None
+        bad = a if type(a) not in _NUM else b
+        raise EvalError(f"'{op}' works on numbers, not {kind(bad)}")
+    return apply
+
+
+def _eq(a, b) -> bool:
+    if a is True or a is False or b is True or b is False:
+        return a is b
+    return a == b
+
+
+def _ordered(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def apply(a, b):
+        if (type(a) in _NUM and type(b) in _NUM) or (type(a) is str and type(b) is str):
+            return fn(a, b)
+        raise EvalError(f"'{op}' compares two numbers or two texts, not {kind(a)} and {kind(b)}")
+    return apply
+
+
+def _member(a, b) -> bool:
+    if isinstance(b, (*_LISTS, dict)):
+        return a in b
+    if isinstance(b, str):
+        if type(a) is str:
+            return a in b
+        raise EvalError(f"'in' on a text needs a text on its left, not {kind(a)}")
+    items = getattr(b, "items", None)  # a zone is read as the list of what it holds
+    if isinstance(items, list):
+        return a in items
+    raise EvalError(f"'in' needs a list, map or text on its right, not {kind(b)}")
+
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": _add,
+    "-": _numeric("-", lambda a, b: a - b),
+    "*": _numeric("*", lambda a, b: a * b),
+    "/": _numeric("/", lambda a, b: a / b),
+    "//": _numeric("//", lambda a, b: int(a // b)),
+    "%": _numeric("%", lambda a, b: a % b),
+    "==": _eq,
+    "!=": lambda a, b: not _eq(a, b),
+    "<": _ordered("<", lambda a, b: a < b),
+    "<=": _ordered("<=", lambda a, b: a <= b),
+    ">": _ordered(">", lambda a, b: a > b),
+    ">=": _ordered(">=", lambda a, b: a >= b),
+    "in": _member,
+    "not in": lambda a, b: not _member(a, b),
+}
+
+
+def _binary(node: n.Binary) -> Compiled:
+    if node.op in ("and", "or"):
+        return _logic(node)
+    left, right, pos = compile_expression(node.left), compile_expression(node.right), node.pos
+    op = _OPS[node.op]
+
+    def binary(env):
+        a, b = left(env), right(env)
+        try:
+            return op(a, b)
+        except EvalError as err:
+            raise ExprEvalError(str(err), pos) from None
+    return binary
+
+
+def _conditional(node: n.Conditional) -> Compiled:
+    cond, pos = compile_expression(node.cond), node.cond.pos
+    then, other = compile_expression(node.then), compile_expression(node.other)
+
+    def conditional(env):
+        c = cond(env)
+        if c is True:
+            return then(env)
+        if c is False:
+            return other(env)
+        raise ExprEvalError(f"the condition after 'if' must be true or false, not {kind(c)}",
+                            pos)
+    return conditional
+
+
+def _comprehension(node: n.Comprehension) -> Compiled:
+    iterable, var, ipos = compile_expression(node.iterable), node.var, node.iterable.pos
+    element = compile_expression(node.element)
+    cond = compile_expression(node.cond) if node.cond is not None else None
+    cpos = node.cond.pos if node.cond is not None else node.pos
+
+    def comprehension(env):
+        items = iterable(env)
+        if isinstance(items, dict):
+            items = list(items)
+        elif not isinstance(items, _LISTS):
+            inner = getattr(items, "items", None)  # a zone: the list of what it holds
+            if not isinstance(inner, list):
+                raise ExprEvalError(f"'for {var} in ...' needs a list, not {kind(items)}", ipos)
+            items = inner
+        scope = Env((), env)
+        out = []
+        for x in items:
+            scope[var] = x
+            if cond is not None:
+                c = cond(scope)
+                if c is False:
+                    continue
+                if c is not True:
+                    raise ExprEvalError("the condition after 'if' must be true or false, "
+                                        f"not {kind(c)}", cpos)
+            out.append(element(scope))
+        return out
+    return comprehension
+
+
+def _call(node: n.Call) -> Compiled:
+    fn = BUILTINS.get(node.func)
+    if fn is None:
+        raise ExprEvalError(f"unknown function '{node.func}'", node.func_pos)
+    impl, name, pos = fn.impl, node.func, node.pos
+    args = tuple(compile_expression(a) for a in node.args)
+    kwargs = tuple((k, compile_expression(v)) for k, v in node.kwargs)
+
+    def call(env):
+        values = [a(env) for a in args]
+        named = {k: v(env) for k, v in kwargs} if kwargs else None
+        try:
+            return impl(*values, **named) if named else impl(*values)
+        except EvalError as err:
+            raise ExprEvalError(f"{name}(): {err}", pos) from None
+        except (TypeError, ValueError, AttributeError, ZeroDivisionError):
+            got = ", ".join(kind(v) for v in values) or "no arguments"
+            raise ExprEvalError(f"{name}() cannot work with {got}", pos) from None
+    return call
+
+
+_COMPILERS: dict[type, Callable[[Any], Compiled]] = {
+    n.Literal: _literal, n.Name: _name, n.ListExpr: _list, n.Field: _field, n.Index: _index,
+    n.Unary: _unary, n.Binary: _binary, n.Conditional: _conditional,
+    n.Comprehension: _comprehension, n.Call: _call,
+}
