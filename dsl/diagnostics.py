@@ -112,6 +112,17 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "choose: x, options: []", "Give at least one option."),
     _c("limit-exceeded", "check", "An expression or step list exceeds a language limit.",
        "an expression of 10,000 characters", "Simplify or split it."),
+    # run
+    _c("runtime-error", "run", "While a game ran, an expression met a value it cannot work with.",
+       "total(hand) when hand holds a card", "Fix the rule the message points at."),
+    _c("budget-exceeded", "run",
+       "A game exceeded a budget (steps, turns, loop passes, trigger or check chain depth).",
+       "a repeat whose `until` never holds", "Fix the rule named; or raise `limits` if the game "
+       "really is that long."),
+    _c("bad-input", "run", "A value given from outside (a `--set`, a script, a log) is not usable.",
+       "--set rounds=many", "Give a value of the right type; the message says which."),
+    _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
+       "every option's `if` is false", "Give the decision an option that is always legal."),
 ]}
 
 

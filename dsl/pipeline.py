@@ -57,9 +57,14 @@ def apply_variant(doc: Document, name: str) -> Document:
     defaults set. Positions of overlaid values point into the variant's own text."""
     spec = doc.data["variants"][name]
     data = merge(doc.data, spec.get("merge") or {})
+    # `merge` copies only what the overlay touches: copy the parameters before setting
+    # defaults, or validating a variant would change the base ruleset's parameters.
+    params = dict(data.get("parameters") or {})
     for pname, value in (spec.get("set") or {}).items():
-        if pname in (data.get("parameters") or {}):
-            data["parameters"][pname] = {**data["parameters"][pname], "default": value}
+        if pname in params:
+            params[pname] = {**params[pname], "default": value}
+    if params:
+        data["parameters"] = params
     data.pop("variants", None)
     prefix = ("variants", name, "merge")
     pos = Positions(doc.source, dict(doc.positions.values), dict(doc.positions.keys))

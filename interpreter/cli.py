@@ -1,8 +1,8 @@
-"""The `meeple` command line: validate and schema (run, replay and simulate come with the
-interpreter).
+"""The `meeple` command line: validate, schema, run and replay.
 
-Input: command-line arguments. Output: text or JSON on stdout, and the exit code: 0 valid,
-1 invalid, 2 usage. No input file, however broken, produces a traceback.
+Input: command-line arguments. Output: text or JSON on stdout, and the exit code: 0 valid (or
+a game played to its end), 1 invalid (or a game the rules could not finish), 2 usage. No input
+file, however broken, produces a traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import click
 
 from dsl import render, validate_path
 from dsl.schema import schema_json
+from interpreter.run_command import replay, run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,6 +64,10 @@ def validate(paths: tuple[str, ...], fmt: str) -> None:
 def schema() -> None:
     """Print the ruleset JSON Schema (for editors' autocompletion)."""
     click.echo(schema_json(), nl=False)
+
+
+main.add_command(run)
+main.add_command(replay)
 
 
 if __name__ == "__main__":  # pragma: no cover

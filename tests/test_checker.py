@@ -197,3 +197,18 @@ def test_variant_overlay_with_a_wrong_type_is_a_located_schema_error():
     """)
     assert [(c, line) for c, line, _ in found] == [("schema", 26)]
     assert "with variant 'crowded'" in found[0][2]
+
+
+def test_validating_a_variant_leaves_the_base_parameters_unchanged():
+    result = validate_text(HEAD + textwrap.dedent("""\
+    flow:
+      phases:
+        play:
+          do: [add: {pot: 1}]
+    variants:
+      quick:
+        doc: a short game
+        set: {goal: 5}
+    """), "t.yaml")
+    assert result.ok
+    assert result.document.data["parameters"]["goal"]["default"] == 10

@@ -25,6 +25,9 @@ CASES = sorted((ROOT / "tests" / "errors").glob("*.yaml"))
 # Codes that no small ruleset file can produce, tested elsewhere: a missing file
 # (tests/test_cli_validate.py) and a file over the size limit (tests/test_loader_limits.py).
 NOT_FROM_A_FILE = {"file-not-found", "too-large"}
+# Codes of the run phase come from running a game, not from validating a file; their tests
+# are in tests/test_engine_errors.py.
+NOT_FROM_A_FILE |= {c.name for c in CODES.values() if c.phase == "run"}
 HEADLINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error: .* \[(?P<code>[a-z-]+)\]$")
 
 

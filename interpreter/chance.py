@@ -1,0 +1,190 @@
+"""Phase 6, run (chance): the one door every random result comes through.
+
+Input: requests from the engine (faces for these dice, an order for this zone, whether a
+hazard happens in this stretch of time, a number for a modelled skill). Output: the results.
+Three interchangeable sources:
+
+- `SeededChance`: a seeded generator, for simulation; the same seed gives the same results.
+- `ScriptedChance`: results written in advance (tests, and replays of a logged game).
+- `TableChance`: asks the people at the table for the real dice (referee mode), refusing
+  impossible entries such as a 7 on a d6.
+
+The engine never knows which one it has.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+class ChanceError(Exception):
+    """A chance source cannot answer (a script ran out, the table stopped)."""
+
+
+class ChanceSource:
+    """The interface. `roll` returns one face per die, taken from each die's `faces`."""
+
+    live = False  # True when people at the table supply the results
+
+    def roll(self, dice: list) -> list:
+        raise NotImplementedError
+
+    def order(self, items: list) -> list:
+        """A random order of items (a shuffle; a draw takes from the front)."""
+        raise NotImplementedError
+
+    def pick(self, items: list, count: int) -> list:
+        """Items drawn blind from a bag, without replacement within the draw."""
+        raise NotImplementedError
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        """Whether an event with a chance per second happens within `seconds`: the offset at
+        which it happens, or None."""
+        raise NotImplementedError
+
+    def uniform(self) -> float:
+        """A number in [0, 1), for modelled skills (grab speed, misgrabs)."""
+        raise NotImplementedError
+
+
+class SeededChance(ChanceSource):
+    def __init__(self, seed: int | str | None):
+        self.rng = random.Random(seed)
+
+    def roll(self, dice: list) -> list:
+        rnd = self.rng.random
+        return [d.faces[int(rnd() * d.sides)] for d in dice]
+
+    def order(self, items: list) -> list:
+        out = list(items)
+        self.rng.shuffle(out)
+        return out
+
+    def pick(self, items: list, count: int) -> list:
+        return self.rng.sample(list(items), min(count, len(items)))
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        if per_second <= 0 or seconds <= 0:
+            return None
+        u = self.rng.random()
+        if per_second >= 1:
+            return 0.0
+        # The time to the first occurrence when each second carries the same chance.
+        at = math.log1p(-u) / math.log1p(-per_second)
+        return at if at < seconds else None
+
+    def uniform(self) -> float:
+        return self.rng.random()
+
+
+class ScriptedChance(ChanceSource):
+    """Results from a script: a list of faces for rolls (one per die, in order), and optional
+    queues for shuffles, picks, hazards and uniform numbers. Hazards default to 'never' and
+    uniform numbers to 0.5 when their queues are empty, so a test scripts only the dice."""
+
+    def __init__(self, faces: Iterable[Any] = (), orders: Iterable[list] = (),
+                 picks: Iterable[list] = (), hazards: Iterable[float | None] = (),
+                 uniforms: Iterable[float] = ()):
+        self.faces = list(faces)
+        self.orders = list(orders)
+        self.picks = list(picks)
+        self.hazards = list(hazards)
+        self.uniforms = list(uniforms)
+        self.used = 0
+
+    def roll(self, dice: list) -> list:
+        if len(self.faces) < len(dice):
+            names = ", ".join(d.id for d in dice)
+            raise ChanceError(f"the dice script ran out (after {self.used} faces) rolling {names}")
+        out = []
+        for d in dice:
+            face = self.faces.pop(0)
+            if face not in d.faces:
+                raise ChanceError(f"the script gives {face!r} to {d.id}, which has faces "
+                                  f"{_faces(d)}")
+            out.append(face)
+        self.used += len(dice)
+        return out
+
+    def order(self, items: list) -> list:
+        if not self.orders:
+            return list(items)
+        return _by_refs(items, self.orders.pop(0))
+
+    def pick(self, items: list, count: int) -> list:
+        if not self.picks:
+            return list(items)[:count]
+        return _by_refs(items, self.picks.pop(0))[:count]
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        return self.hazards.pop(0) if self.hazards else None
+
+    def uniform(self) -> float:
+        return self.uniforms.pop(0) if self.uniforms else 0.5
+
+
+def _by_refs(items: list, refs: list) -> list:
+    from interpreter.values import ref
+
+    by = {ref(x): x for x in items}
+    chosen = [by[r] for r in refs if r in by]
+    return chosen + [x for x in items if x not in chosen]
+
+
+def _faces(die) -> str:
+    fs = die.faces
+    if fs == list(range(1, len(fs) + 1)):
+        return f"1..{len(fs)}"
+    return ", ".join(map(str, fs))
+
+
+def parse_faces(text: str, dice: list) -> tuple[list | None, str | None]:
+    """Reads typed-in faces for these dice ("3 5", "3,5", "35" for single digits).
+    Returns (faces, None) or (None, why it was refused)."""
+    raw = text.replace(",", " ").split()
+    if len(raw) == 1 and len(dice) > 1 and raw[0].isdigit() and len(raw[0]) == len(dice) and all(
+            d.sides <= 9 for d in dice):
+        raw = list(raw[0])
+    if len(raw) != len(dice):
+        return None, f"expected {len(dice)} face{'s' if len(dice) != 1 else ''}, got {len(raw)}"
+    out = []
+    for token, die in zip(raw, dice, strict=True):
+        value: Any = int(token) if token.lstrip("-").isdigit() else token
+        if value not in die.faces:
+            return None, f"{die.id} cannot show {token} (faces {_faces(die)})"
+        out.append(value)
+    return out, None
+
+
+class TableChance(SeededChance):
+    """Referee mode: the real dice are typed in. Shuffles and blind draws, which a table does
+    with its own hands, are taken from a seeded generator unless the ruleset has people report
+    them. `ask(prompt) -> str` reads one line (input(), or a test's queue)."""
+
+    live = True
+
+    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], seed=None):
+        super().__init__(seed)
+        self.ask = ask
+        self.say = say
+
+    def roll(self, dice: list) -> list:
+        names = " ".join(f"{d.id}(d{d.sides})" if d.faces == list(range(1, d.sides + 1))
+                         else f"{d.id}[{_faces(d)}]" for d in dice)
+        while True:
+            try:
+                text = self.ask(f"Roll {names} and enter the faces: ")
+            except EOFError:
+                raise ChanceError("the table stopped entering dice") from None
+            faces, why = parse_faces(text, dice)
+            if faces is not None:
+                self.say("  entered: " + ", ".join(f"{d.id}={f}" for d, f in
+                                                   zip(dice, faces, strict=True)))
+                return faces
+            self.say(f"  refused: {why}; enter them again")
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        return None  # at the table, people raise such events themselves

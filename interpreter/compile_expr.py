@@ -1,0 +1,74 @@
+"""Phase 5, compile (values): a ruleset value (an expression string, a number, a list) to a
+function of the environment, located for runtime errors.
+
+Input: a value from the checked document and its data path. Output: `f(env) -> value`. A
+failing expression raises `RuleError` with the rule's path and the offset inside the
+expression, so runtime errors render like compile errors (file:line:column).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dsl import nodes as n
+from dsl.compiler import ExprEvalError, compile_expression, compile_template
+from dsl.parser import parse_expression, parse_template
+from interpreter.signals import RuleError
+
+Fn = Callable[[Mapping[str, Any]], Any]
+
+
+def node_of(value: Any) -> n.Node:
+    """The expression node of a ruleset value, read the way the checker reads it."""
+    if isinstance(value, str):
+        return parse_expression(value)
+    if isinstance(value, list):
+        return n.ListExpr((0, 0), tuple(node_of(v) for v in value))
+    return n.Literal((0, 0), value)
+
+
+def located(f: Fn, path: tuple) -> Fn:
+    def run(env):
+        try:
+            return f(env)
+        except ExprEvalError as err:
+            raise RuleError("runtime-error", err.message, path, err.pos) from None
+        except RecursionError:
+            raise RuleError("budget-exceeded", "the expression nests too deeply to evaluate",
+                            path) from None
+    return run
+
+
+def expr(value: Any, path: tuple) -> Fn:
+    """Compiles one expression value. Constants become constant functions."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return lambda env: value
+    if isinstance(value, list):
+        # Each item of a YAML list is its own scalar, located at its own path.
+        items = [expr(v, path + (i,)) for i, v in enumerate(value)]
+        return lambda env: [f(env) for f in items]
+    return located(compile_expression(parse_expression(value)), path)
+
+
+def cond(value: Any, path: tuple) -> Fn:
+    """Compiles a condition: like `expr`, but a result other than true/false is an error."""
+    f = expr(value, path)
+
+    def check(env):
+        v = f(env)
+        if v is True or v is False:
+            return v
+        raise RuleError("runtime-error", f"a condition must be true or false, not {v!r}", path)
+    return check
+
+
+def template(value: Any, path: tuple) -> Callable[[Mapping[str, Any]], str]:
+    if not isinstance(value, str):
+        text = str(value)
+        return lambda env: text
+    return located(compile_template(parse_template(value)), path)
+
+
+def target_node(text: str) -> n.Node:
+    return parse_expression(text)

@@ -1,0 +1,697 @@
+"""Phase 6, run (engine): one game of a compiled `Program`, from setup to the result.
+
+Input: a `Program`, the number of players, one controller per seat, a chance source, a clock
+and optional scripted decisions. Output: a `Result` (scores, placements, winners, counts) and
+the game's log: every roll, draw, decision, trigger and line of narration as plain records.
+
+The flow: `game_start`, then phases from `flow.start`. A phase runs `on_begin`, then passes of
+its `do` (with `turns`, one turn per player in turn order, a pass being a round), then `on_end`
+and goes to its `next`. After every operation `after_op` counts the step against the budget,
+runs the checks until none holds and ends the game when `end.when` holds. Triggers fire in
+priority order, at most one per group. Time advances only through `advance` (modelled clock) or
+by itself (real clock); timers and hazard events are resolved in time order as it passes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsl.compiler import Env
+from interpreter.chance import ChanceSource
+from interpreter.clock import ModelledClock
+from interpreter.decisions import Controller, Option, Request, answer_key
+from interpreter.program import Program
+from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
+from interpreter.values import Card, Die, Grid, Player, Team, Timer, Zone, plain, ref
+
+
+@dataclass
+class SeatResult:
+    seat: int
+    name: str
+    controller: str
+    score: Any
+    placement: int
+    eliminated: bool
+
+
+@dataclass
+class Result:
+    winners: list[str]
+    seats: list[SeatResult]
+    reason: str
+    rounds: int
+    turns: int
+    steps: int
+    rolls: int
+    seconds: float  # modelled (or real) time the game took
+    error: RuleError | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "winners": self.winners,
+            "seats": [s.__dict__ for s in self.seats],
+            "reason": self.reason, "rounds": self.rounds, "turns": self.turns,
+            "steps": self.steps, "rolls": self.rolls, "seconds": round(self.seconds, 3),
+        }
+
+
+TIMEOUT = object()  # a controller's answer when a timer ran out before a person answered
+
+
+@dataclass
+class Raised:
+    """A controller's answer when a person raised an event instead of deciding."""
+
+    event: str
+    by: str | None = None
+
+
+class ScriptEnded(Exception):  # noqa: N818 - a signal to the caller, not a failure
+    """Scripted decisions ran out where the caller asked them to be the only source."""
+
+
+@dataclass
+class Game:
+    program: Program
+    players_n: int
+    controllers: list[Controller]
+    chance: ChanceSource
+    clock: Any = field(default_factory=ModelledClock)
+    decisions: list = field(default_factory=list)   # scripted answers, taken first
+    seed: Any = 0
+    narrator: Any = None                              # a callable(record) for live output
+    script_only: bool = False                         # no controller once the script ends
+
+    def __post_init__(self) -> None:
+        p = self.program
+        self.limits = p.limits
+        self.log: list[dict] = []
+        self.narrating = True
+        self.decision_rng = random.Random(f"{self.seed}:decisions")
+        self.forced = deque(self.decisions)
+        self.unruled: dict = {}
+        self.uses: dict = {}
+        self.steps = self.turn = self.round = self.rolls = self.phase_count = 0
+        self.depth = 0           # nested trigger firings and procedure calls
+        self.in_checks = False
+        self.hazard_queries = 0
+        self.phase: str | None = None
+        self.watch_changes = "changed" in p.triggers
+        self.triggers = p.triggers
+        self._build_state()
+
+    # -- setup -----------------------------------------------------------------------------------
+    def _build_state(self) -> None:
+        p, data = self.program, self.program.data
+        env: dict[str, Any] = dict(p.parameters)
+        self.env = env
+        names = (data["players"].get("seat_names") or [])
+        self.players: list[Player] = []
+        for i in range(self.players_n):
+            self.players.append(Player(i + 1, names[i] if i < len(names) else f"Player {i + 1}",
+                                       self.players))
+        env["players"] = self.players
+        self.current = self.players[0]
+        env["current"] = self.current
+        env["round"] = env["turn"] = 0
+        teams = data.get("teams")
+        if teams:
+            self.teams = [Team(t) for t in teams["names"]]
+            k = len(self.teams)
+            for i, pl in enumerate(self.players):
+                idx = i % k if teams.get("assign", "alternate") == "alternate" else min(
+                    k - 1, i * k // self.players_n)
+                pl.team = self.teams[idx]
+                self.teams[idx].members.append(pl)
+            env["teams"] = self.teams
+        else:
+            self.teams = []
+        for did in p.symbols.decisions:
+            env[did] = None
+        self._build_components(data.get("components") or {})
+        # State: global first (its initial values may read parameters and components), then
+        # per player (may read `player`), per team; turn and round state are set when they begin.
+        for name, init in p.state.get("global", {}).items():
+            env[name] = init(env)
+        for pl in self.players:
+            scope = Env({"player": pl}, env)
+            for name, init in p.state.get("player", {}).items():
+                setattr(pl, name, init(scope))
+        for tm in self.teams:
+            scope = Env({"team": tm}, env)
+            for name, init in p.state.get("team", {}).items():
+                setattr(tm, name, init(scope))
+        self._reset("turn")
+        self._reset("round")
+
+    def _build_components(self, comps: dict) -> None:
+        env = self.env
+        self.zones: dict[str, Zone] = {}
+        for name, spec in (comps.get("zones") or {}).items():
+            cap = spec.get("capacity")
+            owner = spec.get("owner", "none")
+            vis = spec.get("visibility", "public")
+            kind = spec.get("kind", "pool")
+            if owner == "player":
+                for pl in self.players:
+                    z = Zone(f"{pl.name}.{name}", kind, None, pl, vis)
+                    z.capacity = _int(cap, Env({"player": pl}, env)) if cap is not None else None
+                    setattr(pl, name, z)
+            elif owner == "team":
+                for tm in self.teams:
+                    setattr(tm, name, Zone(f"{tm.name}.{name}", kind, None, tm, vis))
+            else:
+                z = Zone(name, kind, _int(cap, env) if cap is not None else None, None, vis)
+                self.zones[name] = z
+                env[name] = z
+        for name, spec in (comps.get("dice") or {}).items():
+            faces = list(spec["faces"]) if "faces" in spec else list(
+                range(1, _int(spec.get("sides", 6), env) + 1))
+            attrs = spec.get("attributes") or {}
+            if "count" in spec:
+                dice = [Die(f"{name}[{i}]", name, faces, attrs)
+                        for i in range(_int(spec["count"], env))]
+                env[name] = dice
+            else:
+                dice = [Die(name, name, faces, attrs)]
+                env[name] = dice[0]
+            if "in" in spec:
+                self.put(dice, self.zones[spec["in"]], ("components", "dice", name, "in"))
+        for name, spec in (comps.get("decks") or {}).items():
+            cards = [Card(f"{name}[{i}]", name, c) for i, c in enumerate(spec["cards"])]
+            env[name] = cards
+            if "in" in spec:
+                self.put(cards, self.zones[spec["in"]], ("components", "decks", name, "in"))
+        for name, spec in (comps.get("grids") or {}).items():
+            env[name] = _grid(name, spec)
+        self.timers: dict[str, Timer] = {}
+        for name, spec in (comps.get("timers") or {}).items():
+            t = Timer(name, self.clock, spec.get("visibility", "public"))
+            self.timers[name] = t
+            env[name] = t
+
+    def _reset(self, scope: str) -> None:
+        for name, init in self.program.state.get(scope, {}).items():
+            self.env[name] = init(self.env)
+
+    # -- running ---------------------------------------------------------------------------------
+    def run(self) -> Result:
+        """Plays the game to its end. A `RuleError` ends it early, reported in the result."""
+        reason = ""
+        winners = None
+        error = None
+        try:
+            try:
+                self.fire("game_start", {})
+                name = self.program.start
+                while name != "end":
+                    name = self._run_phase(name)
+                reason = "the flow reached its end"
+            except EndGame as e:
+                reason, winners = e.reason, e.winners
+            except (EndTurn, EndPhase, Break, Goto) as e:
+                raise RuleError("runtime-error", f"'{type(e).__name__}' outside a turn, phase "
+                                "or loop", ()) from None
+        except RuleError as e:
+            error = e
+            reason = f"stopped: {e.message}"
+        except RecursionError:
+            error = RuleError("budget-exceeded", "procedures and triggers nest too deeply")
+            reason = f"stopped: {error.message}"
+        result = self._result(reason, winners, error)
+        self.record("end", reason=reason, winners=result.winners,
+                    scores={s.name: plain(s.score) for s in result.seats},
+                    hazard_queries=self.hazard_queries)
+        return result
+
+    def _run_phase(self, name: str) -> str:
+        ph = self.program.phases[name]
+        self.phase = name
+        self.phase_count += 1
+        self.record("phase", phase=name)
+        target = None
+        env = self.env
+        try:
+            ph.on_begin(self, env)
+            self.fire("phase_start", {"phase": name})
+            n_times = ph.times(env) if ph.times is not None else (
+                None if (ph.until is not None or ph.while_ is not None) else 1)
+            cap = ph.most(env) if ph.most is not None else None
+            passes = 0
+            while n_times is None or passes < n_times:
+                if ph.while_ is not None and not ph.while_(env):
+                    break
+                passes += 1
+                if cap is not None and passes > cap:
+                    raise RuleError("budget-exceeded", f"phase '{name}' ran more than its max "
+                                    f"of {cap} passes", ("flow", "phases", name, "repeat", "max"))
+                self.loop_budget(passes, ("flow", "phases", name, "repeat"))
+                if ph.turns is not None:
+                    stop = self._run_round(ph)
+                else:
+                    ph.do(self, env)
+                    stop = False
+                if stop or (ph.until is not None and ph.until(env)):
+                    break
+        except EndPhase:
+            pass
+        except Goto as g:
+            target = g.phase
+        ph.on_end(self, env)
+        self.fire("phase_end", {"phase": name})
+        if target is not None:
+            return target
+        for test, to in ph.next:
+            if test is None or test(env):
+                return to
+        return "end"
+
+    def _run_round(self, ph) -> bool:
+        """One pass over the players. Returns True when the phase's `until` stopped it."""
+        env = self.env
+        self.round += 1
+        env["round"] = self.round
+        self._reset("round")
+        self.fire("round_start", {"round": self.round})
+        players = self.players
+        if ph.by is not None:
+            order = sorted(players, key=lambda p: ph.by(Env({"player": p}, env)))
+        else:
+            first = ph.first(env) if ph.first is not None else players[0]
+            if first is None:
+                first = players[0]
+            i = players.index(first)
+            order = players[i:] + players[:i]
+            if ph.turns.get("order") == "counterclockwise":
+                order = [order[0]] + order[:0:-1]
+        stop = False
+        for p in order:
+            if p.eliminated:
+                continue
+            if ph.skip is not None and ph.skip(Env({"player": p}, env)):
+                continue
+            self._run_turn(ph, p)
+            if ph.until is not None and ph.until(env):
+                stop = True
+                break
+        self.fire("round_end", {"round": self.round})
+        return stop
+
+    def _run_turn(self, ph, player: Player) -> None:
+        env = self.env
+        self.turn += 1
+        if self.turn > self.limits["max_turns"]:
+            raise RuleError("budget-exceeded", f"the game went past {self.limits['max_turns']} "
+                            f"turns (limits.max_turns)", ("flow", "phases", ph.name),
+                            hint="a phase's repeat may never end")
+        self.current = player
+        env["current"] = player
+        env["turn"] = self.turn
+        self._reset("turn")
+        self.record("turn", player=player.name, turn=self.turn, round=self.round)
+        try:
+            self.fire("turn_start", {"player": player})
+            ph.do(self, env)
+        except EndTurn:
+            pass
+        try:
+            self.fire("turn_end", {"player": player})
+        except EndTurn:
+            pass
+
+    # -- after every operation -------------------------------------------------------------------
+    def after_op(self) -> None:
+        self.steps += 1
+        if self.steps > self.limits["max_steps"]:
+            raise RuleError("budget-exceeded", f"the game went past {self.limits['max_steps']} "
+                            "steps (limits.max_steps)")
+        if self.in_checks:
+            return
+        if self.program.checks:
+            self._run_checks()
+        if self.program.end_when is not None and self.program.end_when(self.env):
+            raise EndGame(self.program.data["end"].get("doc") or "the end condition holds")
+
+    def _run_checks(self) -> None:
+        self.in_checks = True
+        try:
+            for _ in range(self.limits["max_chain_depth"]):
+                fired = False
+                for check in self.program.checks:
+                    if check.for_each == "player":
+                        for p in self.players:
+                            if p.eliminated:
+                                continue
+                            scope = Env({"player": p}, self.env)
+                            if check.when(scope):
+                                self.record("check", check=check.name, player=p.name)
+                                fired = True
+                                check.run(self, scope)
+                    elif check.for_each == "team":
+                        for tm in self.teams:
+                            scope = Env({"team": tm}, self.env)
+                            if check.when(scope):
+                                self.record("check", check=check.name, team=tm.name)
+                                fired = True
+                                check.run(self, scope)
+                    elif check.when(self.env):
+                        self.record("check", check=check.name)
+                        fired = True
+                        check.run(self, self.env)
+                if not fired:
+                    return
+            raise RuleError("budget-exceeded", f"checks still hold after "
+                            f"{self.limits['max_chain_depth']} rounds of firing (their steps "
+                            "never make their condition false)", ("checks",))
+        finally:
+            self.in_checks = False
+
+    def loop_budget(self, passes: int, path: tuple) -> None:
+        if passes > self.limits["max_loop"]:
+            raise RuleError("budget-exceeded", f"a loop ran more than "
+                            f"{self.limits['max_loop']} passes (limits.max_loop)", path)
+
+    def enter_call(self, proc: str, path: tuple) -> None:
+        self.depth += 1
+        if self.depth > self.limits["max_chain_depth"] * 4:
+            self.depth -= 1
+            raise RuleError("budget-exceeded", f"procedure calls nest deeper than "
+                            f"{self.limits['max_chain_depth'] * 4} (calling '{proc}')", path)
+
+    # -- events ----------------------------------------------------------------------------------
+    def fire(self, event: str, fields: dict) -> None:
+        triggers = self.triggers.get(event)
+        if not triggers:
+            return
+        self.depth += 1
+        try:
+            if self.depth > self.limits["max_chain_depth"]:
+                raise RuleError("budget-exceeded", f"triggers fired each other more than "
+                                f"{self.limits['max_chain_depth']} deep (on '{event}')",
+                                ("triggers", triggers[0].name))
+            scope = Env({"event": fields}, self.env)
+            done_groups = set()
+            for trig in triggers:
+                if trig.group is not None and trig.group in done_groups:
+                    continue
+                if trig.cond is not None and not trig.cond(scope):
+                    continue
+                if trig.group is not None:
+                    done_groups.add(trig.group)
+                if self.narrating:
+                    self.record("trigger", trigger=trig.name, event=event)
+                trig.run(self, scope)
+        finally:
+            self.depth -= 1
+
+    def raise_event(self, name: str, by: str | None = None) -> None:
+        """An event raised from outside the rules: by a player at the table (`by`), or by a
+        modelled hazard."""
+        if by is None:
+            self.record("raised", event=name)
+        else:
+            self.record("raised", event=name, by=by)
+        self.fire(name, {"by": by})
+
+    # -- time -----------------------------------------------------------------------------------
+    def start_timer(self, name: str, seconds: float) -> None:
+        t = self.timers[name]
+        t.seconds, t.started_at, t.running, t.owner = seconds, self.clock.now(), True, self.current
+        self.record("timer", timer=name, action="start", seconds=seconds)
+
+    def stop_timer(self, name: str) -> None:
+        t = self.timers[name]
+        if t.running:
+            t.running = False
+            t.stopped_at = self.clock.now()
+            self.record("timer", timer=name, action="stop", left=round(
+                max(0, t.deadline - t.stopped_at), 3))
+
+    def advance(self, seconds: float) -> None:
+        """Modelled time passes: timers that run out and hazard events that happen within it
+        fire in time order, each at its moment (a step interrupted by one never completes)."""
+        if self.clock.real:
+            return  # real time passes by itself; timers are polled at each decision
+        if seconds <= 0:
+            return
+        start = self.clock.now()
+        end = start + seconds
+        pending: list[tuple[float, int, str, str]] = []
+        for t in self.timers.values():
+            if t.running and t.deadline <= end:
+                pending.append((t.deadline, 0, "timer", t.name))
+        for event, rate, during in self.program.hazards:
+            if during is not None and not during(self.env):
+                continue
+            self.hazard_queries += 1
+            at = self.chance.hazard(event, rate(self.env), seconds)
+            if at is not None:
+                # Logged with its query number, so a replay answers every query the same.
+                self.record("hazard", event=event, query=self.hazard_queries, at=at)
+                pending.append((start + at, 1, "event", event))
+        pending.sort()
+        for at, _, kind, name in pending:
+            self.clock.set(max(self.clock.now(), at))
+            if kind == "timer":
+                t = self.timers[name]
+                if t.running and t.deadline <= self.clock.now():
+                    self._expire(t)
+            else:
+                self.raise_event(name)
+        self.clock.set(end)
+
+    def poll_timers(self) -> None:
+        now = self.clock.now()
+        for t in self.timers.values():
+            if t.running and t.deadline <= now:
+                self._expire(t)
+
+    def next_deadline(self) -> float | None:
+        ds = [t.deadline for t in self.timers.values() if t.running]
+        return min(ds) if ds else None
+
+    def _expire(self, t: Timer) -> None:
+        t.running = False
+        t.stopped_at = t.deadline
+        self.record("timer", timer=t.name, action="expired")
+        self.fire("timer_expired", {"timer": t})
+
+    # -- zones ----------------------------------------------------------------------------------
+    def put(self, items: list, target: Any, path: tuple, at_start: bool = False) -> None:
+        for it in items:
+            old = self._zone_of(it)
+            if old is not None:
+                old.items.remove(it)
+        if target == "out":
+            for it in items:
+                it.zone = ""
+            return
+        if not isinstance(target, Zone):
+            raise RuleError("runtime-error", f"items can only go to a zone or 'out', not "
+                            f"{target!r}", path)
+        if target.capacity is not None and len(target.items) + len(items) > target.capacity:
+            raise RuleError("runtime-error", f"zone {target.id} holds at most "
+                            f"{target.capacity}", path)
+        for it in items:
+            it.zone = target.id
+        if at_start:
+            target.items[:0] = items
+        else:
+            target.items.extend(items)
+        self._where.update({id(it): target for it in items})
+
+    def _zone_of(self, item: Any) -> Zone | None:
+        z = self._where.get(id(item))
+        if z is not None and item in z.items:
+            return z
+        return None
+
+    @property
+    def _where(self) -> dict:
+        w = self.__dict__.get("_where_map")
+        if w is None:
+            w = self.__dict__["_where_map"] = {}
+        return w
+
+    # -- decisions -------------------------------------------------------------------------------
+    def decide(self, req: Request) -> Option | int:
+        if not req.numeric and not req.options:
+            raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
+                            f"{req.player.name}", req.path)
+        real = self.clock.real
+        while True:
+            asked = self.clock.now() if real else None
+            entry = self.forced[0] if self.forced else None
+            if isinstance(entry, dict) and "asked" in entry:
+                self.clock.set(entry["asked"])  # a replay of live play: the same moments
+                asked = entry["asked"]
+            if real:
+                self.poll_timers()  # a timer that ran out while people thought
+            if self.forced:
+                entry = self.forced.popleft()
+                if isinstance(entry, dict) and "timeout" in entry:
+                    self.clock.set(entry["timeout"])
+                    self.poll_timers()
+                    continue
+                if isinstance(entry, dict) and "raise" in entry:
+                    self.raise_event(entry["raise"], entry.get("by"))
+                    continue
+                if isinstance(entry, dict) and "at" in entry:
+                    self.clock.set(entry["at"])
+                chosen = self._scripted(req, entry)
+            elif self.script_only:
+                raise ScriptEnded(req.id)
+            elif len(req.options) == 1 and not req.numeric:
+                chosen = req.options[0]  # nothing to decide: no need to ask
+            else:
+                chosen = self.controllers[req.player.seat - 1].decide(self, req)
+                if chosen is TIMEOUT:
+                    self.record("timeout", at=self.clock.now())
+                    self.poll_timers()
+                    continue
+                if isinstance(chosen, Raised):
+                    self.raise_event(chosen.event, chosen.by)
+                    continue
+            break
+        if real:
+            self.record("decision", id=req.id, by=req.player.name,
+                        choice=plain(answer_key(chosen)), asked=asked, at=self.clock.now())
+        else:
+            self.record("decision", id=req.id, by=req.player.name,
+                        choice=plain(answer_key(chosen)))
+        return chosen
+
+    def _scripted(self, req: Request, entry: Any) -> Option | int:
+        answer = entry
+        if isinstance(entry, dict):
+            if entry.get("id") not in (None, req.id):
+                raise RuleError("bad-input", f"the decision script expected '{entry.get('id')}' "
+                                f"but the game asks '{req.id}' of {req.player.name}", req.path)
+            answer = entry.get("choice")
+        chosen = req.match(answer)
+        if chosen is None:
+            legal = (f"{req.low}..{req.high}" if req.numeric
+                     else ", ".join(str(o.key) for o in req.options))
+            raise RuleError("bad-input", f"the decision script answers {answer!r} to "
+                            f"'{req.id}' ({req.player.name}), which is not legal now; legal: "
+                            f"{legal}", req.path)
+        return chosen
+
+    # -- output ----------------------------------------------------------------------------------
+    def record(self, kind: str, **data: Any) -> None:
+        rec = {"t": kind, **data}
+        self.log.append(rec)
+        if self.narrator is not None:
+            self.narrator(self, rec)
+
+    def narrate(self, text: str, to: Any = None) -> None:
+        if to is None:
+            self.record("say", text=text)
+        else:
+            to = to if isinstance(to, (list, tuple)) else [to]
+            self.record("say", text=text, to=[ref(p) for p in to])
+
+    # -- result ----------------------------------------------------------------------------------
+    def _result(self, reason: str, winners: list | None, error: RuleError | None) -> Result:
+        sc = self.program.scoring
+        env = self.env
+        scores = {}
+        for p in self.players:
+            scope = Env({"player": p}, env)
+            try:
+                scores[p.seat] = sc["score"](scope) if "score" in sc else None
+            except RuleError as e:
+                error = error or e
+                scores[p.seat] = None
+        if winners is None and error is None:
+            try:
+                winners = self._winners(scores)
+            except RuleError as e:
+                error, winners = e, []
+        winners = winners or []
+        win_seats = {p.seat for p in winners}
+        sign = -1 if sc["order"] == "lowest" else 1
+
+        def key(p: Player):
+            s = scores[p.seat]
+            tb = [f(Env({"player": p}, env)) for f in sc["tie_break"]] if error is None else []
+            return (p.seat in win_seats, sign * s if isinstance(s, (int, float)) else 0,
+                    [sign * x if isinstance(x, (int, float)) else 0 for x in tb])
+        ranked = sorted(self.players, key=key, reverse=True)
+        seats = []
+        place = 0
+        last = None
+        for i, p in enumerate(ranked):
+            k = key(p)
+            if k != last:
+                place = i + 1
+                last = k
+            seats.append(SeatResult(p.seat, p.name, self.controllers[p.seat - 1].name,
+                                    plain(scores[p.seat]), place, p.eliminated))
+        seats.sort(key=lambda s: s.seat)
+        return Result([p.name for p in winners], seats, reason, self.round, self.turn,
+                      self.steps, self.rolls, self.clock.now(), error)
+
+    def _winners(self, scores: dict) -> list[Player]:
+        sc = self.program.scoring
+        env = self.env
+        if "winners" in sc:
+            return list(sc["winners"](env))
+        if "score" not in sc:
+            return []
+        pool = [p for p in self.players
+                if "eligible" not in sc or sc["eligible"](Env({"player": p}, env))]
+        pool = pool or list(self.players)
+        sign = -1 if sc["order"] == "lowest" else 1
+
+        def key(p):
+            scope = Env({"player": p}, env)
+            return (sign * scores[p.seat], *[sign * f(scope) for f in sc["tie_break"]])
+        best = max(key(p) for p in pool)
+        top = [p for p in pool if key(p) == best]
+        if len(top) > 1 and sc["ties"] == "draw":
+            return []
+        return top
+
+    # -- views ----------------------------------------------------------------------------------
+    def snapshot(self) -> dict:
+        """The whole state as plain data (what a journal replays to), for saving and views."""
+        from interpreter.views import state_of
+        return state_of(self, None)
+
+
+def _int(value: Any, env) -> int:
+    from interpreter.compile_expr import expr
+    return expr(value, ())(env)
+
+
+def _grid(name: str, spec: dict) -> Grid:
+    rows, cols = list(spec["rows"]), list(spec["columns"])
+    fmt = spec.get("id", "{column}{row}")
+    cells = []
+    by_rc = {}
+    for ri, r in enumerate(rows):
+        for ci, c in enumerate(cols):
+            cid = fmt.format(column=c, row=r)
+            attrs = dict(spec.get("default") or {})
+            attrs.update((spec.get("row_attributes") or {}).get(str(r), {}) or {})
+            attrs.update((spec.get("row_attributes") or {}).get(r, {}) or {})
+            attrs.update((spec.get("column_attributes") or {}).get(str(c), {}) or {})
+            attrs.update((spec.get("column_attributes") or {}).get(c, {}) or {})
+            attrs.update((spec.get("cells") or {}).get(cid, {}) or {})
+            cell = _cell(cid, r, c, ri, ci, attrs)
+            cells.append(cell)
+            by_rc[(ri, ci)] = cell
+    for (ri, ci), cell in by_rc.items():
+        cell.neighbours = [by_rc[x] for x in ((ri - 1, ci), (ri, ci + 1), (ri + 1, ci),
+                                               (ri, ci - 1)) if x in by_rc]
+    return Grid(name, rows, cols, cells)
+
+
+def _cell(cid, r, c, ri, ci, attrs):
+    from interpreter.values import Cell
+    return Cell(cid, r, c, ri, ci, attrs)

@@ -1,0 +1,137 @@
+"""Phase 6, run (people): a person at the terminal answers a seat's decisions.
+
+Input: a decision `Request` and the game. Output: the chosen option (or number), `TIMEOUT`
+when a running timer ran out before an answer came, or `Raised` when the person raised a
+table event (such as "the diver breathed") instead of answering.
+
+Before asking, it shows the player's own view: the state their visibility allows, with the
+time left on visible timers. The options are numbered with their labels (and costs); an answer
+is a number, an option's name, or a unique first letter. `?` shows the view again, `!NAME`
+raises an event that people may raise, and a bad answer is refused and asked again.
+"""
+
+from __future__ import annotations
+
+import select
+import sys
+from collections.abc import Callable
+
+from interpreter.decisions import Controller, Option, Request
+from interpreter.engine import TIMEOUT, Raised
+from interpreter.views import state_of
+
+
+def _read_line(prompt: str, timeout: float | None) -> str | None:
+    """One line from stdin; None when `timeout` seconds passed first (only on a terminal or
+    pipe that select() supports)."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    if timeout is not None:
+        try:
+            ready, _, _ = select.select([sys.stdin], [], [], max(0.0, timeout))
+        except (OSError, ValueError):
+            ready = [sys.stdin]
+        if not ready:
+            sys.stdout.write("\n")
+            return None
+    line = sys.stdin.readline()
+    if line == "":
+        raise EOFError
+    return line.rstrip("\n")
+
+
+class HumanController(Controller):
+    name = "human"
+
+    def __init__(self, read: Callable[[str, float | None], str | None] = _read_line,
+                 echo: Callable[[str], None] = print):
+        self.read = read
+        self.echo = echo
+
+    def decide(self, game, request: Request):
+        player = request.player
+        self.show(game, player)
+        events = _raisable(game)
+        self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
+        if request.numeric:
+            self.echo(f"  a number from {request.low} to {request.high}")
+        else:
+            for i, opt in enumerate(request.options, 1):
+                cost = ""
+                if request.points is not None and opt.spec is not None:
+                    c = opt.spec.cost(game.env) if opt.spec.cost is not None else 1
+                    cost = f" (costs {c} of {request.points})"
+                label = opt.label if opt.label and opt.label != str(opt.key) else ""
+                self.echo(f"  {i}. {opt.key}{': ' + label if label else ''}{cost}")
+        if events:
+            self.echo("  (" + ", ".join(f"!{e}" for e in events) + " raises an event; ? shows "
+                      "your view)")
+        while True:
+            deadline = game.next_deadline() if game.clock.real else None
+            timeout = None if deadline is None else deadline - game.clock.now()
+            text = self.read("> ", timeout)
+            if text is None:
+                return TIMEOUT
+            text = text.strip()
+            if text == "?":
+                self.show(game, player)
+                continue
+            if text.startswith("!"):
+                name = text[1:].strip()
+                if name in events:
+                    return Raised(name, player.name)
+                self.echo(f"  no event '{name}' can be raised now"
+                          + (f"; events: {', '.join(events)}" if events else ""))
+                continue
+            chosen = pick(request, text)
+            if chosen is not None:
+                return chosen
+            self.echo("  not a legal answer; enter its number or name")
+
+    def show(self, game, player) -> None:
+        view = state_of(game, player)
+        parts = []
+        for scope in ("global", "round", "turn"):
+            parts += [f"{k}={v}" for k, v in (view.get(scope) or {}).items()]
+        for name, t in (view.get("timers") or {}).items():
+            if t["running"]:
+                rem = t["remaining"]
+                parts.append(f"{name}: {rem if rem == 'hidden' else f'{rem:.1f} s left'}")
+        if parts:
+            self.echo("  [" + "; ".join(parts) + "]")
+        for row in view["players"]:
+            fields = [f"{k}={v}" for k, v in row.items() if k not in ("seat", "name")]
+            me = " (you)" if row["name"] == player.name else ""
+            self.echo(f"  {row['name']}{me}: {', '.join(fields)}")
+
+
+def pick(request: Request, text: str) -> Option | int | None:
+    """The option (or number) an answer names: its number, its key, or a unique prefix."""
+    if request.numeric:
+        return request.match(text)
+    if text.isdigit() and 1 <= int(text) <= len(request.options):
+        return request.options[int(text) - 1]
+    exact = request.match(text)
+    if exact is not None:
+        return exact
+    low = text.lower()
+    starts = [o for o in request.options if low and str(o.key).lower().startswith(low)]
+    return starts[0] if len(starts) == 1 else None
+
+
+def _raisable(game) -> list[str]:
+    from dsl.compiler import Env
+    out = []
+    for name, spec in (game.program.data.get("events") or {}).items():
+        if spec.get("raised_by", "rules") == "rules":
+            continue
+        during = spec.get("during")
+        if during is not None:
+            from interpreter.compile_expr import cond
+            try:
+                if not cond(during, ("events", name, "during"))(Env({}, game.env)):
+                    continue
+            except Exception:  # noqa: BLE001 - a view never stops the game
+                continue
+        out.append(name)
+    return out

@@ -1,0 +1,98 @@
+"""Phase 6, run (journal): a game's log as JSON lines, and its replay.
+
+Input: a finished (or interrupted) game's header and records; or a log file. Output: the
+log file (`--log FILE.jsonl`: a header line, then one line per record), and from a log file a
+replay: the same ruleset, variant and parameters, with every chance result and decision taken
+from the log, giving the same records again. Whatever a game took from outside (dice, draws,
+shuffles, hazards, decisions) is in its log, so a log replays whichever sources played it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from interpreter.chance import ScriptedChance
+
+FORMAT = "meeple-log/1"
+
+
+class JournalError(Exception):
+    pass
+
+
+def header(path: str, players: int, seed: Any, seats: list[str], variant: str | None,
+           sets: dict[str, Any], dice: str) -> dict:
+    return {"t": "game", "format": FORMAT, "ruleset": path, "players": players, "seed": seed,
+            "seats": seats, "variant": variant, "set": sets, "dice": dice}
+
+
+class Writer:
+    """Writes records as they happen, flushed line by line, so a killed game loses nothing."""
+
+    def __init__(self, path: str, head: dict):
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self.write(head)
+
+    def write(self, rec: dict) -> None:
+        self.file.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def read(path: str) -> tuple[dict, list[dict]]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read the log ({e.strerror})") from None
+    records = []
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise JournalError(f"{path}:{i}:{e.colno}: not a JSON line ({e.msg})") from None
+        if not isinstance(rec, dict) or "t" not in rec:
+            raise JournalError(f"{path}:{i}:1: not a meeple log record")
+        records.append(rec)
+    if not records or records[0].get("t") != "game" or records[0].get("format") != FORMAT:
+        raise JournalError(f"{path}:1:1: not a meeple log (the first line must be the game "
+                           f"header of format {FORMAT})")
+    return records[0], records[1:]
+
+
+def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
+    """The chance results and decisions a logged game took, ready to play it again."""
+    faces: list = []
+    orders, picks = [], []
+    fired: dict[int, float] = {}
+    queries = 0
+    decisions = []
+    for rec in records:
+        t = rec["t"]
+        if t == "roll":
+            faces.extend(rec["faces"])
+        elif t == "shuffle":
+            orders.append(rec["order"])
+        elif t == "draw" and rec.get("blind"):
+            picks.append(rec["items"])
+        elif t == "hazard":
+            fired[rec["query"]] = rec["at"]
+        elif t == "decision":
+            entry = {"id": rec["id"], "choice": rec["choice"]}
+            if "at" in rec:  # live play: the moments it was asked and answered
+                entry.update(asked=rec["asked"], at=rec["at"])
+            decisions.append(entry)
+        elif t == "timeout":
+            decisions.append({"timeout": rec["at"]})
+        elif t == "raised" and "by" in rec:
+            decisions.append({"raise": rec["event"], "by": rec["by"]})
+        elif t == "end":
+            queries = rec.get("hazard_queries", 0)
+    queries = max([queries, *fired])
+    hazards = [fired.get(i) for i in range(1, queries + 1)]
+    return ScriptedChance(faces, orders, picks, hazards), decisions

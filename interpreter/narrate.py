@@ -1,0 +1,121 @@
+"""Phase 6, run (narration): log records to lines a person can follow.
+
+Input: the records a game writes (interpreter/engine.py `record`), one at a time, and who is
+watching (None: the whole table; a player: only what that player may see). Output: text
+lines: phases and turns as headings, dice drawn as dice, decisions, the rules that fired,
+transfers, eliminations, timers, and the result with a score table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_PIPS = "⚀⚁⚂⚃⚄⚅"
+
+
+def die_face(face: Any, sides: int | None = None) -> str:
+    if isinstance(face, int) and 1 <= face <= 6 and (sides is None or sides == 6):
+        return f"{_PIPS[face - 1]} {face}"
+    return f"[{face}]"
+
+
+def describe(game, rec: dict, viewer=None) -> str | None:
+    """One record as a line of narration, or None when it is not for this viewer."""
+    t = rec["t"]
+    if t == "phase":
+        return f"\n== {rec['phase']} =="
+    if t == "turn":
+        return f"\n-- round {rec['round']}, turn {rec['turn']}: {rec['player']} --"
+    if t == "roll":
+        dice = game.env
+        parts = []
+        for did, face in zip(rec["dice"], rec["faces"], strict=True):
+            sides = _sides(dice, did)
+            parts.append(f"{did} {die_face(face, sides)}")
+        return f"  {game.current.name} rolls {'  '.join(parts)}"
+    if t == "decision":
+        return f"  {rec['by']} chooses {rec['choice']}"
+    if t == "revealed":
+        return "  revealed together: " + ", ".join(f"{k}: {v}" for k, v in rec["choices"].items())
+    if t == "trigger":
+        if rec["event"] in ("turn_start", "turn_end", "round_start", "round_end"):
+            return None
+        return f"  [rule {rec['trigger']}, on {rec['event']}]"
+    if t == "check":
+        who = rec.get("player") or rec.get("team")
+        return f"  [check {rec['check']}{' for ' + who if who else ''}]"
+    if t == "say":
+        to = rec.get("to")
+        if to is not None and viewer is not None and viewer.name not in to:
+            return None
+        return f"  {'(private) ' if to is not None else ''}{rec['text']}"
+    if t == "transfer":
+        return f"  {rec['source']} gives {rec['amount']} {rec['of']} to {rec['to']}"
+    if t == "eliminated":
+        return f"  {rec['player']} is out"
+    if t == "timer":
+        action = rec["action"]
+        if action == "start":
+            return f"  timer {rec['timer']} starts: {rec['seconds']} s"
+        if action == "stop":
+            return None if _hidden_timer(game, rec["timer"], viewer) else \
+                f"  timer {rec['timer']} stopped with {rec['left']:.1f} s left"
+        return f"  timer {rec['timer']} ran out!"
+    if t == "raised":
+        return f"  ! {rec['event']}"
+    if t in ("draw", "deal"):
+        return f"  {t}s {len(rec['items'])} from {rec['source']}"
+    if t == "move":
+        return f"  moves {', '.join(map(str, rec['items']))} to {rec['to']}"
+    if t == "shuffle":
+        return f"  shuffles {rec['zone']}"
+    if t == "end":
+        return None  # the result table says it
+    return None
+
+
+def _sides(env, did: str) -> int | None:
+    name, _, idx = did.partition("[")
+    v = env.get(name)
+    try:
+        die = v[int(idx[:-1])] if idx else v
+        return die.sides
+    except (TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def _hidden_timer(game, name: str, viewer) -> bool:
+    t = game.timers.get(name)
+    return t is not None and viewer is not None and t.visibility == "others" and t.owner is viewer
+
+
+def result_lines(result) -> list[str]:
+    lines = ["", f"Game over: {result.reason}"]
+    if result.error is not None:
+        return lines
+    if result.winners:
+        lines.append(("Winner: " if len(result.winners) == 1 else "Winners: ")
+                     + ", ".join(result.winners))
+    else:
+        lines.append("No winner.")
+    width = max(len(s.name) for s in result.seats)
+    lines.append(f"  {'place':>5}  {'player':<{width}}  {'score':>6}  seat controller")
+    for s in sorted(result.seats, key=lambda s: (s.placement, s.seat)):
+        score = "" if s.score is None else s.score
+        out = " (out)" if s.eliminated else ""
+        lines.append(f"  {s.placement:>5}  {s.name:<{width}}  {score!s:>6}  {s.seat}: "
+                     f"{s.controller}{out}")
+    lines.append(f"  {result.rounds} rounds, {result.turns} turns, {result.rolls} rolls, "
+                 f"{result.steps} steps" + (f", {result.seconds:.0f} s of play"
+                                            if result.seconds else ""))
+    return lines
+
+
+def printer(echo: Callable[[str], None], viewer=None):
+    """A narrator for `Game`: prints each record as it happens."""
+    def narrate(game, rec: dict) -> None:
+        line = describe(game, rec, viewer)
+        if line is not None:
+            echo(line)
+    return narrate

@@ -1,0 +1,233 @@
+"""The `meeple run` and `meeple replay` commands: one game, narrated, with its result.
+
+Input: a ruleset path and the run options (players, seed, seats, dice source, scripted
+decisions, parameters, variant, log file). Output: the narration and the result on stdout (or
+the result as one JSON object with `--json`), the log as JSON lines with `--log`, and the exit
+code: 0 the game ended, 1 the ruleset is invalid or the rules could not go on, 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dsl import render
+from interpreter import journal
+from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance
+from interpreter.clock import ModelledClock, RealClock, ReplayClock
+from interpreter.engine import Result, ScriptEnded
+from interpreter.narrate import printer, result_lines
+from interpreter.setup import Loaded, SetupError, load, located, new_game
+
+
+def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
+    out = {}
+    for v in values:
+        name, sep, value = v.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"'{v}' is not NAME=VALUE", param_hint=what)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _seats(values: tuple[str, ...]) -> dict[int, str]:
+    out = {}
+    for k, v in _pairs(values, "--seat").items():
+        if not k.isdigit():
+            raise click.BadParameter(f"seat '{k}' is not a seat number", param_hint="--seat")
+        out[int(k)] = v
+    return out
+
+
+def _data_file(path: str, what: str) -> Any:
+    import yaml
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise click.BadParameter(f"cannot read {path} ({e.strerror})", param_hint=what) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise click.BadParameter(f"{path} is not YAML or JSON: {e}", param_hint=what) from None
+
+
+def _dice_source(spec: str, seed: Any, echo) -> Any:
+    if spec == "seeded":
+        return SeededChance(seed)
+    if spec == "table":
+        return TableChance(lambda prompt: input(prompt), echo, seed)
+    data = _data_file(spec, "--dice")
+    if isinstance(data, dict):
+        faces = data.get("faces", [])
+    else:
+        faces = data
+    if not isinstance(faces, list):
+        raise click.BadParameter(f"{spec} must hold a list of faces (or {{faces: [...]}})",
+                                 param_hint="--dice")
+    return ScriptedChance(faces)
+
+
+def _fail(diags, source) -> None:
+    for d in diags:
+        click.echo(render(d, source), err=True)
+    sys.exit(1 if any(d.code != "bad-input" for d in diags) else 2)
+
+
+@click.command()
+@click.argument("ruleset", type=click.Path(dir_okay=False))
+@click.option("--players", type=int, help="Number of players (default: the ruleset's).")
+@click.option("--seed", default="0", show_default=True,
+              help="Seed of the dice and the bots: the same seed gives the same game.")
+@click.option("--seat", "seats", multiple=True, metavar="K=WHO",
+              help="Who plays seat K: human, random or policy:NAME (repeatable; default: "
+                   "the ruleset's default policy).")
+@click.option("--dice", default="seeded", show_default=True, metavar="seeded|table|FILE",
+              help="Where dice come from: a seeded generator, typed in at the table "
+                   "(referee mode), or a file listing the faces.")
+@click.option("--decisions", type=click.Path(dir_okay=False),
+              help="A file (YAML or JSON list) of decisions taken first, in order.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+              help="Set a parameter (repeatable).")
+@click.option("--variant", help="Play a variant of the ruleset.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write every event as JSON lines (replay it with `meeple replay`).")
+@click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
+def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, as_json):
+    """Play one game of RULESET, narrated, and print the result.
+
+    Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
+    terminal. Exit 0 when the game ends, 1 when the ruleset is invalid or its rules cannot go
+    on, 2 on a usage error.
+    """
+    seed_value: Any = int(seed) if seed.lstrip("-").isdigit() else seed
+    seat_specs = _seats(seats)
+    echo = click.echo
+    try:
+        loaded = load(ruleset, variant, _pairs(sets, "--set"))
+    except SetupError as e:
+        _fail(e.diagnostics, e.source)
+    scripted = []
+    if decisions:
+        scripted = _data_file(decisions, "--decisions")
+        if not isinstance(scripted, list):
+            raise click.BadParameter(f"{decisions} must hold a list", param_hint="--decisions")
+    chance = _dice_source(dice, seed_value, echo)
+    live = any(v == "human" for v in seat_specs.values())
+    clock = RealClock() if live else ModelledClock()
+    narrator = None if as_json else printer(echo)
+    try:
+        game = new_game(loaded.program, players, seat_specs, chance, seed_value, clock,
+                        scripted, narrator)
+    except SetupError as e:
+        _fail(e.diagnostics, loaded.source)
+    writer = None
+    if log_path:
+        seat_names = [c.name for c in game.controllers]
+        writer = journal.Writer(log_path, journal.header(
+            ruleset, game.players_n, seed_value, seat_names, variant, loaded.sets,
+            "table" if dice == "table" else ("seeded" if dice == "seeded" else "file")))
+        inner = game.narrator
+
+        def tee(g, rec):
+            writer.write(rec)
+            if inner is not None:
+                inner(g, rec)
+        game.narrator = tee
+    if not as_json:
+        meta = loaded.program.data["metadata"]
+        echo(f"{meta['name']}: {game.players_n} players, seed {seed_value}"
+             + (f", variant {variant}" if variant else ""))
+        for c, p in zip(game.controllers, game.players, strict=True):
+            echo(f"  seat {p.seat}: {p.name} ({c.name})")
+    result = _play(game, loaded)
+    if writer is not None:
+        writer.close()
+    _report(result, loaded, as_json, seed_value, game)
+
+
+def _play(game, loaded: Loaded) -> Result:
+    try:
+        return game.run()
+    except (ChanceError, EOFError, KeyboardInterrupt) as e:
+        why = "stopped at the table" if not isinstance(e, ChanceError) else str(e)
+        click.echo(f"\nThe game stopped: {why}.", err=True)
+        sys.exit(1)
+
+
+def _report(result: Result, loaded: Loaded, as_json: bool, seed, game) -> None:
+    if as_json:
+        out = {"ruleset": loaded.path, "seed": seed, "variant": loaded.variant,
+               "players": game.players_n, **result.to_json()}
+        if result.error is not None:
+            out["error"] = located(result.error, loaded.source, loaded.positions).to_json()
+        click.echo(json.dumps(out, indent=2, default=str))
+    else:
+        for line in result_lines(result):
+            click.echo(line)
+        if game.unruled:
+            for (policy, did), n in sorted(game.unruled.items()):
+                click.echo(f"  note: policy {policy} has no rule for '{did}'; "
+                           f"{n} such decision{'s were' if n != 1 else ' was'} taken at random")
+    if result.error is not None:
+        click.echo(render(located(result.error, loaded.source, loaded.positions),
+                          loaded.source), err=True)
+        sys.exit(1)
+    sys.exit(0)
+
+
+@click.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
+@click.option("--quiet", is_flag=True, help="Do not narrate; print the result only.")
+def replay(log, as_json, quiet):
+    """Replay a logged game (from `meeple run --log`) to the same result.
+
+    Every die and decision is taken from the log; the replay checks that each event comes out
+    the same and exits 1 where it does not (the ruleset changed since, or the log was edited).
+    """
+    try:
+        head, records = journal.read(log)
+    except journal.JournalError as e:
+        click.echo(f"error: {e} [bad-input]", err=True)
+        sys.exit(1)
+    try:
+        loaded = load(head["ruleset"], head.get("variant"),
+                      {k: str(v) if not isinstance(v, bool) else str(v).lower()
+                       for k, v in (head.get("set") or {}).items()})
+    except SetupError as e:
+        _fail(e.diagnostics, e.source)
+    chance, decisions = journal.script(records)
+    live = any(r["t"] == "decision" and "at" in r for r in records)
+    narrator = None if (as_json or quiet) else printer(click.echo)
+    game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
+                    ReplayClock() if live else ModelledClock(), decisions, narrator)
+    game.script_only = True
+    try:
+        result = game.run()
+    except (ChanceError, ScriptEnded) as e:
+        click.echo(f"error: the log ends before the game does ({e}) [bad-input]", err=True)
+        sys.exit(1)
+    logged = [r for r in records]
+    same = _same(game.log, logged)
+    if same is not None:
+        click.echo(f"error: the replay differs from the log at event {same + 1}: logged "
+                   f"{json.dumps(logged[same] if same < len(logged) else None, default=str)}, "
+                   f"replayed {json.dumps(game.log[same] if same < len(game.log) else None, default=str)}"
+                   " [bad-input]", err=True)
+        sys.exit(1)
+    if not as_json and not quiet:
+        click.echo("(the replay matches the log, event for event)")
+    _report(result, loaded, as_json, head.get("seed"), game)
+
+
+def _same(replayed: list[dict], logged: list[dict]) -> int | None:
+    """The index of the first record that differs, or None when the two are the same."""
+    a = json.loads(json.dumps(replayed, default=str))
+    for i in range(max(len(a), len(logged))):
+        if i >= len(a) or i >= len(logged) or a[i] != logged[i]:
+            return i
+    return None

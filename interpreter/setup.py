@@ -1,0 +1,157 @@
+"""Phases 1-5 for running: a ruleset file, a variant and `--set` values to a `Program`, and a
+`Program` with seat choices to a ready `Game`.
+
+Input: a path, a variant name, parameter overrides as text, the number of players and seat
+specs (`human`, `random`, `policy:NAME`). Output: a `Program` (or `SetupError` holding located
+diagnostics: a ruleset that does not validate never runs) and a `Game`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dsl.checker import check_document
+from dsl.diagnostics import Diagnostic, Span
+from dsl.pipeline import apply_variant, validate_path
+from dsl.sections import parameter_problem
+from dsl.source import SourceFile
+from interpreter.chance import ChanceSource, SeededChance
+from interpreter.clock import ModelledClock
+from interpreter.decisions import Controller, PolicyController, RandomController
+from interpreter.engine import Game
+from interpreter.program import Program, compile_program
+
+
+class SetupError(Exception):
+    def __init__(self, diagnostics: list[Diagnostic], source: SourceFile | None):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+        self.source = source
+
+
+@dataclass
+class Loaded:
+    program: Program
+    source: SourceFile
+    positions: Any
+    path: str
+    variant: str | None
+    sets: dict[str, Any]
+
+
+def _usage(message: str, hint: str | None = None, source: SourceFile | None = None):
+    return SetupError([Diagnostic("bad-input", message, None, (), hint)], source)
+
+
+def parse_value(spec: dict, text: str) -> Any:
+    """A `--set` value read by the parameter's type."""
+    kind = spec.get("type") or {bool: "bool", int: "int", float: "number"}.get(
+        type(spec.get("default")), "string")
+    if kind == "choice":
+        choices = spec.get("choices") or []
+        for c in choices:
+            if str(c) == text:
+                return c
+        return text
+    if kind == "bool":
+        return {"true": True, "false": False}.get(text.lower(), text)
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if kind == "number":
+        try:
+            return float(text) if "." in text or "e" in text.lower() else int(text)
+        except ValueError:
+            return text
+    return text
+
+
+def load(path: str, variant: str | None = None, sets: dict[str, str] | None = None) -> Loaded:
+    """Validates, applies a variant and parameter values, and compiles the ruleset."""
+    v = validate_path(path)
+    if not v.ok or v.document is None:
+        raise SetupError(v.diagnostics, v.source)
+    doc = v.document
+    symbols = v.symbols
+    if variant is not None:
+        variants = doc.data.get("variants") or {}
+        if variant not in variants:
+            names = ", ".join(variants) or "none"
+            raise _usage(f"unknown variant '{variant}'", f"variants: {names}", doc.source)
+        doc = apply_variant(doc, variant)
+        symbols, diags = check_document(doc)
+        if diags:  # validate_path checked every variant already; kept for safety
+            raise SetupError(diags, doc.source)
+    params_spec = doc.data.get("parameters") or {}
+    values = {name: spec.get("default") for name, spec in params_spec.items()}
+    parsed: dict[str, Any] = {}
+    for name, text in (sets or {}).items():
+        if name not in params_spec:
+            from dsl.diagnostics import suggestion
+            raise _usage(f"unknown parameter '{name}'{suggestion(name, list(params_spec))}",
+                         "parameters: " + (", ".join(params_spec) or "none"), doc.source)
+        value = parse_value(params_spec[name], text)
+        problem = parameter_problem(params_spec[name], value)
+        if problem:
+            raise _usage(f"--set {name}={text}: {problem}", params_spec[name].get("doc"),
+                         doc.source)
+        values[name] = parsed[name] = value
+    program = compile_program(doc.data, symbols, values)
+    return Loaded(program, doc.source, doc.positions, str(path), variant, parsed)
+
+
+def player_count(program: Program, players: int | None) -> int:
+    spec = program.data["players"]
+    n = players if players is not None else spec.get("default", spec["min"])
+    if not spec["min"] <= n <= spec["max"]:
+        raise _usage(f"this game takes {spec['min']} to {spec['max']} players, not {n}")
+    return n
+
+
+def controller_for(program: Program, spec: str | None) -> Controller:
+    """A seat's controller from its spec: human, random, policy:NAME (or NAME)."""
+    if spec is None:
+        if program.default_policy is None:
+            return RandomController()
+        return PolicyController(program.policies[program.default_policy])
+    if spec == "random":
+        return RandomController()
+    if spec == "human":
+        from interpreter.human import HumanController
+        return HumanController()
+    name = spec.split(":", 1)[1] if spec.startswith("policy:") else spec
+    if name not in program.policies:
+        raise _usage(f"unknown seat controller '{spec}'", "use human, random or policy:NAME; "
+                     "policies: " + (", ".join(program.policies) or "none"))
+    return PolicyController(program.policies[name])
+
+
+def new_game(program: Program, players: int | None = None, seats: dict[int, str] | None = None,
+             chance: ChanceSource | None = None, seed: Any = 0, clock: Any = None,
+             decisions: list | None = None, narrator: Any = None,
+             controllers: dict[int, Controller] | None = None) -> Game:
+    n = player_count(program, players)
+    seats = seats or {}
+    for k in seats:
+        if not 1 <= k <= n:
+            raise _usage(f"seat {k} does not exist in a game of {n} players")
+    ctrls = [(controllers or {}).get(i + 1) or controller_for(program, seats.get(i + 1))
+             for i in range(n)]
+    return Game(program, n, ctrls, chance if chance is not None else SeededChance(seed),
+                clock if clock is not None else ModelledClock(), list(decisions or []), seed,
+                narrator)
+
+
+def located(err, source: SourceFile | None, positions) -> Diagnostic:
+    """A runtime RuleError as a diagnostic located in the ruleset."""
+    span: Span | None = None
+    if positions is not None and err.path:
+        if err.pos is not None:
+            span = positions.in_scalar(err.path, err.pos[0], max(1, err.pos[1] - err.pos[0]))
+        else:
+            span = positions.value(err.path)
+    from dsl.diagnostics import Diagnostic as D
+    return D(err.code, err.message, span, tuple(err.path), err.hint)

@@ -1,0 +1,202 @@
+"""Phase 6, run (values): the runtime objects that expressions read and effects change.
+
+Input: nothing (classes). Output: `Player`, `Team`, `Die`, `Zone`, `Card`, `Timer`, `Cell` and
+`Grid`, whose attributes are the built-in fields the checker knows (dsl/symbols.py) plus the
+ruleset's own (per-player state, die attributes, card fields). Expressions read them with
+`getattr`, so reads on the hot path cost one attribute lookup. `ref` gives each object a short,
+stable id for logs and decision scripts; `plain` turns any runtime value into JSON-able data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Player:
+    """One seat. Per-player state variables and player-owned zones are plain attributes."""
+
+    def __init__(self, seat: int, name: str, game_players: list[Player]):
+        self.seat = seat
+        self.name = name
+        self.team = None
+        self.eliminated = False
+        self._all = game_players  # the game's list, shared: `others` follows eliminations
+
+    @property
+    def others(self) -> list[Player]:
+        """The other players in turn order from this one (clockwise)."""
+        i = self._all.index(self)
+        return self._all[i + 1:] + self._all[:i]
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class Team:
+    def __init__(self, name: str):
+        self.name = name
+        self.members: list[Player] = []
+
+    @property
+    def leader(self) -> Player | None:
+        return self.members[0] if self.members else None
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class Die:
+    """A die: its faces (1..sides, or custom), the face it shows, and its fixed attributes."""
+
+    def __init__(self, id: str, kind: str, faces: list, attributes: dict[str, Any]):
+        self.id = id
+        self.kind = kind
+        self.faces = faces
+        self.sides = len(faces)
+        self.face: Any = None  # none until first rolled
+        self.zone = ""
+        for key, value in attributes.items():
+            setattr(self, key, value)
+
+    def __repr__(self) -> str:
+        return f"{self.id}={self.face}"
+
+
+class Card:
+    def __init__(self, id: str, deck: str, fields: dict[str, Any]):
+        self.id = id
+        self.deck = deck
+        self.zone = ""
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+    def __repr__(self) -> str:
+        return self.id
+
+
+class Zone:
+    """A place holding dice or cards; `items` is in order (the top of a deck is items[0])."""
+
+    def __init__(self, id: str, kind: str, capacity: int | None = None,
+                 owner: Player | Team | None = None, visibility: str = "public"):
+        self.id = id
+        self.kind = kind
+        self.capacity = capacity
+        self.owner = owner
+        self.visibility = visibility
+        self.items: list = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __repr__(self) -> str:
+        return f"{self.id}{self.items!r}"
+
+
+class Timer:
+    """A countdown read against the game's clock (modelled or real)."""
+
+    def __init__(self, name: str, clock, visibility: str = "public"):
+        self.name = name
+        self.visibility = visibility
+        self._clock = clock
+        self.seconds = 0
+        self.started_at: float | None = None
+        self.owner: Player | None = None  # who started it (for `others` visibility)
+        self.running = False
+        self.stopped_at: float | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.started_at is None else self.started_at + self.seconds
+
+    @property
+    def remaining(self) -> float:
+        if not self.running:
+            return 0
+        return max(0, self.deadline - self._clock.now())
+
+    @property
+    def elapsed(self) -> float:
+        if self.started_at is None:
+            return 0
+        end = self._clock.now() if self.running else (self.stopped_at or self.started_at)
+        return end - self.started_at
+
+    def __repr__(self) -> str:
+        return f"timer {self.name}"
+
+
+class Cell:
+    def __init__(self, id: str, row: Any, column: Any, row_index: int, column_index: int,
+                 attributes: dict[str, Any]):
+        self.id = id
+        self.row = row
+        self.column = column
+        self.row_index = row_index
+        self.column_index = column_index
+        self.neighbours: list[Cell] = []
+        self.occupant = None
+        for key, value in attributes.items():
+            setattr(self, key, value)
+
+    def __repr__(self) -> str:
+        return self.id
+
+
+class Grid:
+    def __init__(self, name: str, rows: list, columns: list, cells: list[Cell]):
+        self.name = name
+        self.rows = rows
+        self.columns = columns
+        self.cells = cells
+        self._by_id = {c.id: c for c in cells}
+
+    def __getitem__(self, cell_id):
+        return self._by_id[cell_id]
+
+    def __repr__(self) -> str:
+        return f"grid {self.name}"
+
+
+def ref(value: Any) -> Any:
+    """A short, stable reference to a runtime object (for logs, views and scripts)."""
+    if isinstance(value, Player):
+        return value.name
+    if isinstance(value, (Die, Card, Cell, Zone)):
+        return value.id
+    if isinstance(value, (Team, Timer, Grid)):
+        return value.name
+    return value
+
+
+def plain(value: Any) -> Any:
+    """A runtime value as JSON-able data: objects become their references."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(ref(k)): plain(v) for k, v in value.items()}
+    if isinstance(value, Die):
+        return {"die": value.id, "face": value.face}
+    return ref(value)
+
+
+def show(value: Any) -> str:
+    """A runtime value as narration text."""
+    if isinstance(value, Die):
+        return str(value.face)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(show(v) for v in value)
+    if value is True or value is False or value is None:
+        return {True: "true", False: "false", None: "none"}[value]
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(ref(value))

@@ -1,0 +1,86 @@
+"""Phase 6, run (views): what one player may see of the game, as plain data.
+
+Input: a running `Game` and a viewer (a player, or None for the whole state). Output: a dict
+of the parameters, global, turn and round state, every player's state and zones, the dice and
+the timers, with each value's visibility applied: `public` for all, `owner` for its player
+only, `hidden` for nobody, `others` for everyone but its player (for a timer, everyone but the
+player who started it). Hidden values appear as "hidden", so a view says that something is
+there without saying what.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.values import Die, Player, Zone, plain
+
+HIDDEN = "hidden"
+
+
+def _visible(visibility: str, owner: Any, viewer: Player | None) -> bool:
+    if viewer is None or visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner is viewer
+    if visibility == "others":
+        return owner is not viewer
+    return False  # hidden
+
+
+def _spec_visibility(spec: Any) -> str:
+    return spec.get("visibility", "public") if isinstance(spec, dict) else "public"
+
+
+def state_of(game, viewer: Player | None) -> dict:
+    data = game.program.data
+    state = data.get("state") or {}
+    env = game.env
+    out: dict[str, Any] = {
+        "phase": game.phase, "round": game.round, "turn": game.turn,
+        "current": game.current.name, "clock": round(game.clock.now(), 3),
+        "parameters": {k: plain(v) for k, v in game.program.parameters.items()},
+    }
+    for scope in ("global", "turn", "round"):
+        vals = {}
+        for name, spec in (state.get(scope) or {}).items():
+            vis = _spec_visibility(spec)
+            vals[name] = plain(env[name]) if _visible(vis, None, viewer) else HIDDEN
+        if vals:
+            out[scope] = vals
+    zone_specs = (data.get("components") or {}).get("zones") or {}
+    players = []
+    for p in game.players:
+        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "eliminated": p.eliminated}
+        for name, spec in (state.get("player") or {}).items():
+            row[name] = plain(getattr(p, name)) if _visible(_spec_visibility(spec), p, viewer) \
+                else HIDDEN
+        for name, spec in zone_specs.items():
+            if spec.get("owner") == "player":
+                row[name] = _zone(getattr(p, name), viewer)
+        players.append(row)
+    out["players"] = players
+    zones = {name: _zone(z, viewer) for name, z in game.zones.items()}
+    if zones:
+        out["zones"] = zones
+    dice = {}
+    for name in (data.get("components") or {}).get("dice") or {}:
+        v = env[name]
+        dice[name] = [d.face for d in v] if isinstance(v, list) else v.face
+    if dice:
+        out["dice"] = dice
+    timers = {}
+    for name, t in game.timers.items():
+        if _visible(t.visibility, t.owner, viewer):
+            timers[name] = {"running": t.running, "remaining": round(t.remaining, 3)}
+        else:
+            timers[name] = {"running": t.running, "remaining": HIDDEN}
+    if timers:
+        out["timers"] = timers
+    return out
+
+
+def _zone(z: Zone, viewer: Player | None) -> Any:
+    if not _visible(z.visibility, z.owner, viewer):
+        return {"count": len(z.items), "items": HIDDEN}
+    return [plain(x) if not isinstance(x, Die) else {"die": x.id, "face": x.face}
+            for x in z.items]

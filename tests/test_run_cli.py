@@ -1,0 +1,109 @@
+"""`meeple run` and `meeple replay`: whole games from the command line, their logs and replays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ["pig", "wreckdivers", "dice_survivor"]
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_run_plays_a_whole_game_and_names_the_winner(game):
+    out = run("run", str(ROOT / "rulesets" / f"{game}.yaml"), "--seed", "1")
+    assert out.exit_code == 0, out.output
+    assert "Game over:" in out.output
+    assert "Winner" in out.output
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_seed_gives_the_same_log_byte_for_byte(game, tmp_path):
+    logs = []
+    for i in range(2):
+        log = tmp_path / f"{i}.jsonl"
+        out = run("run", str(ROOT / "rulesets" / f"{game}.yaml"), "--seed", "5", "--log",
+                  str(log), "--json")
+        assert out.exit_code == 0, out.output
+        logs.append(log.read_bytes())
+    assert logs[0] == logs[1]
+    other = tmp_path / "other.jsonl"
+    run("run", str(ROOT / "rulesets" / f"{game}.yaml"), "--seed", "6", "--log", str(other),
+        "--json")
+    assert other.read_bytes() != logs[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_log_replays_to_the_same_result(game, tmp_path):
+    log = tmp_path / "g.jsonl"
+    played = run("run", str(ROOT / "rulesets" / f"{game}.yaml"), "--seed", "3", "--log",
+                 str(log), "--json")
+    replayed = run("replay", str(log), "--json")
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.output)["winners"] == json.loads(played.output)["winners"]
+    assert json.loads(replayed.output)["seats"] == json.loads(played.output)["seats"]
+
+
+def test_an_edited_log_does_not_replay(tmp_path):
+    log = tmp_path / "g.jsonl"
+    run("run", str(ROOT / "rulesets" / "pig.yaml"), "--seed", "3", "--log", str(log), "--json")
+    lines = log.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if '"t": "roll"' in line and "[1]" not in line)
+    rec = json.loads(lines[i])
+    rec["faces"] = [1]
+    lines[i] = json.dumps(rec)
+    log.write_text("\n".join(lines) + "\n")
+    out = run("replay", str(log), "--quiet")
+    assert out.exit_code == 1
+    assert "differs from the log" in out.output
+
+
+def test_json_result_has_seats_placements_winners_and_counts():
+    out = run("run", str(ROOT / "rulesets" / "pig.yaml"), "--seed", "2", "--json")
+    data = json.loads(out.output)
+    assert {"winners", "seats", "rounds", "turns", "steps", "rolls"} <= set(data)
+    assert sorted(s["placement"] for s in data["seats"]) == [1, 2]
+    winner = next(s for s in data["seats"] if s["placement"] == 1)
+    assert data["winners"] == [winner["name"]]
+    assert winner["score"] >= 100
+
+
+def test_set_changes_a_parameter_and_a_bad_value_is_a_usage_error():
+    out = run("run", str(ROOT / "rulesets" / "pig.yaml"), "--seed", "2", "--json",
+              "--set", "goal=20")
+    assert out.exit_code == 0
+    assert max(s["score"] for s in json.loads(out.output)["seats"]) < 20 + 20 + 6
+    bad = run("run", str(ROOT / "rulesets" / "pig.yaml"), "--set", "goal=lots")
+    assert bad.exit_code == 2
+    assert "not a whole number" in bad.output
+
+
+def test_unknown_variant_policy_and_player_count_are_usage_errors():
+    pig = str(ROOT / "rulesets" / "pig.yaml")
+    assert run("run", pig, "--variant", "nope").exit_code == 2
+    assert run("run", pig, "--seat", "1=policy:nope").exit_code == 2
+    assert run("run", pig, "--players", "5").exit_code == 2
+
+
+def test_a_variant_changes_the_game():
+    out = run("run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--variant", "long_game",
+              "--json", "--seed", "1")
+    assert json.loads(out.output)["rounds"] == 5
+
+
+def test_an_invalid_ruleset_does_not_run(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("meeple: 1\nmetadata: {name: X}\nplayers: {min: 1, max: 1}\n"
+                   "flow: {phases: {a: {do: [set: {x: 1}]}}}\n")
+    out = run("run", str(bad))
+    assert out.exit_code == 1
+    assert "bad.yaml:4:" in out.output
