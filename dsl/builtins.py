@@ -216,7 +216,7 @@ def _keys(m):
 
 @builtin("get", [Param("map", t.MAP), Param("key", t.ANY), Param("default", t.ANY)], t.ANY,
          "The value of a map at a key, or the default when the key is absent.",
-         "get(notes, ship, [])", "collections")
+         "get(notes, key, [])", "collections")
 def _get(m, key, default):
     return m.get(key, default)
 
@@ -349,7 +349,7 @@ def _distance(a, b):
 @builtin("direction", [Param("from", t.CELL), Param("to", t.CELL)], t.STRING,
          "The compass direction from one cell to another: 'N', 'S', 'E' or 'W' when they share "
          "a column or row, else 'NE', 'NW', 'SE' or 'SW'; '' for the same cell. Rows grow "
-         "southward, columns eastward.", "direction(ravine, wreck) == 'SE'", "grid")
+         "southward, columns eastward.", "direction(start, goal) == 'SE'", "grid")
 def _direction(a, b):
     (r1, c1), (r2, c2) = _rc(a), _rc(b)
     ns = "N" if r2 < r1 else "S" if r2 > r1 else ""

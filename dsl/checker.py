@@ -47,9 +47,9 @@ class Checker:
         span = self.doc.positions.key(path) if key else self.doc.positions.value(path)
         self.diags.append(Diagnostic(code, message, span, path, hint))
 
-    def _reporter(self, path: tuple):
+    def _reporter(self, path: tuple, key: bool = False):
         def report(code: str, message: str, pos: n.Pos, hint: str | None) -> None:
-            span = self.doc.positions.in_scalar(path, pos[0], max(1, pos[1] - pos[0]))
+            span = self.doc.positions.in_scalar(path, pos[0], max(1, pos[1] - pos[0]), key=key)
             self.diags.append(Diagnostic(code, message, span, path, hint))
         return report
 
@@ -120,20 +120,18 @@ class Checker:
             self.expr(value_path, value, scope)
             return
 
+        refused = []  # only the target's own refusal (not its inner errors) skips the value
+
         def bad(msg: str, hint: str | None = None) -> None:
+            refused.append(msg)
             self.diags.append(Diagnostic("not-assignable", msg, key_span, path, hint))
 
-        def report(code, message, pos, hint):  # at the name inside the target, as in values
-            span = self.doc.positions.in_scalar(path, pos[0], max(1, pos[1] - pos[0]), key=True)
-            self.diags.append(Diagnostic(code, message, span, path, hint))
-
-        tc = TypeChecker(self.sym, report)
+        # Errors inside the target point at the name inside the key, as in values.
+        tc = TypeChecker(self.sym, self._reporter(path, key=True))
         target_type = tc.infer(node, scope)
-        before = len(self.diags)
         self._assignable(node, scope, tc, bad)
-        not_assignable = len(self.diags) > before
         value_type = self.expr(value_path, value, scope)
-        if not_assignable:
+        if refused:
             return  # the value's type against a target that cannot be set would only repeat it
         if adding:
             if not (t.is_numeric(target_type) or target_type.kind == "list"):

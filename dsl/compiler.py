@@ -203,11 +203,18 @@ def _logic(node: n.Binary) -> Compiled:
     return logic
 
 
+def _zone_items(x):
+    """A zone (anything with an `items` list) is read as the list of what it holds."""
+    items = getattr(x, "items", None)
+    return items if isinstance(items, list) else x
+
+
 def _add(a, b):
     if type(a) in _NUM and type(b) in _NUM:
         return a + b
     if type(a) is str and type(b) is str:
         return a + b
+    a, b = _zone_items(a), _zone_items(b)
     if isinstance(a, _LISTS) and isinstance(b, _LISTS):
         return [*a, *b]
     raise EvalError(f"cannot add {kind(a)} and {kind(b)}")

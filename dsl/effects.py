@@ -72,7 +72,7 @@ _DURATION = _f(EXPR, "Modelled seconds this step takes in simulation (live play 
 EFFECTS_LIST = [
     # -- state -------------------------------------------------------------------------------
     Effect("set", "Sets state values. Keys are targets (a state name, `current.gold`, "
-           "`die.face`, `notes[ship]`), values are expressions evaluated before any is assigned.",
+           "`die.face`, `notes[key]`), values are expressions evaluated before any is assigned.",
            "values", {
                "values": _f(ASSIGN, "Targets and their new values.", True),
            }, "- set: {turn_total: 0, current.gold: current.gold + 1}", "state"),
@@ -123,7 +123,7 @@ EFFECTS_LIST = [
            }, "- move: die\n  to: current.health", "chance"),
     Effect("shuffle", "Shuffles an ordered zone (a deck).", "zone", {
                "zone": _f(EXPR, "The zone to shuffle.", True, type="zone"),
-           }, "- shuffle: ships", "chance"),
+           }, "- shuffle: deck", "chance"),
     Effect("deal", "Moves items from the top of one zone to another, one at a time.", "from", {
                "from": _f(EXPR, "The zone to deal from.", True, type="zone"),
                "to": _f(EXPR, "The zone that receives them.", True),
@@ -133,7 +133,7 @@ EFFECTS_LIST = [
            "items", {
                "items": _f(EXPR, "What to reveal.", True),
                "to": _f(EXPR, "The players who see it (default all).", type="list"),
-           }, "- reveal: wreck.region", "chance"),
+           }, "- reveal: card.value", "chance"),
     # -- decisions -----------------------------------------------------------------------------
     Effect("choose", "Asks a player (or several) to decide. The decision id names the result, "
            "which later expressions read; policies decide by id.", "id", {
@@ -180,7 +180,7 @@ EFFECTS_LIST = [
                                 type="number", binds=("racer",)),
                "capacity": _f(EXPR, "The most items one racer can hold.", type="int",
                               binds=("racer",)),
-           }, "- race: grab\n  items: matching\n  by: teams", "decisions"),
+           }, "- race: grab\n  items: pool\n  by: teams", "decisions"),
     # -- flow ----------------------------------------------------------------------------------
     Effect("if", "Runs `then` when the condition holds, else `else`.", "condition", {
                "condition": _f(COND, "The condition.", True),

@@ -168,6 +168,8 @@ class TypeChecker:
             return t.NUMBER
         if op == "//":
             return t.INT
+        if "number" in (left.kind, right.kind):
+            return t.NUMBER  # a fraction on either side makes a fraction, whatever the other
         if "any" in (left.kind, right.kind):
             return t.ANY  # unknown statically (e.g. `option - 1`): may well be a whole number
         return t.INT if left.kind == right.kind == "int" else t.NUMBER

@@ -212,3 +212,26 @@ def test_validating_a_variant_leaves_the_base_parameters_unchanged():
     """), "t.yaml")
     assert result.ok
     assert result.document.data["parameters"]["goal"]["default"] == 10
+
+
+def test_an_error_inside_a_target_does_not_hide_the_values_type_error():
+    found = codes("""\
+    flow:
+      phases:
+        play:
+          do:
+            - set: {"players[len(true)].score": "'x'"}
+    """)
+    assert len(found) == 2  # the unknown function inside the target, and the value's type
+    assert "type-mismatch" in found
+
+
+def test_a_fraction_in_arithmetic_with_an_unknown_side_is_still_a_fraction():
+    found = codes("""\
+    flow:
+      phases:
+        play:
+          do:
+            - set: {pot: "sum(players[x * 1.5].seat for x in [])"}
+    """)
+    assert "type-mismatch" in found
