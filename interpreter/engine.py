@@ -523,6 +523,7 @@ class Game:
             raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
                             f"{req.player.name}", req.path)
         real = self.clock.real
+        only = False
         while True:
             asked = self.clock.now() if real else None
             entry = self.forced[0] if self.forced else None
@@ -531,6 +532,10 @@ class Game:
                 asked = entry["asked"]
             if real:
                 self.poll_timers()  # a timer that ran out while people thought
+            if len(req.options) == 1 and not req.numeric:
+                chosen = req.options[0]  # nothing to decide: nobody is asked, no script used
+                only = True
+                break
             if self.forced:
                 entry = self.forced.popleft()
                 if isinstance(entry, dict) and "timeout" in entry:
@@ -545,8 +550,6 @@ class Game:
                 chosen = self._scripted(req, entry)
             elif self.script_only:
                 raise ScriptEnded(req.id)
-            elif len(req.options) == 1 and not req.numeric:
-                chosen = req.options[0]  # nothing to decide: no need to ask
             else:
                 chosen = self.controllers[req.player.seat - 1].decide(self, req)
                 if chosen is TIMEOUT:
@@ -557,12 +560,12 @@ class Game:
                     self.raise_event(chosen.event, chosen.by)
                     continue
             break
-        if real:
-            self.record("decision", id=req.id, by=req.player.name,
-                        choice=plain(answer_key(chosen)), asked=asked, at=self.clock.now())
-        else:
-            self.record("decision", id=req.id, by=req.player.name,
-                        choice=plain(answer_key(chosen)))
+        rec = {"id": req.id, "by": req.player.name, "choice": plain(answer_key(chosen))}
+        if only:
+            rec["only"] = True  # the one legal option: a replay does not script it
+        elif real:
+            rec.update(asked=asked, at=self.clock.now())
+        self.record("decision", **rec)
         return chosen
 
     def _scripted(self, req: Request, entry: Any) -> Option | int:

@@ -82,7 +82,7 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             picks.append(rec["items"])
         elif t == "hazard":
             fired[rec["query"]] = rec["at"]
-        elif t == "decision":
+        elif t == "decision" and not rec.get("only"):
             entry = {"id": rec["id"], "choice": rec["choice"]}
             if "at" in rec:  # live play: the moments it was asked and answered
                 entry.update(asked=rec["asked"], at=rec["at"])

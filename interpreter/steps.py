@@ -140,6 +140,10 @@ class StepCompiler:
             amounts = [amount(env) for _, _, _, amount in pairs]
             for (text, read, write, _), amount in zip(pairs, amounts, strict=True):
                 old = read(env)
+                if isinstance(old, list):  # adding to a list appends (a list adds its items)
+                    write(g, env, old + (list(amount) if isinstance(amount, (list, tuple))
+                                         else [amount]))
+                    continue
                 if type(old) not in (int, float) or type(amount) not in (int, float):
                     raise RuleError("runtime-error", f"cannot add {amount!r} to {old!r}",
                                     path + ("add", text))
