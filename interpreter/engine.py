@@ -540,6 +540,7 @@ class Game:
                 entry = self.forced.popleft()
                 if isinstance(entry, dict) and "timeout" in entry:
                     self.clock.set(entry["timeout"])
+                    self.record("timeout", at=entry["timeout"])
                     self.poll_timers()
                     continue
                 if isinstance(entry, dict) and "raise" in entry:

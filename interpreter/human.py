@@ -90,9 +90,7 @@ class HumanController(Controller):
 
     def show(self, game, player) -> None:
         view = state_of(game, player)
-        parts = []
-        for scope in ("global", "round", "turn"):
-            parts += [f"{k}={v}" for k, v in (view.get(scope) or {}).items()]
+        parts = [f"{k}={v}" for k, v in view["state"].items()]
         for name, t in (view.get("timers") or {}).items():
             if t["running"]:
                 rem = t["remaining"]

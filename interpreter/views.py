@@ -1,7 +1,8 @@
 """Phase 6, run (views): what one player may see of the game, as plain data.
 
 Input: a running `Game` and a viewer (a player, or None for the whole state). Output: a dict
-of the parameters, global, turn and round state, every player's state and zones, the dice and
+of the parameters, the global, round and turn state (`state`), every player's state and zones
+(`players`), the dice and
 the timers, with each value's visibility applied: `public` for all, `owner` for its player
 only, `hidden` for nobody, `others` for everyone but its player (for a timer, everyone but the
 player who started it). Hidden values appear as "hidden", so a view says that something is
@@ -40,13 +41,12 @@ def state_of(game, viewer: Player | None) -> dict:
         "current": game.current.name, "clock": round(game.clock.now(), 3),
         "parameters": {k: plain(v) for k, v in game.program.parameters.items()},
     }
-    for scope in ("global", "turn", "round"):
-        vals = {}
+    values = {}
+    for scope in ("global", "round", "turn"):
         for name, spec in (state.get(scope) or {}).items():
             vis = _spec_visibility(spec)
-            vals[name] = plain(env[name]) if _visible(vis, None, viewer) else HIDDEN
-        if vals:
-            out[scope] = vals
+            values[name] = plain(env[name]) if _visible(vis, None, viewer) else HIDDEN
+    out["state"] = values
     zone_specs = (data.get("components") or {}).get("zones") or {}
     players = []
     for p in game.players:

@@ -1,0 +1,171 @@
+"""Referee mode (typed-in dice) and human seats at a real terminal (a pseudo-terminal)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.chance import TableChance, parse_faces
+from interpreter.cli import main
+from interpreter.values import Die
+
+ROOT = Path(__file__).resolve().parents[1]
+MEEPLE = str(Path(sys.executable).with_name("meeple"))
+
+
+def test_typed_faces_are_read_in_several_forms_and_impossible_ones_refused():
+    d6 = [Die("a", "a", list(range(1, 7)), {}), Die("b", "b", list(range(1, 7)), {})]
+    assert parse_faces("3 5", d6) == ([3, 5], None)
+    assert parse_faces("3,5", d6) == ([3, 5], None)
+    assert parse_faces("35", d6) == ([3, 5], None)
+    faces, why = parse_faces("3 7", d6)
+    assert faces is None and "b cannot show 7 (faces 1..6)" in why
+    assert parse_faces("3", d6)[1] == "expected 2 faces, got 1"
+
+
+def test_the_table_is_asked_again_after_an_impossible_entry():
+    lines = iter(["7", "x", "4"])
+    shown = []
+    table = TableChance(lambda prompt: next(lines), shown.append)
+    die = Die("die", "die", list(range(1, 7)), {})
+    assert table.roll([die]) == [4]
+    assert [s for s in shown if "refused" in s] == [
+        "  refused: die cannot show 7 (faces 1..6); enter them again",
+        "  refused: die cannot show x (faces 1..6); enter them again"]
+
+
+def test_wreckdivers_is_refereed_from_typed_in_dice():
+    # Every dive: tens from white; dive time 6,5 = 65 s; the threshold bot rolls until its
+    # tally reaches 10: whites 6 6 against reds 1 2 pay 2 * (12 - 3) = 18 on the first roll,
+    # then it ascends: 18 gold a dive, 3 dives each.
+    dives = "6 5\n6 6 1 2\n" * 9
+    out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "wreckdivers.yaml"),
+                                    "--dice", "table", "--json", "--set", "laugh_hazard=0"],
+                             input="9 9\n" + dives)  # the first entry is refused
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output[out.output.index("{"):])
+    assert [s["score"] for s in result["seats"]] == [54, 54, 54]
+    assert "refused" in out.output
+
+
+def test_the_table_stopping_mid_game_is_a_clean_stop_not_a_traceback():
+    out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "pig.yaml"), "--dice",
+                                    "table"], input="3\n")
+    assert out.exit_code == 1
+    assert "The game stopped" in out.output
+    assert "Traceback" not in out.output
+
+
+class Terminal:
+    """A program on a pseudo-terminal: read what it shows, type answers."""
+
+    def __init__(self, args: list[str]):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: become the program
+            os.execv(args[0], args)
+        self.screen = ""
+
+    def expect(self, text: str, timeout: float = 15) -> str:
+        end = time.monotonic() + timeout
+        while text not in self.screen:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never saw {text!r}; screen:\n{self.screen[-2000:]}")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    self.screen += os.read(self.fd, 65536).decode(errors="replace")
+                except OSError:  # the program ended
+                    break
+        if text not in self.screen:
+            raise AssertionError(f"never saw {text!r}; screen:\n{self.screen[-2000:]}")
+        return self.screen
+
+    def expect_more(self, text: str, count: int, or_text: str, timeout: float = 15) -> None:
+        """Waits until `text` has been shown `count` times, or `or_text` once."""
+        end = time.monotonic() + timeout
+        while self.screen.count(text) < count and or_text not in self.screen:
+            ready, _, _ = select.select([self.fd], [], [], max(0, end - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"timed out; screen:\n{self.screen[-2000:]}")
+            try:
+                self.screen += os.read(self.fd, 65536).decode(errors="replace")
+            except OSError:
+                return
+
+    def type(self, line: str) -> None:
+        os.write(self.fd, (line + "\n").encode())
+
+    def wait(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+
+def test_a_human_plays_pig_at_a_terminal_seeing_the_options_and_refused_answers():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "pig.yaml"), "--seat",
+                     "1=human", "--seed", "4", "--set", "goal=10"])
+    term.expect("1. roll")
+    term.type("maybe")
+    term.expect("not a legal answer")
+    prompts = term.screen.count("> ")
+    for _ in range(200):  # hold at every prompt until the game ends (goal 10)
+        if "Game over" in term.screen:
+            break
+        term.type("h")  # a unique first letter: hold
+        term.expect_more("> ", prompts + 1, "Game over")
+        prompts = term.screen.count("> ")
+    assert term.wait() == 0
+    assert "Player 1 chooses hold" in term.screen
+
+
+TIMED = textwrap.dedent("""\
+    meeple: 1
+    metadata: {name: Timed}
+    players: {min: 1, max: 1}
+    components:
+      timers:
+        clock: {visibility: public}
+    state:
+      global:
+        fate: {type: string, initial: "'waiting'"}
+    flow:
+      phases:
+        play:
+          turns: {order: clockwise}
+          do:
+            - start_timer: clock
+              seconds: 1
+            - choose: go
+              options: [now, later]
+            - set: {fate: "'answered'"}
+            - say: "answered in time"
+    triggers:
+      late:
+        on: timer_expired
+        do:
+          - say: "too late"
+          - end_turn
+    """)
+
+
+def test_a_real_timer_running_out_interrupts_a_human_who_has_not_answered(tmp_path):
+    path = tmp_path / "timed.yaml"
+    path.write_text(TIMED)
+    log = tmp_path / "live.jsonl"
+    term = Terminal([MEEPLE, "run", str(path), "--seat", "1=human", "--log", str(log)])
+    term.expect("1. now")
+    screen = term.expect("Game over", timeout=10)  # nobody types: the second runs out
+    assert term.wait() == 0
+    assert "too late" in screen and "answered in time" not in screen
+    replay = subprocess.run([MEEPLE, "replay", str(log), "--quiet"], capture_output=True,
+                            text=True)
+    assert replay.returncode == 0, replay.stderr
