@@ -324,12 +324,17 @@ class Game:
             pass
 
     # -- after every operation -------------------------------------------------------------------
-    def after_op(self) -> None:
+    def after_op(self, writes: frozenset | None = None) -> None:
+        """After an operation that wrote `writes` (None: anything): the step budget, then the
+        checks and the end condition, when they read something that was written."""
         self.steps += 1
         if self.steps > self.limits["max_steps"]:
             raise RuleError("budget-exceeded", f"the game went past {self.limits['max_steps']} "
                             "steps (limits.max_steps)")
         if self.in_checks:
+            return
+        watched = self.program.watched
+        if writes is not None and watched is not None and watched.isdisjoint(writes):
             return
         if self.program.checks:
             self._run_checks()

@@ -14,6 +14,7 @@ from typing import Any
 from dsl.symbols import Symbols
 from interpreter import compile_expr as cx
 from interpreter.decisions import Policy
+from interpreter.reads import names_read, union
 from interpreter.steps import StepCompiler
 
 DEFAULT_LIMITS = {"max_steps": 1_000_000, "max_turns": 10_000, "max_loop": 10_000,
@@ -74,6 +75,7 @@ class Program:
     limits: dict[str, int]
     hazards: list[tuple[str, Any, Any]]   # (event, per-second chance, during or None)
     state: dict[str, dict[str, Any]]     # scope -> name -> compiled initial value
+    watched: frozenset | None             # names checks and end.when read (None: anything)
 
 
 def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) -> Program:
@@ -152,10 +154,19 @@ def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) ->
         state[scope] = {name: _initial(spec, ("state", scope, name))
                         for name, spec in (vars_ or {}).items()}
 
+    # After an operation, checks and the end condition are examined again only when it wrote
+    # a name they read (interpreter/reads.py).
+    reads = [names_read(spec["when"]) for spec in (data.get("checks") or {}).values()]
+    if "when" in end:
+        reads.append(names_read(end["when"]))
+    watched = union(reads)
+    if watched is not None and data.get("checks"):
+        watched |= {"eliminated"}  # checks for each player skip the eliminated
+
     phase_names = list(phases)
     return Program(data, symbols, parameters, phases, data["flow"].get("start", phase_names[0]),
                    procedures, triggers, checks, end_when, scoring, policies, default_policy,
-                   limits, hazards, state)
+                   limits, hazards, state, watched)
 
 
 _DEFAULTS = {"int": 0, "number": 0, "bool": False, "string": "", "list": [], "map": {}}

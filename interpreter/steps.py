@@ -19,6 +19,7 @@ from dsl.compiler import Env
 from dsl.effects import EFFECTS
 from interpreter import compile_expr as cx
 from interpreter.decisions import Option, Request, option_for_value
+from interpreter.reads import target_writes
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
 from interpreter.values import Card, Die, Player, Zone
 
@@ -108,6 +109,7 @@ class StepCompiler:
 
     def _set(self, spec, path, name) -> Step:
         values = spec["set"]
+        writes = _writes(values)
         pairs = [(text, *self._setter(text, path + ("set", text)),
                   cx.expr(v, path + ("set", text))) for text, v in values.items()]
         if len(pairs) == 1:
@@ -118,7 +120,7 @@ class StepCompiler:
                 write(g, env, v)
                 if g.watch_changes:
                     g.fire("changed", {"name": text, "value": v})
-                g.after_op()
+                g.after_op(writes)
             return set_one
 
         def set_many(g, env):
@@ -127,12 +129,13 @@ class StepCompiler:
                 write(g, env, v)
                 if g.watch_changes:
                     g.fire("changed", {"name": text, "value": v})
-            g.after_op()
+            g.after_op(writes)
         return set_many
 
     def _add(self, spec, path, name) -> Step:
         pairs = [(text, *self._setter(text, path + ("add", text)),
                   cx.expr(v, path + ("add", text))) for text, v in spec["add"].items()]
+        writes = _writes(spec["add"])
         low = cx.expr(spec["min"], path + ("min",)) if "min" in spec else None
         high = cx.expr(spec["max"], path + ("max",)) if "max" in spec else None
 
@@ -155,7 +158,7 @@ class StepCompiler:
                 write(g, env, v)
                 if g.watch_changes:
                     g.fire("changed", {"name": text, "value": v, "old": old})
-            g.after_op()
+            g.after_op(writes)
         return add
 
     def _let(self, spec, path, name) -> Step:
@@ -169,6 +172,7 @@ class StepCompiler:
     def _transfer(self, spec, path, name) -> Step:
         amount = cx.expr(spec["transfer"], path + ("transfer",))
         of = spec["of"]
+        writes = frozenset({of})
         giver = cx.expr(spec["from"], path + ("from",))
         taker = cx.expr(spec["to"], path + ("to",))
 
@@ -185,7 +189,7 @@ class StepCompiler:
             if dst != "bank":
                 setattr(dst, of, getattr(dst, of) + moved)
             g.record("transfer", amount=moved, of=of, source=_who(src), to=_who(dst))
-            g.after_op()
+            g.after_op(writes)
         return transfer
 
     def _eliminate(self, spec, path, name) -> Step:
@@ -196,7 +200,7 @@ class StepCompiler:
             if not p.eliminated:
                 p.eliminated = True
                 g.record("eliminated", player=p.name)
-            g.after_op()
+            g.after_op(_ELIMINATED)
         return eliminate
 
     # -- chance and components -------------------------------------------------------------------
@@ -217,7 +221,7 @@ class StepCompiler:
             g.rolls += 1
             g.record("roll", dice=[d.id for d in ds], faces=faces)
             g.fire("rolled", {"dice": ds})
-            g.after_op()
+            g.after_op(_FACE)
         return roll
 
     def _draw(self, spec, path, name) -> Step:
@@ -346,6 +350,7 @@ class StepCompiler:
         prompt = cx.template(spec["prompt"], path + ("prompt",)) if "prompt" in spec else None
         sealed = bool(spec.get("sealed"))
         duration = self._duration(spec, path)
+        writes = frozenset({did})
 
         def ask(g, env, player):
             req = Request(did, player, prompt=prompt(env) if prompt else "", path=path)
@@ -372,7 +377,7 @@ class StepCompiler:
                     g.record("revealed", id=did,
                              choices={q.name: _key(c) for q, c in picks.items()})
                 g.fire("decided", {"id": did, "choice": g.env[did]})
-                g.after_op()
+                g.after_op(writes)
                 for p, c in picks.items():
                     if isinstance(c, Option) and c.spec is not None:
                         _count_use(g, did, c, p)
@@ -381,7 +386,7 @@ class StepCompiler:
             chosen = ask(g, env, deciders)
             g.env[did] = _value(chosen)
             g.fire("decided", {"id": did, "choice": g.env[did], "by": deciders})
-            g.after_op()
+            g.after_op(writes)
             if isinstance(chosen, Option) and chosen.spec is not None:
                 _count_use(g, did, chosen, deciders)
                 chosen.spec.run(g, env)
@@ -395,6 +400,7 @@ class StepCompiler:
         allow_pass = spec.get("pass", True)
         prompt = cx.template(spec["prompt"], path + ("prompt",)) if "prompt" in spec else None
         pass_option = Option("pass", "pass", "Pass (end the turn's actions)")
+        writes = frozenset({did})
         max_loop_path = path + ("actions",)
 
         def actions(g, env):
@@ -419,7 +425,7 @@ class StepCompiler:
                     chosen = g.decide(req)
                     g.env[did] = chosen.value
                     g.fire("decided", {"id": did, "choice": chosen.value, "by": player})
-                    g.after_op()
+                    g.after_op(writes)
                     if chosen is pass_option:
                         break
                     left -= chosen.spec.cost(env) if chosen.spec.cost is not None else 1
@@ -586,6 +592,16 @@ class StepCompiler:
             if g.narrating:
                 g.narrate(text(env), to(env) if to is not None else None)
         return say
+
+
+_FACE = frozenset({"face"})
+_ELIMINATED = frozenset({"eliminated"})
+
+
+def _writes(targets: dict) -> frozenset | None:
+    """What a set/add writes (None: cannot tell, so checks are always re-examined)."""
+    names = [target_writes(t) for t in targets]
+    return None if None in names else frozenset(names)
 
 
 class _NamedOption:

@@ -38,9 +38,11 @@ def state_of(game, viewer: Player | None) -> dict:
     env = game.env
     out: dict[str, Any] = {
         "phase": game.phase, "round": game.round, "turn": game.turn,
-        "current": game.current.name, "clock": round(game.clock.now(), 3),
+        "current": game.current.name,
         "parameters": {k: plain(v) for k, v in game.program.parameters.items()},
     }
+    if viewer is None:  # the game's clock would tell a player the time a timer hides
+        out["clock"] = round(game.clock.now(), 3)
     values = {}
     for scope in ("global", "round", "turn"):
         for name, spec in (state.get(scope) or {}).items():

@@ -169,3 +169,35 @@ def test_a_real_timer_running_out_interrupts_a_human_who_has_not_answered(tmp_pa
     replay = subprocess.run([MEEPLE, "replay", str(log), "--quiet"], capture_output=True,
                             text=True)
     assert replay.returncode == 0, replay.stderr
+
+
+def test_a_human_dives_in_wreckdivers_against_the_real_timer_and_can_raise_breathed():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat",
+                     "1=human", "--seed", "2", "--players", "2", "--set", "rounds=2"])
+    term.expect("1. white")
+    term.type("white")
+    screen = term.expect("1. roll")
+    assert "s left" in screen  # the real dive timer, counting down, in the diver's view
+    term.type("!breathed")  # any player may call it: the diver bails out
+    term.expect("bails out (took a breath)")
+    term.expect("1. white")  # the second round: dive again and ascend at once
+    term.type("red")
+    term.expect("1. roll")
+    term.type("ascend")
+    screen = term.expect("Game over")
+    assert term.wait() == 0
+    assert "Player 1 surfaces with 0 gold" in screen
+
+
+def test_a_human_plays_dice_survivor_at_a_terminal_to_the_end():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "dice_survivor.yaml"), "--seat",
+                     "1=human", "--seed", "3", "--players", "3"])
+    prompts = 0
+    for _ in range(500):  # always the first option: challenge, rematch, the first target...
+        term.expect_more("> ", prompts + 1, "Game over")
+        if "Game over" in term.screen:
+            break
+        prompts = term.screen.count("> ")
+        term.type("1")
+    term.expect("Winner: ")
+    assert term.wait() == 0

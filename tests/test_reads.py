@@ -1,0 +1,60 @@
+"""Which names expressions read and effects write: checks and the end condition are examined
+again only when an operation wrote something they read, so these sets must never miss one."""
+
+from __future__ import annotations
+
+from interpreter.reads import names_read, target_writes, union
+
+
+def test_names_fields_and_builtin_implicit_fields_are_read():
+    assert names_read("any(p.score >= goal for p in players)") >= {"score", "goal", "players"}
+    assert "face" in names_read("total(pair) > 7")
+    assert "eliminated" in names_read("count(opponents(current)) == 0")
+    assert {"m", "k"} <= names_read("m[k] > 0")
+    assert names_read(3) == frozenset()
+    assert {"a", "b"} <= names_read(["a", "b + 1"])
+
+
+def test_an_expression_reading_the_clock_reads_anything():
+    assert names_read("remaining(t) < 5") is None
+    assert union([frozenset({"a"}), None]) is None
+    assert union([frozenset({"a"}), frozenset({"b"})]) == {"a", "b"}
+
+
+def test_a_target_writes_its_name_its_field_or_its_containers_name():
+    assert target_writes("turn_total") == "turn_total"
+    assert target_writes("current.score") == "score"
+    assert target_writes("notes[p][k]") == "notes"
+    assert target_writes("p.notes[k]") == "notes"
+
+
+def test_an_end_condition_still_ends_the_game_after_the_write_it_reads(tmp_path):
+    from interpreter.chance import ScriptedChance
+    from interpreter.setup import load, new_game
+
+    path = tmp_path / "t.yaml"
+    path.write_text("""\
+meeple: 1
+metadata: {name: T}
+players: {min: 1, max: 1}
+components:
+  dice:
+    die: {}
+state:
+  global:
+    tally: 0
+flow:
+  phases:
+    play:
+      do:
+        - repeat:
+            - roll: die
+            - add: {tally: die.face}
+          times: 10
+end:
+  when: "tally >= 7"
+""")
+    game = new_game(load(str(path)).program, chance=ScriptedChance([6, 1, 6, 6]))
+    game.run()
+    assert game.env["tally"] == 7
+    assert game.rolls == 2
