@@ -101,6 +101,9 @@ class Game:
         self.hazard_queries = 0
         self.phase: str | None = None
         self.watch_changes = "changed" in p.triggers
+        self.on_decision = None      # called with (game, request) before each decision
+        self.expected_state = None   # a restored snapshot's state (interpreter/snapshot.py)
+        self.replay_until = 0
         self.triggers = p.triggers
         self._build_state()
 
@@ -527,6 +530,11 @@ class Game:
         if not req.numeric and not req.options:
             raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
                             f"{req.player.name}", req.path)
+        if self.expected_state is not None and len(self.log) >= self.replay_until:
+            from interpreter.snapshot import check_restored
+            check_restored(self)  # a restored game has replayed to its saved decision
+        if self.on_decision is not None:
+            self.on_decision(self, req)
         real = self.clock.real
         only = False
         while True:
@@ -667,10 +675,6 @@ class Game:
         return top
 
     # -- views ----------------------------------------------------------------------------------
-    def snapshot(self) -> dict:
-        """The whole state as plain data (what a journal replays to), for saving and views."""
-        from interpreter.views import state_of
-        return state_of(self, None)
 
 
 def _int(value: Any, env) -> int:

@@ -1,0 +1,124 @@
+"""Phase 6, run (snapshots): a game at a decision point as JSON, read back, and cloned.
+
+Input: a `Game` paused in a decision (a controller, or the `on_decision` hook, calls `save`).
+Output: a plain-data snapshot: the game's setup (players, seed, parameters), everything it took
+from outside so far (its log: dice, draws, shuffles, hazards, decisions), the state of its
+random generators, the flow position (phase, round, turn, current player, the decision asked)
+and the whole state (interpreter/views.py). `restore` builds a new game that replays the log to
+exactly that decision and then goes on with its own controllers and the saved generators, so
+any number of clones continue from the same point independently.
+
+The engine is deterministic (same program, same inputs, same records), so replaying the inputs
+is how a position is rebuilt: the state is never copied object by object, and a restored game is
+checked against the saved state before it goes on.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from interpreter.chance import ChanceSource, ScriptedChance, SeededChance
+from interpreter.decisions import Request
+from interpreter.journal import script
+from interpreter.views import state_of
+
+FORMAT = "meeple-state/1"
+
+
+class SnapshotError(Exception):
+    pass
+
+
+def save(game, request: Request | None = None) -> dict:
+    """The game as plain data, at the decision `request` (not yet answered)."""
+    chance = game.chance
+    rng = chance.rng.getstate() if isinstance(chance, SeededChance) else None
+    return json.loads(json.dumps({
+        "format": FORMAT,
+        "players": game.players_n,
+        "seed": game.seed,
+        "parameters": game.program.parameters,
+        "position": {"phase": game.phase, "round": game.round, "turn": game.turn,
+                     "current": game.current.name,
+                     "deciding": None if request is None else
+                     {"id": request.id, "player": request.player.name}},
+        "log": game.log,
+        "hazard_queries": game.hazard_queries,
+        "rng": {"chance": _state(rng), "decisions": _state(game.decision_rng.getstate())},
+        "state": state_of(game, None),
+    }, default=str))
+
+
+def _state(st: Any) -> Any:
+    return None if st is None else [st[0], list(st[1]), st[2]]
+
+
+def _unstate(st: Any) -> Any:
+    return None if st is None else (st[0], tuple(st[1]), st[2])
+
+
+class _ThenSeeded(ChanceSource):
+    """Answers from the replayed script while it lasts, then from the saved generator."""
+
+    def __init__(self, scripted: ScriptedChance, after: SeededChance, hazards_left: int):
+        self.scripted, self.after = scripted, after
+        self.hazards_left = hazards_left
+
+    def roll(self, dice):
+        return (self.scripted if self.scripted.faces else self.after).roll(dice)
+
+    def order(self, items):
+        return (self.scripted if self.scripted.orders else self.after).order(items)
+
+    def pick(self, items, count):
+        return (self.scripted if self.scripted.picks else self.after).pick(items, count)
+
+    def hazard(self, name, per_second, seconds):
+        if self.hazards_left > 0:
+            self.hazards_left -= 1
+            return self.scripted.hazard(name, per_second, seconds)
+        return self.after.hazard(name, per_second, seconds)
+
+    def uniform(self):
+        return self.after.uniform()
+
+
+def restore(program, saved: dict, controllers: dict | None = None, narrator=None):
+    """A new game that replays `saved` to its decision, then goes on by itself."""
+    from interpreter.setup import new_game
+
+    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+        raise SnapshotError(f"not a meeple state (format {FORMAT})")
+    if saved["parameters"] != json.loads(json.dumps(program.parameters, default=str)):
+        raise SnapshotError("the snapshot was taken with other parameter values")
+    records = saved["log"]
+    scripted, decisions = script(records)
+    # Every hazard query so far is answered as it was (most said "not now"); later ones come
+    # from the saved generator.
+    queries = saved.get("hazard_queries", 0)
+    scripted.hazards = (scripted.hazards + [None] * queries)[:queries]
+    after = SeededChance(0)
+    if saved["rng"]["chance"] is not None:
+        after.rng.setstate(_unstate(saved["rng"]["chance"]))
+    chance = _ThenSeeded(scripted, after, queries)
+    game = new_game(program, saved["players"], None, chance, saved["seed"],
+                    decisions=decisions, narrator=narrator, controllers=controllers)
+    game.decision_rng.setstate(_unstate(saved["rng"]["decisions"]))
+    game.expected_state = copy.deepcopy(saved["state"])  # checked when the replay gets there
+    game.replay_until = len(records)
+    return game
+
+
+def check_restored(game) -> None:
+    """Called when a restored game reaches the saved decision: the state must be the same."""
+    want = getattr(game, "expected_state", None)
+    if want is None:
+        return
+    got = json.loads(json.dumps(state_of(game, None), default=str))
+    game.expected_state = None
+    if got != want:
+        diff = [k for k in want if got.get(k) != want[k]]
+        raise SnapshotError(f"the restored game differs from the snapshot in {', '.join(diff)}")
+
