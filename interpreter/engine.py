@@ -339,39 +339,44 @@ class Game:
         watched = self.program.watched
         if writes is not None and watched is not None and watched.isdisjoint(writes):
             return
-        if self.program.checks:
-            self._run_checks()
+        pending = self._run_checks() if self.program.checks else None
         if self.program.end_when is not None and self.program.end_when(self.env):
             raise EndGame(self.program.data["end"].get("doc") or "the end condition holds")
+        if pending is not None:
+            raise pending
 
-    def _run_checks(self) -> None:
+    def _check_bindings(self, check) -> list[tuple[Any, dict, Player | None]]:
+        """Where a check is examined: for each player still in, each team, or once."""
+        if check.for_each == "player":
+            return [(Env({"player": p}, self.env), {"player": p.name}, p)
+                    for p in self.players if not p.eliminated]
+        if check.for_each == "team":
+            return [(Env({"team": tm}, self.env), {"team": tm.name}, None) for tm in self.teams]
+        return [(self.env, {}, None)]
+
+    def _run_checks(self) -> Exception | None:
+        """Runs the checks until none holds. An interrupt raised by a check's steps (an
+        `end_turn` when the current player is eliminated) waits until every check has run and
+        the end condition has been examined; it is returned, to be raised then."""
         self.in_checks = True
+        pending = None
         try:
             for _ in range(self.limits["max_chain_depth"]):
                 fired = False
                 for check in self.program.checks:
-                    if check.for_each == "player":
-                        for p in self.players:
-                            if p.eliminated:
-                                continue
-                            scope = Env({"player": p}, self.env)
-                            if check.when(scope):
-                                self.record("check", check=check.name, player=p.name)
-                                fired = True
-                                check.run(self, scope)
-                    elif check.for_each == "team":
-                        for tm in self.teams:
-                            scope = Env({"team": tm}, self.env)
-                            if check.when(scope):
-                                self.record("check", check=check.name, team=tm.name)
-                                fired = True
-                                check.run(self, scope)
-                    elif check.when(self.env):
-                        self.record("check", check=check.name)
+                    for scope, who, player in self._check_bindings(check):
+                        if player is not None and player.eliminated:
+                            continue  # eliminated by an earlier binding's steps
+                        if not check.when(scope):
+                            continue
+                        self.record("check", check=check.name, **who)
                         fired = True
-                        check.run(self, self.env)
+                        try:
+                            check.run(self, scope)
+                        except (EndTurn, EndPhase, Goto) as signal:
+                            pending = pending or signal
                 if not fired:
-                    return
+                    return pending
             raise RuleError("budget-exceeded", f"checks still hold after "
                             f"{self.limits['max_chain_depth']} rounds of firing (their steps "
                             "never make their condition false)", ("checks",))

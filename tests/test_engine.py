@@ -378,3 +378,35 @@ def test_the_same_seed_gives_the_same_log(tmp_path, seed):
     a = game(tmp_path, body, dice=None, seed=seed)
     b = game(tmp_path, body, dice=None, seed=seed)
     assert a.log == b.log
+
+
+def test_an_end_turn_raised_by_a_check_lets_the_other_checks_run_first(tmp_path):
+    g = game(tmp_path, """\
+    state:
+      global:
+        noted: ""
+      player:
+        points: 1
+    flow:
+      phases:
+        play:
+          turns: {order: clockwise}
+          repeat: {times: 2}
+          do:
+            - add: {current.points: -1}
+            - say: "{current.name} goes on"
+    checks:
+      broke:
+        for_each: player
+        when: "player.points <= 0"
+        do:
+          - eliminate: player
+          - if: "player == current"
+            then: [end_turn]
+      few_left:
+        when: "noted == '' and count(p for p in players if not p.eliminated) <= 2"
+        do: [set: {noted: current.name}]
+    """, players=3)
+    assert g.env["noted"] == "Player 1"  # examined in the same turn, although 'broke' ended it
+    assert said(g) == []
+    assert [p.eliminated for p in g.players] == [True, True, True]
