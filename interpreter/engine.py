@@ -22,10 +22,11 @@ from typing import Any
 from dsl.compiler import Env
 from interpreter.chance import ChanceSource
 from interpreter.clock import ModelledClock
+from interpreter.compile_expr import expr
 from interpreter.decisions import Controller, Option, Request, answer_key
 from interpreter.program import Program
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.values import Card, Die, Grid, Player, Team, Timer, Zone, plain, ref
+from interpreter.values import Card, Cell, Die, Grid, Player, Team, Timer, Zone, plain, ref
 
 
 @dataclass
@@ -100,6 +101,7 @@ class Game:
         self.in_checks = False
         self.hazard_queries = 0
         self.phase: str | None = None
+        self._where: dict[int, Zone] = {}  # item id -> the zone it was last put in
         self.watch_changes = "changed" in p.triggers
         self.on_decision = None      # called with (game, request) before each decision
         self.expected_state = None   # a restored snapshot's state (interpreter/snapshot.py)
@@ -523,13 +525,6 @@ class Game:
             return z
         return None
 
-    @property
-    def _where(self) -> dict:
-        w = self.__dict__.get("_where_map")
-        if w is None:
-            w = self.__dict__["_where_map"] = {}
-        return w
-
     # -- decisions -------------------------------------------------------------------------------
     def decide(self, req: Request) -> Option | int:
         if not req.numeric and not req.options:
@@ -683,7 +678,6 @@ class Game:
 
 
 def _int(value: Any, env) -> int:
-    from interpreter.compile_expr import expr
     return expr(value, ())(env)
 
 
@@ -701,15 +695,10 @@ def _grid(name: str, spec: dict) -> Grid:
             attrs.update((spec.get("column_attributes") or {}).get(str(c), {}) or {})
             attrs.update((spec.get("column_attributes") or {}).get(c, {}) or {})
             attrs.update((spec.get("cells") or {}).get(cid, {}) or {})
-            cell = _cell(cid, r, c, ri, ci, attrs)
+            cell = Cell(cid, r, c, ri, ci, attrs)
             cells.append(cell)
             by_rc[(ri, ci)] = cell
     for (ri, ci), cell in by_rc.items():
         cell.neighbours = [by_rc[x] for x in ((ri - 1, ci), (ri, ci + 1), (ri + 1, ci),
                                                (ri, ci - 1)) if x in by_rc]
     return Grid(name, rows, cols, cells)
-
-
-def _cell(cid, r, c, ri, ci, attrs):
-    from interpreter.values import Cell
-    return Cell(cid, r, c, ri, ci, attrs)
