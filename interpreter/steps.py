@@ -21,7 +21,7 @@ from interpreter import compile_expr as cx
 from interpreter.decisions import Option, Request, option_for_value
 from interpreter.reads import target_writes
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.values import Card, Die, Player, Zone
+from interpreter.values import Die, Player, Zone, show
 
 Step = Callable[[Any, Any], None]
 Block = Callable[[Any, Any], None]
@@ -70,9 +70,6 @@ class StepCompiler:
         name = step_name(step)
         spec = {} if isinstance(step, str) else step
         return getattr(self, f"_{name}")(spec, path, name)
-
-    def _primary(self, spec: dict, name: str) -> Any:
-        return spec.get(name)
 
     # -- state ---------------------------------------------------------------------------------
     def _setter(self, text: str, path: tuple) -> tuple[Callable, Callable]:
@@ -298,7 +295,7 @@ class StepCompiler:
         def reveal(g, env):
             value = items(env)
             who = to(env) if to is not None else g.players
-            g.narrate(f"revealed: {_shown(value)}", who)
+            g.narrate(f"revealed: {show(value)}", who)
             g.after_op()
         return reveal
 
@@ -688,11 +685,3 @@ def _zone(value: Any, path: tuple) -> Zone:
 
 def _who(x: Any) -> Any:
     return x.name if isinstance(x, Player) else x
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_shown(v) for v in value)
-    if isinstance(value, (Die, Card)):
-        return repr(value)
-    return str(value)
