@@ -247,8 +247,13 @@ def _ordered(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bo
 
 
 def _member(a, b) -> bool:
-    if isinstance(b, (*_LISTS, dict)):
+    if isinstance(b, _LISTS):
         return a in b
+    if isinstance(b, dict):
+        try:
+            return a in b
+        except TypeError:  # a list is never a map's key
+            return False
     if isinstance(b, str):
         if type(a) is str:
             return a in b

@@ -9,14 +9,31 @@ expression, so runtime errors render like compile errors (file:line:column).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
 from dsl.compiler import ExprEvalError, compile_expression, compile_template
 from dsl.parser import parse_expression, parse_template
+from interpreter import codegen
 from interpreter.signals import RuleError
 
 Fn = Callable[[Mapping[str, Any]], Any]
+
+# Expressions run as generated Python (interpreter/codegen.py) with the closures as their
+# reference; tests switch generation off to compare the two.
+GENERATE = True
+
+
+@contextmanager
+def generation(on: bool):
+    """Compiles with generated code on or off (tests compare the two)."""
+    global GENERATE
+    old, GENERATE = GENERATE, on
+    try:
+        yield
+    finally:
+        GENERATE = old
 
 
 def node_of(value: Any) -> n.Node:
@@ -48,19 +65,28 @@ def expr(value: Any, path: tuple) -> Fn:
         # Each item of a YAML list is its own scalar, located at its own path.
         items = [expr(v, path + (i,)) for i, v in enumerate(value)]
         return lambda env: [f(env) for f in items]
-    return located(compile_expression(parse_expression(value)), path)
+    return _compiled(parse_expression(value), path)
+
+
+def _compiled(node: n.Node, path: tuple) -> Fn:
+    slow = located(compile_expression(node), path)
+    return codegen.generate(node, slow) if GENERATE else slow
 
 
 def cond(value: Any, path: tuple) -> Fn:
     """Compiles a condition: like `expr`, but a result other than true/false is an error."""
-    f = expr(value, path)
+    if isinstance(value, str):
+        node = parse_expression(value)
+        f = located(compile_expression(node), path)
+    else:
+        node, f = None, expr(value, path)
 
     def check(env):
         v = f(env)
         if v is True or v is False:
             return v
         raise RuleError("runtime-error", f"a condition must be true or false, not {v!r}", path)
-    return check
+    return codegen.generate(node, check, condition=True) if GENERATE and node else check
 
 
 def template(value: Any, path: tuple) -> Callable[[Mapping[str, Any]], str]:

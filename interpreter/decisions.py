@@ -33,6 +33,11 @@ class Option:
     value: Any
     label: str = ""
     spec: Any = None  # the compiled option (for named options with `do`, `cost`...)
+    render: Any = None  # renders the label when someone reads it (bots never do)
+
+    def shown(self) -> str:
+        """The label as people see it."""
+        return self.render() if self.render is not None else self.label
 
 
 @dataclass
@@ -42,9 +47,13 @@ class Request:
     options: list[Option] = field(default_factory=list)
     low: Any = None            # a number choice: the least and most allowed
     high: Any = None
-    prompt: str = ""
     path: tuple = ()
     points: int | None = None  # actions: the points left
+    render: Any = None         # renders the prompt when someone reads it (bots never do)
+
+    @property
+    def prompt(self) -> str:
+        return self.render() if self.render is not None else ""
 
     @property
     def numeric(self) -> bool:

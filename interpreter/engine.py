@@ -530,6 +530,33 @@ class Game:
         if not req.numeric and not req.options:
             raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
                             f"{req.player.name}", req.path)
+        if not (self.forced or self.on_decision or self.script_only or self.clock.real
+                or self.expected_state is not None):
+            # The common case of a simulation, in short: nothing scripted, nobody watching.
+            if len(req.options) == 1 and not req.numeric:
+                chosen = req.options[0]
+                self.record("decision", id=req.id, by=req.player.name,
+                            choice=plain(answer_key(chosen)), only=True)
+                return chosen
+            chosen = self.controllers[req.player.seat - 1].decide(self, req)
+            if chosen is not TIMEOUT and not isinstance(chosen, Raised):
+                self.record("decision", id=req.id, by=req.player.name,
+                            choice=plain(answer_key(chosen)))
+                return chosen
+            return self._decide_again(req, chosen)
+        return self._decide(req)
+
+    def _decide_again(self, req: Request, answer: Any) -> Option | int:
+        """A controller timed out or raised an event in the fast lane: handle it as `_decide`
+        would, then ask again."""
+        if answer is TIMEOUT:
+            self.record("timeout", at=self.clock.now())
+            self.poll_timers()
+        else:
+            self.raise_event(answer.event, answer.by)
+        return self._decide(req)
+
+    def _decide(self, req: Request) -> Option | int:
         if self.expected_state is not None and len(self.log) >= self.replay_until:
             from interpreter.snapshot import check_restored
             check_restored(self)  # a restored game has replayed to its saved decision

@@ -61,7 +61,8 @@ class HumanController(Controller):
                 if request.points is not None and opt.spec is not None:
                     c = opt.spec.cost(game.env) if opt.spec.cost is not None else 1
                     cost = f" (costs {c} of {request.points})"
-                label = opt.label if opt.label and opt.label != str(opt.key) else ""
+                label = opt.shown()
+                label = label if label != str(opt.key) else ""
                 self.echo(f"  {i}. {opt.key}{': ' + label if label else ''}{cost}")
         if events:
             self.echo("  (" + ", ".join(f"!{e}" for e in events) + " raises an event; ? shows "

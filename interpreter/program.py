@@ -79,8 +79,20 @@ class Program:
 
 
 def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) -> Program:
+    # After an operation, checks and the end condition are examined again only when it wrote
+    # a name they read (interpreter/reads.py).
+    end = data.get("end") or {}
+    reads = [names_read(spec["when"]) for spec in (data.get("checks") or {}).values()]
+    if "when" in end:
+        reads.append(names_read(end["when"]))
+    watched = union(reads)
+    if watched is not None and data.get("checks"):
+        watched |= {"eliminated"}  # checks for each player skip the eliminated
+
+    limits = {**DEFAULT_LIMITS, **(data.get("limits") or {})}
+    events = frozenset(spec["on"] for spec in (data.get("triggers") or {}).values())
     procedures: dict[str, Any] = {}
-    sc = StepCompiler(symbols, procedures)
+    sc = StepCompiler(symbols, procedures, events, watched, limits)
     for name, spec in (data.get("procedures") or {}).items():
         procedures[name] = sc.block(spec.get("do"), ("procedures", name, "do"))
 
@@ -124,7 +136,6 @@ def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) ->
                     sc.block(spec.get("do"), ("checks", name, "do")))
               for name, spec in (data.get("checks") or {}).items()]
 
-    end = data.get("end") or {}
     end_when = cx.cond(end["when"], ("end", "when")) if "when" in end else None
 
     scoring_spec = data.get("scoring") or {}
@@ -144,7 +155,6 @@ def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) ->
     default_policy = next((n for n, s in (data.get("policies") or {}).items()
                            if s.get("default")), next(iter(policies), None))
 
-    limits = {**DEFAULT_LIMITS, **(data.get("limits") or {})}
     hazards = [(name, cx.expr(spec["hazard"], ("events", name, "hazard")),
                 cx.cond(spec["during"], ("events", name, "during")) if "during" in spec else None)
                for name, spec in (data.get("events") or {}).items() if "hazard" in spec]
@@ -153,15 +163,6 @@ def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) ->
     for scope, vars_ in (data.get("state") or {}).items():
         state[scope] = {name: _initial(spec, ("state", scope, name))
                         for name, spec in (vars_ or {}).items()}
-
-    # After an operation, checks and the end condition are examined again only when it wrote
-    # a name they read (interpreter/reads.py).
-    reads = [names_read(spec["when"]) for spec in (data.get("checks") or {}).values()]
-    if "when" in end:
-        reads.append(names_read(end["when"]))
-    watched = union(reads)
-    if watched is not None and data.get("checks"):
-        watched |= {"eliminated"}  # checks for each player skip the eliminated
 
     phase_names = list(phases)
     return Program(data, symbols, parameters, phases, data["flow"].get("start", phase_names[0]),

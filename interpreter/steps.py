@@ -18,6 +18,7 @@ from dsl import nodes as n
 from dsl.compiler import Env
 from dsl.effects import EFFECTS
 from interpreter import compile_expr as cx
+from interpreter.codegen_steps import generate_block
 from interpreter.decisions import Option, Request, option_for_value
 from interpreter.reads import target_writes
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
@@ -41,14 +42,23 @@ class StepCompiler:
     """Compiles step lists. `procedures` is filled by the program compiler (calls resolve late,
     so procedures may call each other in any order)."""
 
-    def __init__(self, symbols, procedures: dict[str, Any]):
+    def __init__(self, symbols, procedures: dict[str, Any], events: frozenset = frozenset(),
+                 watched: frozenset | None = None, limits: dict | None = None):
         self.sym = symbols
         self.procedures = procedures
+        # What generated step lists (interpreter/codegen_steps.py) may rely on: the events
+        # that have triggers, the names checks and the end read, the budgets.
+        self.events = events
+        self.watched = watched
+        self.max_steps = (limits or {}).get("max_steps", 1_000_000)
+        self.max_loop = (limits or {}).get("max_loop", 10_000)
 
     # -- lists ---------------------------------------------------------------------------------
     def block(self, steps: list | None, path: tuple) -> Block:
         if not steps:
             return _noop
+        if cx.GENERATE:
+            return generate_block(self, steps, path)
         compiled = [self.step(s, path + (i,)) for i, s in enumerate(steps)]
         scoped = any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps)
         fns = tuple(compiled)
@@ -325,7 +335,7 @@ class StepCompiler:
                 for o in compiled:
                     if o.cond is not None and o.cond(env) is not True:
                         continue
-                    out.append(Option(o.name, o.name, o.label(env) if o.label else o.name, o))
+                    out.append(Option(o.name, o.name, o.name, o, _label(o.label, env)))
                 return out
             return named
         values = cx.expr(value, path)
@@ -350,7 +360,8 @@ class StepCompiler:
         writes = frozenset({did})
 
         def ask(g, env, player):
-            req = Request(did, player, prompt=prompt(env) if prompt else "", path=path)
+            req = Request(did, player, path=path,
+                          render=(lambda: prompt(env)) if prompt else None)
             if options is not None:
                 req.options = [o for o in options(g, env) if _within_limit(g, did, o, player)]
             else:
@@ -417,8 +428,8 @@ class StepCompiler:
                         break
                     if allow_pass:
                         legal.append(pass_option)
-                    req = Request(did, player, legal, prompt=prompt(env) if prompt else "",
-                                  path=path, points=left)
+                    req = Request(did, player, legal, path=path, points=left,
+                                  render=(lambda: prompt(env)) if prompt else None)
                     chosen = g.decide(req)
                     g.env[did] = chosen.value
                     g.fire("decided", {"id": did, "choice": chosen.value, "by": player})
@@ -621,6 +632,10 @@ class _NamedOption:
             self.run = run_timed
         else:
             self.run = body
+
+
+def _label(template: Callable | None, env: Any) -> Callable | None:
+    return (lambda: template(env)) if template is not None else None
 
 
 def _limit(spec: dict | None, path: tuple):

@@ -1,0 +1,251 @@
+"""Phase 5, compile (source): a checked expression node to Python source, compiled once.
+
+Input: an expression node (dsl/nodes.py) that the checker accepted, and the closure that
+dsl/compiler.py builds for the same node. Output: a function `f(env) -> value` whose body is
+one generated Python expression, so evaluating it makes no call per node (DESIGN §9: "compile
+further, generate Python from our own checked nodes, never from user text"). The source is
+built from node types and values only; names become string constants (`env['score']`), no
+text the user wrote is ever executed.
+
+The generated code is a fast path, and the closure stays the reference. The fast path checks
+every place where Python and the language differ (`True == 1`, truthiness, `+` on true/false,
+negative list indexes) and raises when it meets one; any exception at all then hands the
+evaluation to the closure, which returns the right value or raises the located error. Since
+expressions are pure, evaluating twice changes nothing. So the generated function returns
+exactly what the closure returns, only faster; tests/test_codegen.py checks it on every
+expression of every shipped ruleset and on random expressions.
+
+Nodes the generator does not handle (none today) make the whole expression use the closure.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dsl import nodes as n
+from dsl.builtins import BUILTINS, get
+from dsl.compiler import _OPS, _add, _eq, _member, _zone_items
+
+Fn = Callable[[Mapping[str, Any]], Any]
+
+_NUM = (int, float)
+
+
+class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
+    """The node cannot be generated; the caller keeps the closure."""
+
+
+# -- helpers the generated code calls: each returns the language's value or raises ----------------
+
+def _fail(*_: Any) -> Any:
+    raise ValueError("not the fast path")
+
+
+def _bool(x: Any) -> bool:
+    if x is True or x is False:
+        return x
+    raise TypeError("not a condition")
+
+
+def _index(value: Any, k: Any) -> Any:
+    if isinstance(value, list | tuple):
+        if type(k) is int and 0 <= k < len(value):
+            return value[k]
+        raise IndexError(k)
+    return value[k]  # a map, a grid: their own lookups raise on a missing key
+
+
+def _iter(items: Any) -> Any:
+    if isinstance(items, list | tuple):
+        return items
+    if isinstance(items, dict):
+        return list(items)
+    inner = getattr(items, "items", None)
+    if isinstance(inner, list):
+        return inner
+    raise TypeError("not a list")
+
+
+def _neg(x: Any) -> Any:
+    if type(x) in _NUM:
+        return -x
+    raise TypeError("not a number")
+
+
+def _ordered(op: str) -> Callable[[Any, Any], bool]:
+    return _OPS[op]  # numbers or texts; raises on anything else
+
+
+HELPERS: dict[str, Any] = {
+    "_fail": _fail, "_neg": _neg, "_get": get, "_bool": _bool, "_index": _index, "_iter": _iter, "_add": _add,
+    "_eq": _eq, "_member": _member, "_NUM": _NUM, "_zone_items": _zone_items,
+    "_lt": _ordered("<"), "_le": _ordered("<="), "_gt": _ordered(">"), "_ge": _ordered(">="),
+}
+_ORDER_HELPER = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+
+class _Source:
+    """Builds the source of one expression: constants, temporaries, comprehension variables."""
+
+    def __init__(self) -> None:
+        self.consts: dict[str, Any] = {}
+        self.temps = 0
+        self.scopes: list[dict[str, str]] = []
+        self.plain = 0  # > 0 inside a comprehension's iterable, where Python forbids `:=`
+
+    def const(self, value: Any) -> str:
+        name = f"_k{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    # Each method returns (source, is_bool): is_bool when the value is surely true or false.
+    def gen(self, node: n.Node) -> tuple[str, bool]:
+        method = getattr(self, "_" + type(node).__name__.lower(), None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node)
+
+    def _literal(self, node: n.Literal) -> tuple[str, bool]:
+        v = node.value
+        if v is None or isinstance(v, bool | str) or (type(v) is int):
+            return repr(v), isinstance(v, bool)
+        return self.const(v), False  # floats (inf, nan) and anything else: the same object
+
+    def _name(self, node: n.Name) -> tuple[str, bool]:
+        for scope in reversed(self.scopes):
+            if node.id in scope:
+                return scope[node.id], False
+        return f"env[{node.id!r}]", False
+
+    def _listexpr(self, node: n.ListExpr) -> tuple[str, bool]:
+        return "[" + ", ".join(self.gen(x)[0] for x in node.items) + "]", False
+
+    def _field(self, node: n.Field) -> tuple[str, bool]:
+        obj, _ = self.gen(node.obj)
+        if self.plain:
+            return f"_get({obj}, {node.name!r})", False
+        t = self.temp()
+        name = node.name
+        attr = f"{t}.{name}" if name.isidentifier() and not keyword.iskeyword(name) \
+            else f"getattr({t}, {name!r})"
+        # As builtins.get: a map's key, else an attribute.
+        return f"({t}[{name!r}] if isinstance({t} := {obj}, dict) else {attr})", False
+
+    def _index(self, node: n.Index) -> tuple[str, bool]:
+        return f"_index({self.gen(node.obj)[0]}, {self.gen(node.key)[0]})", False
+
+    def _unary(self, node: n.Unary) -> tuple[str, bool]:
+        src, is_bool = self.gen(node.operand)
+        if node.op == "not":
+            return (f"(not {src})" if is_bool else f"(not _bool({src}))"), True
+        if self.plain:
+            return f"_neg({src})", False
+        t = self.temp()
+        return f"(-{t} if type({t} := {src}) in _NUM else _fail())", False
+
+    def _binary(self, node: n.Binary) -> tuple[str, bool]:
+        op = node.op
+        a, a_bool = self.gen(node.left)
+        b, b_bool = self.gen(node.right)
+        if op in ("and", "or"):
+            a = a if a_bool else f"_bool({a})"
+            b = b if b_bool else f"_bool({b})"
+            return f"({a} {op} {b})", True
+        if op in ("==", "!="):
+            src = self._equal(node, a, b)
+            return (src if op == "==" else f"(not {src})"), True
+        if op in ("in", "not in"):
+            src = f"_member({a}, {b})"
+            return (src if op == "in" else f"(not {src})"), True
+        if self.plain:
+            return f"{self.const(_OPS[op])}({a}, {b})", op in _ORDER_HELPER
+        ta, tb = self.temp(), self.temp()
+        both = f"(type({ta} := {a}) in _NUM) & (type({tb} := {b}) in _NUM)"
+        if op in _ORDER_HELPER:
+            return f"({ta} {op} {tb} if {both} else {_ORDER_HELPER[op]}({ta}, {tb}))", True
+        if op == "+":
+            return f"({ta} + {tb} if {both} else _add({ta}, {tb}))", False
+        if op == "//":
+            return f"(int({ta} // {tb}) if {both} else _fail())", False
+        return f"({ta} {op} {tb} if {both} else _fail())", False  # - * / %
+
+    def _equal(self, node: n.Binary, a: str, b: str) -> str:
+        """`==` never equates true/false with a number; Python's does (True == 1)."""
+        for lit, other, other_node in ((node.right, a, node.left), (node.left, b, node.right)):
+            if not isinstance(lit, n.Literal) or isinstance(other_node, n.Literal):
+                continue
+            v = lit.value
+            if v is True or v is False:
+                return f"({other} is {v!r})"
+            if v is None or isinstance(v, str) or (type(v) is int and v not in (0, 1)):
+                return f"({other} == {v!r})"
+        return f"_eq({a}, {b})"
+
+    def _conditional(self, node: n.Conditional) -> tuple[str, bool]:
+        c, c_bool = self.gen(node.cond)
+        then, then_bool = self.gen(node.then)
+        other, other_bool = self.gen(node.other)
+        c = c if c_bool else f"_bool({c})"
+        return f"({then} if {c} else {other})", then_bool and other_bool
+
+    def _comprehension(self, node: n.Comprehension) -> tuple[str, bool]:
+        self.plain += 1
+        try:
+            items, _ = self.gen(node.iterable)
+        finally:
+            self.plain -= 1
+        var = f"_c{len(self.scopes)}_{self.temp()}"
+        self.scopes.append({node.var: var})
+        try:
+            element, _ = self.gen(node.element)
+            test = ""
+            if node.cond is not None:
+                c, c_bool = self.gen(node.cond)
+                test = f" if {c if c_bool else f'_bool({c})'}"
+        finally:
+            self.scopes.pop()
+        return f"[{element} for {var} in _iter({items}){test}]", False
+
+    def _call(self, node: n.Call) -> tuple[str, bool]:
+        fn = BUILTINS.get(node.func)
+        if fn is None:
+            raise Unsupported(node.func)
+        args = [self.gen(a)[0] for a in node.args]
+        args += [f"{k}={self.gen(v)[0]}" for k, v in node.kwargs]
+        if any(not k.isidentifier() or keyword.iskeyword(k) for k, _ in node.kwargs):
+            raise Unsupported("keyword")
+        return f"{self.const(fn.impl)}({', '.join(args)})", False
+
+
+def generate(node: n.Node, slow: Fn, condition: bool = False) -> Fn:
+    """The fast function for `node`, falling back to `slow` (the closure) on any exception.
+
+    With `condition`, a value other than true/false also goes to `slow` (whose caller reports
+    it). Returns `slow` itself when the node cannot be generated."""
+    src = _Source()
+    try:
+        body, is_bool = src.gen(node)
+    except (Unsupported, RecursionError):
+        return slow
+    lines = ["def fast(env):", "    try:"]
+    if condition and not is_bool:
+        lines += [f"        v = {body}", "        if v is True or v is False:",
+                  "            return v"]
+    else:
+        lines += [f"        return {body}"]
+    lines += ["    except Exception:", "        pass", "    return slow(env)"]
+    names = {**HELPERS, **src.consts, "slow": slow}
+    try:
+        code = compile("\n".join(lines), "<meeple expression>", "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        return slow  # too deeply nested for Python's own compiler: the closure still works
+    exec(code, names)  # noqa: S102 - source built from node types, never from user text
+    fast = names["fast"]
+    fast.source = "\n".join(lines)
+    return fast
