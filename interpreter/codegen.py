@@ -185,6 +185,9 @@ class _Source:
                 return f"({other} is {v!r})"
             if v is None or isinstance(v, str) or (type(v) is int and v not in (0, 1)):
                 return f"({other} == {v!r})"
+            if type(v) is int and not self.plain:  # 0 or 1: true/false must not equal them
+                t = self.temp()
+                return f"(({t} := {other}) == {v!r} and type({t}) is not bool)"
         return f"_eq({a}, {b})"
 
     def _conditional(self, node: n.Conditional) -> tuple[str, bool]:
@@ -223,7 +226,7 @@ class _Source:
         return f"{self.const(fn.impl)}({', '.join(args)})", False
 
 
-def generate(node: n.Node, slow: Fn, condition: bool = False) -> Fn:
+def generate(node: n.Node, slow: Fn, condition: bool = False, where: tuple = ()) -> Fn:
     """The fast function for `node`, falling back to `slow` (the closure) on any exception.
 
     With `condition`, a value other than true/false also goes to `slow` (whose caller reports
@@ -242,10 +245,14 @@ def generate(node: n.Node, slow: Fn, condition: bool = False) -> Fn:
     lines += ["    except Exception:", "        pass", "    return slow(env)"]
     names = {**HELPERS, **src.consts, "slow": slow}
     try:
-        code = compile("\n".join(lines), "<meeple expression>", "exec")
+        code = compile("\n".join(lines), f"<meeple {_dotted(where)}>", "exec")
     except (SyntaxError, RecursionError, MemoryError):
         return slow  # too deeply nested for Python's own compiler: the closure still works
     exec(code, names)  # noqa: S102 - source built from node types, never from user text
     fast = names["fast"]
     fast.source = "\n".join(lines)
     return fast
+
+
+def _dotted(path: tuple) -> str:
+    return ".".join(str(p) for p in path) or "expression"

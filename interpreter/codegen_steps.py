@@ -25,6 +25,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.compiler import Env
 from interpreter import compile_expr as cx
+from interpreter.codegen import _dotted
 from interpreter.reads import target_writes
 from interpreter.signals import Break, EndPhase, EndTurn
 
@@ -160,7 +161,8 @@ class _Emitter:
         self.emit(depth, f"for d_, f_ in zip({ds}, {faces}, strict=True):")
         self.emit(depth + 1, "d_.face = f_")
         self.emit(depth, "g.rolls += 1")
-        self.emit(depth, f"g.record('roll', dice=[d_.id for d_ in {ds}], faces={faces})")
+        self.emit(depth, "if g.logging:")
+        self.emit(depth + 1, f"g.record('roll', dice=[d_.id for d_ in {ds}], faces={faces})")
         self.fire(depth, "rolled", f"{{'dice': {ds}}}")
         self.after_op(depth, frozenset({"face"}))
         return None
@@ -305,7 +307,7 @@ def generate_block(sc: Any, steps: list, path: tuple) -> Callable[[Any, Any], No
         head += ["    env = Env((), env)", "    if True:"]
     source = "\n".join(head + em.lines)
     names = {**_GLOBALS, **em.consts}
-    exec(compile(source, "<meeple steps>", "exec"), names)  # noqa: S102 - built from nodes
+    exec(compile(source, f"<meeple {_dotted(path)}>", "exec"), names)  # noqa: S102 - built from nodes
     fn = names["block"]
     fn.source = source
     return fn

@@ -70,7 +70,7 @@ def expr(value: Any, path: tuple) -> Fn:
 
 def _compiled(node: n.Node, path: tuple) -> Fn:
     slow = located(compile_expression(node), path)
-    return codegen.generate(node, slow) if GENERATE else slow
+    return codegen.generate(node, slow, where=path) if GENERATE else slow
 
 
 def cond(value: Any, path: tuple) -> Fn:
@@ -86,7 +86,7 @@ def cond(value: Any, path: tuple) -> Fn:
         if v is True or v is False:
             return v
         raise RuleError("runtime-error", f"a condition must be true or false, not {v!r}", path)
-    return codegen.generate(node, check, condition=True) if GENERATE and node else check
+    return codegen.generate(node, check, True, path) if GENERATE and node else check
 
 
 def template(value: Any, path: tuple) -> Callable[[Mapping[str, Any]], str]:

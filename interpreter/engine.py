@@ -104,6 +104,10 @@ class Game:
         self._where: dict[int, Zone] = {}  # item id -> the zone it was last put in
         self.watch_changes = "changed" in p.triggers
         self.on_decision = None      # called with (game, request) before each decision
+        self.on_turn_end = None      # called with (game, player) after each turn
+        self.logging = True          # False: keep no log (bulk simulation needs none)
+        self.fired: dict[str, int] = {}     # trigger name -> times it fired
+        self.chosen: dict[tuple, int] = {}  # (decision id, answer key) -> times taken
         self.expected_state = None   # a restored snapshot's state (interpreter/snapshot.py)
         self.replay_until = 0
         self.triggers = p.triggers
@@ -327,6 +331,8 @@ class Game:
             self.fire("turn_end", {"player": player})
         except EndTurn:
             pass
+        if self.on_turn_end is not None:
+            self.on_turn_end(self, player)
 
     # -- after every operation -------------------------------------------------------------------
     def after_op(self, writes: frozenset | None = None) -> None:
@@ -417,6 +423,7 @@ class Game:
                     continue
                 if trig.group is not None:
                     done_groups.add(trig.group)
+                self.fired[trig.name] = self.fired.get(trig.name, 0) + 1
                 if self.narrating:
                     self.record("trigger", trigger=trig.name, event=event)
                 trig.run(self, scope)
@@ -535,13 +542,11 @@ class Game:
             # The common case of a simulation, in short: nothing scripted, nobody watching.
             if len(req.options) == 1 and not req.numeric:
                 chosen = req.options[0]
-                self.record("decision", id=req.id, by=req.player.name,
-                            choice=plain(answer_key(chosen)), only=True)
+                self._took(req, chosen, only=True)
                 return chosen
             chosen = self.controllers[req.player.seat - 1].decide(self, req)
             if chosen is not TIMEOUT and not isinstance(chosen, Raised):
-                self.record("decision", id=req.id, by=req.player.name,
-                            choice=plain(answer_key(chosen)))
+                self._took(req, chosen)
                 return chosen
             return self._decide_again(req, chosen)
         return self._decide(req)
@@ -601,13 +606,26 @@ class Game:
                     self.raise_event(chosen.event, chosen.by)
                     continue
             break
-        rec = {"id": req.id, "by": req.player.name, "choice": plain(answer_key(chosen))}
-        if only:
-            rec["only"] = True  # the one legal option: a replay does not script it
-        elif real:
-            rec.update(asked=asked, at=self.clock.now())
-        self.record("decision", **rec)
+        if real and not only:
+            self._took(req, chosen, asked=asked, at=self.clock.now())
+        else:
+            self._took(req, chosen, only=only)
         return chosen
+
+    def _took(self, req: Request, chosen: Option | int, only: bool = False, **when) -> None:
+        """Counts a decision and logs it. `only`: the one legal option, which a replay does
+        not script; `when`: the moments of a live decision (asked, at)."""
+        key = answer_key(chosen)
+        k = (req.id, key if isinstance(key, (str, int, float, bool)) or key is None
+             else str(key))
+        self.chosen[k] = self.chosen.get(k, 0) + 1
+        if not self.logging:
+            return
+        if only:
+            self.record("decision", id=req.id, by=req.player.name, choice=plain(key),
+                        only=True)
+        else:
+            self.record("decision", id=req.id, by=req.player.name, choice=plain(key), **when)
 
     def _scripted(self, req: Request, entry: Any) -> Option | int:
         answer = entry
@@ -627,6 +645,8 @@ class Game:
 
     # -- output ----------------------------------------------------------------------------------
     def record(self, kind: str, **data: Any) -> None:
+        if not self.logging:
+            return
         rec = {"t": kind, **data}
         self.log.append(rec)
         if self.narrator is not None:
