@@ -79,7 +79,14 @@ def get(value: Any, name: str) -> Any:
 
 
 def face(die: Any) -> int:
-    return die if isinstance(die, int) else get(die, "face")
+    try:
+        return die.face  # a die (the common case, first because it is the hot path)
+    except AttributeError:
+        return die if isinstance(die, int) else get(die, "face")
+
+
+def _faces_of(dice: Any) -> list:
+    return [face(d) for d in _items(dice)]
 
 
 def _items(x: Any) -> list:
@@ -268,26 +275,26 @@ def _text(value):
 @builtin("faces", [Param("dice", t.DICE)], t.list_of(t.INT),
          "The faces the dice show, in order.", "faces(white)", "dice")
 def _faces(dice):
-    return [face(d) for d in _items(dice)]
+    return _faces_of(dice)
 
 
 @builtin("total", [Param("dice", t.DICE)], t.INT, "The sum of the faces the dice show.",
          "total(white) - total(red)", "dice")
 def _total(dice):
-    return sum(face(d) for d in _items(dice))
+    return sum(_faces_of(dice))
 
 
 @builtin("doubles", [Param("dice", t.DICE)], t.BOOL,
          "Whether two or more dice all show the same face.", "doubles(red)", "dice")
 def _doubles(dice):
-    fs = [face(d) for d in _items(dice)]
+    fs = _faces_of(dice)
     return len(fs) >= 2 and len(set(fs)) == 1
 
 
 @builtin("of_a_kind", [Param("dice", t.DICE), Param("n", t.INT)], t.BOOL,
          "Whether at least n of the dice show the same face.", "of_a_kind(hand, 3)", "dice")
 def _of_a_kind(dice, n):
-    fs = [face(d) for d in _items(dice)]
+    fs = _faces_of(dice)
     return any(fs.count(f) >= n for f in set(fs))
 
 

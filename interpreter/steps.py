@@ -675,6 +675,8 @@ def _key(chosen):
 
 
 def _dice(value: Any, path: tuple) -> list[Die]:
+    if type(value) is Die:
+        return [value]
     out: list[Die] = []
 
     def walk(v):
