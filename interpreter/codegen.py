@@ -54,6 +54,8 @@ def _index(value: Any, k: Any) -> Any:
         if type(k) is int and 0 <= k < len(value):
             return value[k]
         raise IndexError(k)
+    if value is None or isinstance(value, str | int | float):
+        raise TypeError("cannot be indexed")
     return value[k]  # a map, a grid: their own lookups raise on a missing key
 
 
