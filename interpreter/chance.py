@@ -188,3 +188,14 @@ class TableChance(SeededChance):
 
     def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
         return None  # at the table, people raise such events themselves
+
+    def report(self, prompt: str, parse: Callable) -> list:
+        """What the table says a racer claimed in a race, asked until it is possible."""
+        from interpreter.human import ask_report
+
+        def read(question: str) -> str:
+            try:
+                return self.ask(question)
+            except EOFError:
+                raise ChanceError("the table stopped entering results") from None
+        return ask_report(read, self.say, prompt, parse)

@@ -89,6 +89,10 @@ class HumanController(Controller):
                 return chosen
             self.echo("  not a legal answer; enter its number or name")
 
+    def report(self, game, prompt: str, parse: Callable) -> list:
+        """What a person claimed in a race (interpreter/race.py): asked until it is possible."""
+        return ask_report(lambda q: self.read(q, None), self.echo, prompt, parse)
+
     def show(self, game, player) -> None:
         view = state_of(game, player)
         parts = [f"{k}={v}" for k, v in view["state"].items()]
@@ -134,3 +138,19 @@ def _raisable(game) -> list[str]:
                 continue
         out.append(name)
     return out
+
+
+def ask_report(read: Callable[[str], str | None], echo: Callable[[str], None], prompt: str,
+               parse: Callable) -> list:
+    """Asks one line until `parse` accepts it; says why a line was refused."""
+    *head, question = prompt.split("\n")
+    for line in head:
+        echo(line)
+    while True:
+        text = read(question)
+        if text is None:
+            continue
+        items, why = parse(text)
+        if items is not None:
+            return items
+        echo(f"  refused: {why}; enter them again")

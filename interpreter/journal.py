@@ -87,6 +87,9 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             if "at" in rec:  # live play: the moments it was asked and answered
                 entry.update(asked=rec["asked"], at=rec["at"])
             decisions.append(entry)
+        elif t == "race":  # what each racer claimed, and how long the race took
+            decisions.append({"race": rec["id"], "claims": rec["claims"],
+                              "seconds": rec["seconds"]})
         elif t == "timeout":
             decisions.append({"timeout": rec["at"]})
         elif t == "raised" and "by" in rec:

@@ -36,6 +36,10 @@ def describe(game, rec: dict, viewer=None) -> str | None:
         return f"  {game.current.name} rolls {'  '.join(parts)}"
     if t == "decision":
         return f"  {rec['by']} chooses {rec['choice']}"
+    if t == "race":
+        return f"  race {rec['id']} ({rec['seconds']:.1f} s): " + "; ".join(
+            f"{who} claims {', '.join(map(str, items)) or 'nothing'}"
+            for who, items in rec["claims"].items())
     if t == "revealed":
         return "  revealed together: " + ", ".join(f"{k}: {v}" for k, v in rec["choices"].items())
     if t == "trigger":

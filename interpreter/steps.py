@@ -20,6 +20,7 @@ from dsl.effects import EFFECTS
 from interpreter import compile_expr as cx
 from interpreter.codegen_steps import generate_block
 from interpreter.decisions import Option, Request, option_for_value
+from interpreter.race import RaceSpec, run_race
 from interpreter.reads import target_writes
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
 from interpreter.values import Die, Player, Zone, show
@@ -304,8 +305,8 @@ class StepCompiler:
 
         def reveal(g, env):
             value = items(env)
-            who = to(env) if to is not None else g.players
-            g.narrate(f"revealed: {show(value)}", who)
+            # Without `to`, everyone sees it: public narration.
+            g.narrate(f"revealed: {show(value)}", to(env) if to is not None else None)
             g.after_op()
         return reveal
 
@@ -444,12 +445,17 @@ class StepCompiler:
         return actions
 
     def _race(self, spec, path, name) -> Step:
-        def race(g, env):
-            raise RuleError("runtime-error", "this version of the interpreter cannot run a "
-                            "`race` yet", path + ("race",),
-                            hint="races (real-time grabs) arrive with the next interpreter "
-                                 "release")
-        return race
+        def opt(field: str, cond: bool = False):
+            if field not in spec:
+                return None
+            return (cx.cond if cond else cx.expr)(spec[field], path + (field,))
+        race = RaceSpec(spec["race"], path, cx.expr(spec["by"], path + ("by",)),
+                        cx.expr(spec["items"], path + ("items",)), opt("wanted", True),
+                        opt("rate"), opt("latency"), opt("error_rate"), opt("capacity"))
+
+        def race_(g, env):
+            run_race(g, race, env)
+        return race_
 
     # -- flow ----------------------------------------------------------------------------------
     def _if(self, spec, path, name) -> Step:

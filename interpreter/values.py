@@ -195,6 +195,9 @@ def show(value: Any) -> str:
         return str(value.face)
     if isinstance(value, (list, tuple)):
         return ", ".join(show(v) for v in value)
+    if isinstance(value, Zone):
+        return f"{value.id}: " + (", ".join(f"{ref(v)}={show(v)}" for v in value.items)
+                                  or "nothing")
     if value is True or value is False or value is None:
         return {True: "true", False: "false", None: "none"}[value]
     if isinstance(value, float):

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ["pig", "wreckdivers", "dice_survivor"]
+GAMES = ["pig", "wreckdivers", "dice_survivor", "shipwrecked", "dice_bag_dungeon",
+         "dark_water_salvage"]
 
 
 def run(*args: str, input: str | None = None):

@@ -1,0 +1,249 @@
+"""Phase 6, run (races): a real-time race to claim items, modelled or reported by the table.
+
+Input: the game, a compiled `RaceSpec` (racers, items, and per racer what it wants, its speed,
+start latency, error rate and capacity) and the env of the step. Output: the race id holds a
+map from each racer to the items it claimed (the ruleset then moves them where it wants), one
+`race` log record (the claims by racer and the seconds the race took), and those seconds passed
+on the modelled clock (timers and hazard events within them happen as with any duration).
+
+Where the claims come from, first that applies:
+
+1. A script (tests, replays, resumes): the next scripted entry
+   `{"race": ID, "claims": {racer: [item refs]}, "seconds": S}`.
+2. The table. In referee play (typed-in chance) the table reports every racer's claims; in
+   live play each racer a person controls reports its own. A report is one line of item numbers
+   (from the list shown) or item ids; it is refused, with the reason, and asked again when an
+   item does not exist, is already claimed by another racer, or the racer would hold more than
+   its capacity. Racers nobody reports for (bots in live play) are then modelled on what is left.
+3. The model (simulation). Competing exponential clocks: each racer starts after its `latency`,
+   then claims one item at a time at `rate` claims per second (exponential gaps). At each claim
+   it takes, with chance `error_rate`, an item it does not want (a misgrab), and otherwise the
+   item its seat's policy ranks best for the decision named by the race id (`best:` rules with
+   `option` the item and `me` the racer; with no rule, one at random, counted as an unruled
+   decision). A racer stops when it holds `capacity` items or nothing it wants is left; the race
+   ends when every racer has stopped. Every random number comes through the chance door.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from dsl.compiler import Env
+from interpreter.decisions import Request, option_for_value
+from interpreter.signals import RuleError
+from interpreter.values import Player, Team, Zone, ref, show
+
+
+@dataclass
+class RaceSpec:
+    id: str
+    path: tuple
+    racers: Any           # f(env) -> list of players or teams
+    items: Any            # f(env) -> a zone or a list
+    wanted: Any = None    # f(env with racer, item) -> bool; None: every item
+    rate: Any = None      # f(env with racer) -> claims per second (default 1)
+    latency: Any = None   # f(env with racer) -> seconds before the first claim (default 0)
+    error_rate: Any = None
+    capacity: Any = None  # None: no limit
+
+
+@dataclass
+class _Racer:
+    who: Any
+    index: int
+    rate: float
+    latency: float
+    error: float
+    capacity: int | None
+    claims: list
+    reported: bool = False
+
+
+def run_race(g, spec: RaceSpec, env) -> None:
+    racers_v = spec.racers(env)
+    racers_v = list(racers_v) if isinstance(racers_v, (list, tuple)) else [racers_v]
+    pool = spec.items(env)
+    pool = list(pool.items if isinstance(pool, Zone) else pool)
+    racers = [_racer(g, spec, env, who, i) for i, who in enumerate(racers_v)]
+    seconds = _scripted(g, spec, racers, pool)
+    if seconds is None:
+        seconds = _reported(g, spec, racers, pool)
+        if any(not r.reported for r in racers):
+            seconds = max(seconds, _model(g, spec, env, [r for r in racers if not r.reported],
+                                          _left(pool, racers)))
+    g.advance(seconds)  # the race takes its time: timers and hazards within it happen
+    result = {r.who: list(r.claims) for r in racers}
+    g.env[spec.id] = result
+    g.record("race", id=spec.id, claims={_name(r.who): [ref(x) for x in r.claims]
+                                         for r in racers}, seconds=round(seconds, 3))
+    g.fire("decided", {"id": spec.id, "choice": result})
+    g.after_op(frozenset({spec.id}))
+
+
+def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> _Racer:
+    if not isinstance(who, (Player, Team)):
+        raise RuleError("runtime-error", f"racers are players or teams, not {who!r}",
+                        spec.path + ("by",))
+    scope = Env({"racer": who}, env)
+
+    def number(f, default, field):
+        if f is None:
+            return default
+        v = f(scope)
+        if type(v) not in (int, float) or v < 0:
+            raise RuleError("runtime-error", f"a race's {field} must be a number of 0 or more, "
+                            f"not {v!r}", spec.path + (field,))
+        return v
+    cap = number(spec.capacity, None, "capacity")
+    return _Racer(who, i, number(spec.rate, 1.0, "rate"), number(spec.latency, 0.0, "latency"),
+                  min(1.0, number(spec.error_rate, 0.0, "error_rate")),
+                  int(cap) if cap is not None else None, [])
+
+
+def _name(who: Any) -> str:
+    return who.name
+
+
+def _left(pool: list, racers: list[_Racer]) -> list:
+    taken = {id(x) for r in racers for x in r.claims}
+    return [x for x in pool if id(x) not in taken]
+
+
+# -- 1. a script --------------------------------------------------------------------------------
+
+def _scripted(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float | None:
+    entry = g.forced[0] if g.forced else None
+    if not (isinstance(entry, dict) and "race" in entry):
+        return None
+    g.forced.popleft()
+    if entry["race"] != spec.id:
+        raise RuleError("bad-input", f"the script has the race '{entry['race']}' where the game "
+                        f"runs the race '{spec.id}'", spec.path)
+    claims = entry.get("claims") or {}
+    for r in racers:
+        refs = claims.get(_name(r.who), [])
+        items, why = _check(refs, pool, racers, r)
+        if items is None:
+            raise RuleError("bad-input", f"the script's claims for {_name(r.who)} in race "
+                            f"'{spec.id}' are not possible: {why}", spec.path)
+        r.claims = items
+        r.reported = True
+    return float(entry.get("seconds", 0.0))
+
+
+def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
+           numbered: list | None = None) -> tuple[list | None, str | None]:
+    """The items a report names, or (None, why it is refused)."""
+    by_ref = {str(ref(x)): x for x in pool}
+    out: list = []
+    for token in refs:
+        t = str(token).strip()
+        item = None
+        if numbered is not None and t.isdigit() and 1 <= int(t) <= len(numbered):
+            item = numbered[int(t) - 1]
+        elif t in by_ref:
+            item = by_ref[t]
+        if item is None:
+            return None, f"there is no item '{t}' to claim"
+        if any(x is item for x in out):
+            return None, f"'{t}' is named twice"
+        other = next((r for r in racers if r is not racer and any(x is item for x in r.claims)),
+                     None)
+        if other is not None:
+            return None, f"{ref(item)} was already claimed by {_name(other.who)}"
+        out.append(item)
+    if racer.capacity is not None and len(out) > racer.capacity:
+        return None, f"{_name(racer.who)} can hold at most {racer.capacity}"
+    return out, None
+
+
+# -- 2. the table -----------------------------------------------------------------------------------
+
+def _reporter(g, racer: _Racer):
+    """Who reports this racer's claims: a person at the terminal, the referee's table, or
+    nobody (the model claims for it)."""
+    player = racer.who if isinstance(racer.who, Player) else racer.who.leader
+    ctrl = g.controllers[player.seat - 1] if player is not None else None
+    if ctrl is not None and hasattr(ctrl, "report"):
+        return ctrl.report
+    if getattr(g.chance, "live", False) and hasattr(g.chance, "report"):
+        return lambda game, prompt, parse: g.chance.report(prompt, parse)
+    return None
+
+
+def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
+    reporters = [(r, _reporter(g, r)) for r in racers]
+    if not any(rep for _, rep in reporters):
+        return 0.0
+    start = g.clock.now()
+    numbered = list(pool)
+    listing = "  ".join(f"{i}:{show_item(x)}" for i, x in enumerate(numbered, 1))
+    for r, rep in reporters:
+        if rep is None:
+            continue
+        cap = f" (at most {r.capacity})" if r.capacity is not None else ""
+        prompt = (f"race {spec.id}! {listing}\n{_name(r.who)}: which did you claim{cap}? "
+                  f"numbers or ids separated by spaces, nothing for none: ")
+
+        def parse(text: str, r: _Racer = r):
+            return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
+        r.claims = rep(g, prompt, parse)
+        r.reported = True
+    return max(0.0, g.clock.now() - start) if g.clock.real else 0.0
+
+
+def show_item(x: Any) -> str:
+    return f"{ref(x)}({show(x)})" if show(x) != str(ref(x)) else str(ref(x))
+
+
+# -- 3. the model ----------------------------------------------------------------------------------
+
+def _gap(g, rate: float) -> float:
+    if rate <= 0:
+        return math.inf
+    return -math.log(1.0 - g.chance.uniform()) / rate
+
+
+def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> float:
+    remaining = list(pool)
+    nxt = {r.index: r.latency + _gap(g, r.rate) for r in racers}
+    active = [r for r in racers if nxt[r.index] < math.inf]
+    last = 0.0
+    while active:
+        r = min(active, key=lambda x: (nxt[x.index], x.index))
+        if r.capacity is not None and len(r.claims) >= r.capacity:
+            active.remove(r)
+            continue
+        wanted = [x for x in remaining if _wants(spec, env, r.who, x)]
+        if not wanted:
+            active.remove(r)  # nothing it wants is left: it stops
+            continue
+        item = None
+        if r.error > 0 and g.chance.uniform() < r.error:
+            unwanted = [x for x in remaining if not any(x is w for w in wanted)]
+            if unwanted:
+                item = unwanted[min(len(unwanted) - 1, int(g.chance.uniform() * len(unwanted)))]
+        if item is None:
+            item = _preferred(g, spec, r, wanted)
+        r.claims.append(item)
+        remaining = [x for x in remaining if x is not item]
+        last = nxt[r.index]
+        nxt[r.index] = last + _gap(g, r.rate)
+    return last
+
+
+def _wants(spec: RaceSpec, env, who: Any, item: Any) -> bool:
+    if spec.wanted is None:
+        return True
+    return spec.wanted(Env({"racer": who, "item": item}, env))
+
+
+def _preferred(g, spec: RaceSpec, r: _Racer, wanted: list) -> Any:
+    if len(wanted) == 1:
+        return wanted[0]
+    player = r.who if isinstance(r.who, Player) else r.who.leader
+    req = Request(spec.id, player, [option_for_value(x) for x in wanted], path=spec.path)
+    chosen = g.controllers[player.seat - 1].decide(g, req)
+    return chosen.value

@@ -1,0 +1,154 @@
+"""`race`: a real-time race to claim items, modelled in simulation (competing exponential
+clocks, misgrabs, capacities, the seat's policy ranking the items), taken from a script, or
+reported by the table and by people at the terminal, with impossible reports refused."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections import deque
+
+import pytest
+
+from interpreter.chance import ScriptedChance, TableChance
+from interpreter.human import HumanController
+from interpreter.setup import load, new_game
+
+RULESET = """\
+meeple: 1
+metadata: {name: Race test}
+players: {min: 1, max: 3, default: 2}
+parameters:
+  fast: {type: number, default: 2, doc: Player 1's claims per second.}
+  cap: {type: int, default: 10, doc: Items a racer can hold.}
+  error: {type: number, default: 0, doc: Chance that a claim is a misgrab.}
+components:
+  dice:
+    red: {count: 3, in: pool, attributes: {colour: red}}
+    blue: {count: 3, in: pool, attributes: {colour: blue}}
+  zones:
+    pool: {kind: pool}
+flow:
+  phases:
+    play:
+      do:
+        - roll: pool
+        - race: grab
+          items: pool
+          by: players
+          wanted: "item.colour == 'red'"
+          rate: "if racer == players[0] then fast else 1"
+          error_rate: error
+          capacity: cap
+        - say: "{count(grab[players[0]])} {count(grab[players[1]])}"
+policies:
+  plain:
+    default: true
+    decide: {}
+  high:
+    decide:
+      grab:
+        - best: "option.face"
+"""
+
+
+def play(tmp_path, sets=None, decisions=(), seats=None, chance=None, controllers=None,
+         faces=(1, 2, 3, 4, 5, 6), uniforms=()):
+    path = tmp_path / "race.yaml"
+    path.write_text(textwrap.dedent(RULESET))
+    program = load(str(path), None, sets).program
+    chance = chance or ScriptedChance(list(faces), uniforms=list(uniforms))
+    g = new_game(program, 2, seats, chance, 0, decisions=list(decisions),
+                 controllers=controllers)
+    g.result = g.run()
+    return g
+
+
+def claims(g) -> dict:
+    return next(r for r in g.log if r["t"] == "race")["claims"]
+
+
+def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path):
+    # Every uniform number is 0.5: gaps of ln 2 / rate. Player 1 (rate 2) claims at 0.35 and
+    # 0.69, Player 2 (rate 1) at 0.69 too (after Player 1: the earlier seat); the reds are gone.
+    g = play(tmp_path)
+    assert claims(g) == {"Player 1": ["red[0]", "red[1]"], "Player 2": ["red[2]"]}
+    race = next(r for r in g.log if r["t"] == "race")
+    assert race["seconds"] == pytest.approx(math.log(2), abs=1e-3)
+    assert g.clock.now() == pytest.approx(math.log(2), abs=1e-3)
+
+
+def test_a_racer_stops_at_its_capacity(tmp_path):
+    g = play(tmp_path, sets={"cap": "1"})
+    assert claims(g) == {"Player 1": ["red[0]"], "Player 2": ["red[1]"]}
+
+
+def test_a_racer_with_rate_zero_claims_nothing(tmp_path):
+    g = play(tmp_path, sets={"fast": "0"})
+    assert claims(g) == {"Player 1": [], "Player 2": ["red[0]", "red[1]", "red[2]"]}
+
+
+def test_a_misgrab_takes_an_item_the_racer_does_not_want(tmp_path):
+    # error_rate 1: every claim is a misgrab while unwanted items are left (the blues), the
+    # one taken picked by a uniform number: 0.5 of three blues is the second, then 0.5 of the
+    # two left is the last.
+    g = play(tmp_path, sets={"error": "1", "cap": "1"})
+    assert claims(g) == {"Player 1": ["blue[1]"], "Player 2": ["blue[2]"]}
+
+
+def test_the_seats_policy_ranks_the_items_it_wants(tmp_path):
+    # The `high` policy takes the red die showing the highest face first.
+    g = play(tmp_path, seats={1: "high"}, faces=(2, 6, 4, 1, 1, 1), sets={"cap": "1"})
+    assert claims(g)["Player 1"] == ["red[1]"]
+
+
+def test_without_a_rule_the_model_picks_at_random_and_counts_the_gap(tmp_path):
+    g = play(tmp_path, sets={"cap": "1"})
+    assert g.unruled[("plain", "grab")] >= 1
+
+
+def test_the_race_result_maps_each_racer_to_its_items(tmp_path):
+    g = play(tmp_path)
+    assert [r["text"] for r in g.log if r["t"] == "say"] == ["2 1"]
+
+
+def test_a_script_gives_the_claims_and_the_time_the_race_took(tmp_path):
+    g = play(tmp_path, decisions=[{"race": "grab", "seconds": 4,
+                                   "claims": {"Player 1": ["blue[2]"], "Player 2": []}}])
+    assert g.result.error is None
+    assert claims(g) == {"Player 1": ["blue[2]"], "Player 2": []}
+    assert g.clock.now() == 4
+
+
+def test_a_script_claiming_the_same_item_twice_is_refused_with_the_rule(tmp_path):
+    g = play(tmp_path, decisions=[{"race": "grab", "seconds": 1,
+                                   "claims": {"Player 1": ["red[0]"], "Player 2": ["red[0]"]}}])
+    assert g.result.error.code == "bad-input"
+    assert "already claimed by Player 1" in g.result.error.message
+    assert g.result.error.path[-1] == 1  # the race step
+
+
+def test_the_table_reports_each_racer_and_impossible_reports_are_asked_again(tmp_path):
+    answers = deque(["1 2 3 4 5 6", "1 9", "1 2", "1", "red[2]"])
+    said: list[str] = []
+    chance = TableChance(lambda prompt: answers.popleft(), said.append, seed=0)
+    chance.roll = lambda dice: [1] * len(dice)  # the dice are not what this test is about
+    g = play(tmp_path, chance=chance, sets={"cap": "2"})
+    assert g.result.error is None, g.result.error
+    assert claims(g) == {"Player 1": ["red[0]", "red[1]"], "Player 2": ["red[2]"]}
+    refusals = [s for s in said if "refused" in s]
+    assert any("can hold at most 2" in s for s in refusals)
+    assert any("no item '9'" in s for s in refusals)
+    assert any("already claimed by Player 1" in s for s in refusals)
+    assert not answers
+
+
+def test_a_person_reports_their_claims_and_the_bots_race_for_the_rest(tmp_path):
+    lines = deque(["red[9]", "2"])
+    echoed: list[str] = []
+    human = HumanController(read=lambda prompt, timeout: lines.popleft(), echo=echoed.append)
+    g = play(tmp_path, controllers={1: human})
+    assert g.result.error is None, g.result.error
+    # Player 1 reports the second item listed (red[1]); the modelled Player 2 takes the rest.
+    assert claims(g) == {"Player 1": ["red[1]"], "Player 2": ["red[0]", "red[2]"]}
+    assert any("refused: there is no item 'red[9]'" in e for e in echoed)
