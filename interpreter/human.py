@@ -47,9 +47,12 @@ class HumanController(Controller):
                  echo: Callable[[str], None] = print):
         self.read = read
         self.echo = echo
+        self.screen = None  # the shared terminal (narrate.Screen): handed over before asking
 
     def decide(self, game, request: Request):
         player = request.player
+        if self.screen is not None:
+            self.screen.take(player)
         self.show(game, player)
         events = _raisable(game)
         self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
@@ -89,8 +92,10 @@ class HumanController(Controller):
                 return chosen
             self.echo("  not a legal answer; enter its number or name")
 
-    def report(self, game, prompt: str, parse: Callable) -> list:
+    def report(self, game, prompt: str, parse: Callable, player=None) -> list:
         """What a person claimed in a race (interpreter/race.py): asked until it is possible."""
+        if self.screen is not None and player is not None:
+            self.screen.take(player)
         return ask_report(lambda q: self.read(q, None), self.echo, prompt, parse)
 
     def show(self, game, player) -> None:

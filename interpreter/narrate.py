@@ -123,3 +123,55 @@ def printer(echo: Callable[[str], None], viewer=None):
         if line is not None:
             echo(line)
     return narrate
+
+
+class Screen:
+    """The one terminal people share in live play.
+
+    Public narration is printed as it happens. A line addressed to some players only (`say ...
+    to:`, a private reveal) is printed only for a person it is addressed to: at once when that
+    person holds the screen, else kept until they take it. With two or more people at the
+    terminal (hot seat), the screen changes hands before a person decides: everyone is asked
+    to look away, the screen is cleared, and the next person confirms with Enter before seeing
+    their own view and their private lines. Lines for bots are never shown.
+    """
+
+    def __init__(self, echo: Callable[[str], None], people: list,
+                 confirm: Callable[[str], Any] | None = None, clear: str = "\n" * 40):
+        self.echo = echo
+        self.people = list(people)       # the players a person controls
+        self.confirm = confirm           # reads the hand-over Enter (None: no hand-over)
+        self.clear = clear
+        self.holder = self.people[0] if len(self.people) == 1 else None
+        self.pending: dict[str, list[str]] = {p.name: [] for p in self.people}
+
+    def narrate(self, game, rec: dict) -> None:
+        to = rec.get("to") if rec["t"] == "say" else None
+        if to is None:
+            line = describe(game, rec, self.holder)
+            if line is not None:
+                self.echo(line)
+            return
+        for p in self.people:
+            if p.name not in to:
+                continue
+            line = describe(game, rec, p)
+            if line is None:
+                continue
+            if p is self.holder:
+                self.echo(line)
+            else:
+                self.pending[p.name].append(line)
+
+    def take(self, player) -> None:
+        """`player` is about to use the screen: hand it over if someone else holds it."""
+        if player is self.holder or player not in self.people:
+            return
+        if self.confirm is not None and len(self.people) > 1:
+            self.echo(self.clear + f"== Pass the screen to {player.name}: everyone else, "
+                      "look away ==")
+            self.confirm(f"{player.name}, press Enter when only you can see the screen: ")
+        self.holder = player
+        for line in self.pending[player.name]:
+            self.echo(line)
+        self.pending[player.name].clear()

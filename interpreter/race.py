@@ -167,7 +167,7 @@ def _reporter(g, racer: _Racer):
     player = racer.who if isinstance(racer.who, Player) else racer.who.leader
     ctrl = g.controllers[player.seat - 1] if player is not None else None
     if ctrl is not None and hasattr(ctrl, "report"):
-        return ctrl.report
+        return lambda game, prompt, parse: ctrl.report(game, prompt, parse, player)
     if getattr(g.chance, "live", False) and hasattr(g.chance, "report"):
         return lambda game, prompt, parse: g.chance.report(prompt, parse)
     return None

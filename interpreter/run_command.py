@@ -20,7 +20,8 @@ from interpreter import journal
 from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance
 from interpreter.clock import ModelledClock, RealClock, ReplayClock
 from interpreter.engine import Result, ScriptEnded
-from interpreter.narrate import printer, result_lines
+from interpreter.human import HumanController
+from interpreter.narrate import Screen, printer, result_lines
 from interpreter.setup import Loaded, SetupError, load, located, new_game
 
 
@@ -124,6 +125,17 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                         scripted, narrator)
     except SetupError as e:
         _fail(e.diagnostics, loaded.source)
+    if live:
+        # People share this terminal: each sees only their own private lines, and with two
+        # or more the screen is handed over between them (narrate.Screen).
+        people = [p for p, c in zip(game.players, game.controllers, strict=True)
+                  if isinstance(c, HumanController)]
+        screen = Screen(echo, people, confirm=input if len(people) > 1 else None)
+        for c in game.controllers:
+            if isinstance(c, HumanController):
+                c.screen = screen
+        if not as_json:
+            game.narrator = screen.narrate
     writer = None
     if log_path:
         seat_names = [c.name for c in game.controllers]

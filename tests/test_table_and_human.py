@@ -201,3 +201,48 @@ def test_a_human_plays_dice_survivor_at_a_terminal_to_the_end():
         term.type("1")
     term.expect("Winner: ")
     assert term.wait() == 0
+
+
+HOT_SEAT = """\
+meeple: 1
+metadata: {name: Hot seat}
+players: {min: 2, max: 2}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      do:
+        - say: "a secret for {current.name}"
+          to: "[current]"
+        - choose: pick
+          options: [a, b]
+        - say: "{current.name} picked {pick}"
+"""
+
+
+def test_hot_seat_hands_the_screen_over_and_shows_private_lines_only_to_their_player(tmp_path):
+    path = tmp_path / "hot.yaml"
+    path.write_text(HOT_SEAT)
+    # Enter to take the screen, then the answer; twice.
+    out = CliRunner().invoke(main, ["run", str(path), "--seat", "1=human", "--seat", "2=human"],
+                             input="\na\n\nb\n")
+    assert out.exit_code == 0, out.output
+    text = out.output
+    first_pass = text.index("Pass the screen to Player 1")
+    second_pass = text.index("Pass the screen to Player 2")
+    secret1 = text.index("a secret for Player 1")
+    secret2 = text.index("a secret for Player 2")
+    # Each secret is shown only after its player took the screen, and only once.
+    assert first_pass < secret1 < second_pass < secret2
+    assert text.count("a secret for Player 1") == 1 and text.count("a secret for Player 2") == 1
+    assert "Player 1 picked a" in text and "Player 2 picked b" in text
+
+
+def test_one_person_against_bots_never_sees_the_bots_private_lines(tmp_path):
+    path = tmp_path / "hot.yaml"
+    path.write_text(HOT_SEAT)
+    out = CliRunner().invoke(main, ["run", str(path), "--seat", "1=human"], input="a\n")
+    assert out.exit_code == 0, out.output
+    assert "a secret for Player 1" in out.output
+    assert "a secret for Player 2" not in out.output
+    assert "Pass the screen" not in out.output
