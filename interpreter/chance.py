@@ -126,6 +126,38 @@ class ScriptedChance(ChanceSource):
         return self.uniforms.pop(0) if self.uniforms else 0.5
 
 
+class ThenChance(ChanceSource):
+    """Answers from a script while it lasts, then from another source: a restored snapshot
+    goes on with its saved generator, a resumed referee game with the table. The first
+    `hazards_left` hazard queries are the script's (most said "not now")."""
+
+    def __init__(self, scripted: ScriptedChance, after: ChanceSource, hazards_left: int):
+        self.scripted, self.after = scripted, after
+        self.hazards_left = hazards_left
+        self.live = after.live
+
+    def roll(self, dice):
+        return (self.scripted if self.scripted.faces else self.after).roll(dice)
+
+    def order(self, items):
+        return (self.scripted if self.scripted.orders else self.after).order(items)
+
+    def pick(self, items, count):
+        return (self.scripted if self.scripted.picks else self.after).pick(items, count)
+
+    def hazard(self, name, per_second, seconds):
+        if self.hazards_left > 0:
+            self.hazards_left -= 1
+            return self.scripted.hazard(name, per_second, seconds)
+        return self.after.hazard(name, per_second, seconds)
+
+    def uniform(self):
+        return self.after.uniform()
+
+    def report(self, prompt, parse):
+        return self.after.report(prompt, parse)
+
+
 def _by_refs(items: list, refs: list) -> list:
     from interpreter.values import ref
 

@@ -41,3 +41,24 @@ class ReplayClock(ModelledClock):
     declared durations are not added (live time passed by itself)."""
 
     real = True
+
+
+class ResumeClock(ReplayClock):
+    """A resumed live game: replays the logged part like `ReplayClock`, then runs on real time
+    from where the log left off (`go_live`, when the replayed inputs are used up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.replaying = True
+        self.start = 0.0
+
+    def go_live(self) -> None:
+        self.replaying = False
+        self.start = time.monotonic() - self.t
+
+    def now(self) -> float:
+        return self.t if self.replaying else time.monotonic() - self.start
+
+    def set(self, t: float) -> None:
+        if self.replaying:
+            self.t = t

@@ -537,6 +537,8 @@ class Game:
         if not req.numeric and not req.options:
             raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
                             f"{req.player.name}", req.path)
+        if not self.forced and getattr(self.clock, "replaying", False):
+            self.clock.go_live()  # a resumed live game: the logged part is replayed
         if not (self.forced or self.on_decision or self.script_only or self.clock.real
                 or self.expected_state is not None):
             # The common case of a simulation, in short: nothing scripted, nobody watching.

@@ -31,9 +31,11 @@ def header(path: str, players: int, seed: Any, seats: list[str], variant: str | 
 class Writer:
     """Writes records as they happen, flushed line by line, so a killed game loses nothing."""
 
-    def __init__(self, path: str, head: dict):
+    def __init__(self, path: str, head: dict, records: list[dict] = ()):
         self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
         self.write(head)
+        for rec in records:  # a resumed game's log: what was played, then what follows
+            self.write(rec)
 
     def write(self, rec: dict) -> None:
         self.file.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
@@ -43,11 +45,14 @@ class Writer:
         self.file.close()
 
 
-def read(path: str) -> tuple[dict, list[dict]]:
+def read(path: str, cut_short: bool = False) -> tuple[dict, list[dict]]:
+    """The header and records of a log. With `cut_short`, a last line cut off in the middle
+    (the process was killed while writing it) is dropped instead of refused."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise JournalError(f"{path}: cannot read the log ({e.strerror})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+        raise JournalError(f"{path}: cannot read the log ({why})") from None
     records = []
     for i, line in enumerate(lines, 1):
         if not line.strip():
@@ -55,6 +60,8 @@ def read(path: str) -> tuple[dict, list[dict]]:
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as e:
+            if cut_short and i == len(lines):
+                break
             raise JournalError(f"{path}:{i}:{e.colno}: not a JSON line ({e.msg})") from None
         if not isinstance(rec, dict) or "t" not in rec:
             raise JournalError(f"{path}:{i}:1: not a meeple log record")

@@ -17,8 +17,8 @@ import click
 
 from dsl import render
 from interpreter import journal
-from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance
-from interpreter.clock import ModelledClock, RealClock, ReplayClock
+from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance, ThenChance
+from interpreter.clock import ModelledClock, RealClock, ReplayClock, ResumeClock
 from interpreter.engine import Result, ScriptEnded
 from interpreter.human import HumanController
 from interpreter.narrate import Screen, printer, result_lines
@@ -79,7 +79,7 @@ def _fail(diags, source) -> None:
 
 
 @click.command()
-@click.argument("ruleset", type=click.Path(dir_okay=False))
+@click.argument("ruleset", type=click.Path(dir_okay=False), required=False)
 @click.option("--players", type=int, help="Number of players (default: the ruleset's).")
 @click.option("--seed", default="0", show_default=True,
               help="Seed of the dice and the bots: the same seed gives the same game.")
@@ -95,15 +95,32 @@ def _fail(diags, source) -> None:
               help="Set a parameter (repeatable).")
 @click.option("--variant", help="Play a variant of the ruleset.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
-              help="Write every event as JSON lines (replay it with `meeple replay`).")
+              help="Write every event as JSON lines, as it happens (replay it with `meeple "
+                   "replay`, continue an interrupted game with `--resume`).")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), metavar="LOG",
+              help="Continue an interrupted game from its log (written with --log), exactly "
+                   "where it stood; the log goes on growing.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
-def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, as_json):
+def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, resume_path,
+        as_json):
     """Play one game of RULESET, narrated, and print the result.
 
     Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
-    terminal. Exit 0 when the game ends, 1 when the ruleset is invalid or its rules cannot go
-    on, 2 on a usage error.
+    terminal. `--resume LOG` continues a game that was interrupted (the terminal closed, the
+    process killed) from its log. Exit 0 when the game ends, 1 when the ruleset is invalid or
+    its rules cannot go on, 2 on a usage error.
     """
+    if resume_path:
+        given = [o for o, v in (("RULESET", ruleset), ("--players", players),
+                                ("--seat", seats), ("--decisions", decisions), ("--set", sets),
+                                ("--variant", variant), ("--log", log_path)) if v]
+        if given:
+            raise click.UsageError(f"--resume takes everything from the log; drop "
+                                   f"{', '.join(given)}")
+        _resume(resume_path, as_json)
+        return
+    if not ruleset:
+        raise click.UsageError("give a RULESET to play (or --resume LOG)")
     seed_value: Any = int(seed) if seed.lstrip("-").isdigit() else seed
     seat_specs = _seats(seats)
     echo = click.echo
@@ -119,12 +136,33 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
     chance = _dice_source(dice, seed_value, echo)
     live = any(v == "human" for v in seat_specs.values())
     clock = RealClock() if live else ModelledClock()
-    narrator = None if as_json else printer(echo)
     try:
         game = new_game(loaded.program, players, seat_specs, chance, seed_value, clock,
-                        scripted, narrator)
+                        scripted)
     except SetupError as e:
         _fail(e.diagnostics, loaded.source)
+    writer = None
+    if log_path:
+        seat_names = [c.name for c in game.controllers]
+        writer = journal.Writer(log_path, journal.header(
+            ruleset, game.players_n, seed_value, seat_names, variant, loaded.sets,
+            "table" if dice == "table" else ("seeded" if dice == "seeded" else "file")))
+    _seat_and_narrate(game, live, as_json, writer)
+    if not as_json:
+        _announce(game, loaded, seed_value, variant)
+    result = _play(game, loaded)
+    if writer is not None:
+        writer.close()
+    _report(result, loaded, as_json, seed_value, game)
+
+
+def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | None = None):
+    """Wires narration, the shared screen of live play and the log writer into `game`.
+
+    With `replayed` (a resumed game's logged records), the first records the game makes must
+    be those: they are checked, neither written again nor narrated."""
+    echo = click.echo
+    narrate = None if as_json else printer(echo)
     if live:
         # People share this terminal: each sees only their own private lines, and with two
         # or more the screen is handed over between them (narrate.Screen).
@@ -135,30 +173,94 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
             if isinstance(c, HumanController):
                 c.screen = screen
         if not as_json:
-            game.narrator = screen.narrate
-    writer = None
-    if log_path:
-        seat_names = [c.name for c in game.controllers]
-        writer = journal.Writer(log_path, journal.header(
-            ruleset, game.players_n, seed_value, seat_names, variant, loaded.sets,
-            "table" if dice == "table" else ("seeded" if dice == "seeded" else "file")))
-        inner = game.narrator
+            narrate = screen.narrate
+    seen = 0
+    expected = replayed or []
 
-        def tee(g, rec):
+    def narrator(g, rec):
+        nonlocal seen
+        if seen < len(expected):
+            got = json.loads(json.dumps(rec, ensure_ascii=False, default=str))
+            if got != expected[seen]:
+                raise ResumeMismatch(seen + 1, expected[seen], got)
+            seen += 1
+            if seen == len(expected) and not as_json:
+                echo(f"(resumed: {seen} logged events replayed; the game goes on)")
+            return
+        if writer is not None:
             writer.write(rec)
-            if inner is not None:
-                inner(g, rec)
-        game.narrator = tee
+        if narrate is not None:
+            narrate(g, rec)
+    game.narrator = narrator
+
+
+def _announce(game, loaded: Loaded, seed: Any, variant: str | None) -> None:
+    meta = loaded.program.data["metadata"]
+    click.echo(f"{meta['name']}: {game.players_n} players, seed {seed}"
+               + (f", variant {variant}" if variant else ""))
+    for c, p in zip(game.controllers, game.players, strict=True):
+        click.echo(f"  seat {p.seat}: {p.name} ({c.name})")
+
+
+class ResumeMismatch(Exception):  # noqa: N818 - reported to the user, not a crash
+    def __init__(self, index: int, logged: dict, replayed: dict):
+        super().__init__(f"the game differs from its log at event {index}: logged "
+                         f"{json.dumps(logged, default=str)}, now "
+                         f"{json.dumps(replayed, default=str)} (was the ruleset changed?)")
+
+
+def _resume(path: str, as_json: bool) -> None:
+    """Continues an interrupted game: the log's inputs are replayed (checked event by event),
+    then the game goes on with the same seats, dice source and log."""
+    try:
+        head, records = journal.read(path, cut_short=True)
+    except journal.JournalError as e:
+        click.echo(f"error: {e} [bad-input]", err=True)
+        sys.exit(1)
+    if records and records[-1]["t"] == "end":
+        click.echo(f"The game in {path} has ended; `meeple replay {path}` shows it.")
+        sys.exit(0)
+    if head.get("dice") == "file":
+        click.echo("error: a game whose dice came from a file cannot be resumed here; play it "
+                   "again with the same --dice file and --decisions [bad-input]", err=True)
+        sys.exit(2)
+    try:
+        loaded = load(head["ruleset"], head.get("variant"), _logged_sets(head))
+    except SetupError as e:
+        _fail(e.diagnostics, e.source)
+    seat_specs = {i + 1: name for i, name in enumerate(head.get("seats") or [])}
+    seed = head.get("seed", 0)
+    scripted, decisions = journal.script(records)
+    if head.get("dice") == "table":
+        # The dice typed in so far come from the log, the rest from the table.
+        chance = ThenChance(scripted, _dice_source("table", seed, click.echo),
+                            len(scripted.hazards))
+    else:
+        chance = SeededChance(seed)  # the same seed gives the same dice again
+    live = "human" in seat_specs.values()
+    try:
+        game = new_game(loaded.program, head["players"], seat_specs, chance, seed,
+                        ResumeClock() if live else ModelledClock(), decisions)
+    except SetupError as e:
+        _fail(e.diagnostics, loaded.source)
+    writer = journal.Writer(path, head, records)  # drops a line cut off by the interruption
+    _seat_and_narrate(game, live, as_json, writer, records)
     if not as_json:
-        meta = loaded.program.data["metadata"]
-        echo(f"{meta['name']}: {game.players_n} players, seed {seed_value}"
-             + (f", variant {variant}" if variant else ""))
-        for c, p in zip(game.controllers, game.players, strict=True):
-            echo(f"  seat {p.seat}: {p.name} ({c.name})")
-    result = _play(game, loaded)
-    if writer is not None:
+        click.echo(f"Resuming from {path}:")
+        _announce(game, loaded, seed, head.get("variant"))
+    try:
+        result = _play(game, loaded)
+    except ResumeMismatch as e:
         writer.close()
-    _report(result, loaded, as_json, seed_value, game)
+        click.echo(f"error: {e} [bad-input]", err=True)
+        sys.exit(1)
+    writer.close()
+    _report(result, loaded, as_json, seed, game)
+
+
+def _logged_sets(head: dict) -> dict[str, str]:
+    return {k: str(v) if not isinstance(v, bool) else str(v).lower()
+            for k, v in (head.get("set") or {}).items()}
 
 
 def _play(game, loaded: Loaded) -> Result:
@@ -207,9 +309,7 @@ def replay(log, as_json, quiet):
         click.echo(f"error: {e} [bad-input]", err=True)
         sys.exit(1)
     try:
-        loaded = load(head["ruleset"], head.get("variant"),
-                      {k: str(v) if not isinstance(v, bool) else str(v).lower()
-                       for k, v in (head.get("set") or {}).items()})
+        loaded = load(head["ruleset"], head.get("variant"), _logged_sets(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     chance, decisions = journal.script(records)

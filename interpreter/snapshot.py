@@ -19,7 +19,7 @@ import copy
 import json
 from typing import Any
 
-from interpreter.chance import ChanceSource, ScriptedChance, SeededChance
+from interpreter.chance import SeededChance, ThenChance
 from interpreter.decisions import Request
 from interpreter.journal import script
 from interpreter.views import state_of
@@ -59,32 +59,6 @@ def _unstate(st: Any) -> Any:
     return None if st is None else (st[0], tuple(st[1]), st[2])
 
 
-class _ThenSeeded(ChanceSource):
-    """Answers from the replayed script while it lasts, then from the saved generator."""
-
-    def __init__(self, scripted: ScriptedChance, after: SeededChance, hazards_left: int):
-        self.scripted, self.after = scripted, after
-        self.hazards_left = hazards_left
-
-    def roll(self, dice):
-        return (self.scripted if self.scripted.faces else self.after).roll(dice)
-
-    def order(self, items):
-        return (self.scripted if self.scripted.orders else self.after).order(items)
-
-    def pick(self, items, count):
-        return (self.scripted if self.scripted.picks else self.after).pick(items, count)
-
-    def hazard(self, name, per_second, seconds):
-        if self.hazards_left > 0:
-            self.hazards_left -= 1
-            return self.scripted.hazard(name, per_second, seconds)
-        return self.after.hazard(name, per_second, seconds)
-
-    def uniform(self):
-        return self.after.uniform()
-
-
 def restore(program, saved: dict, controllers: dict | None = None, narrator=None):
     """A new game that replays `saved` to its decision, then goes on by itself."""
     from interpreter.setup import new_game
@@ -102,7 +76,7 @@ def restore(program, saved: dict, controllers: dict | None = None, narrator=None
     after = SeededChance(0)
     if saved["rng"]["chance"] is not None:
         after.rng.setstate(_unstate(saved["rng"]["chance"]))
-    chance = _ThenSeeded(scripted, after, queries)
+    chance = ThenChance(scripted, after, queries)
     game = new_game(program, saved["players"], None, chance, saved["seed"],
                     decisions=decisions, narrator=narrator, controllers=controllers)
     game.decision_rng.setstate(_unstate(saved["rng"]["decisions"]))

@@ -1,0 +1,138 @@
+"""`meeple run --resume LOG`: a game interrupted at any point (input closed, process killed,
+a log line cut off mid-write) continues exactly where it stood, nothing lost, and the finished
+log replays to the same result."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.cli import main
+from tests.test_table_and_human import MEEPLE, Terminal
+
+ROOT = Path(__file__).resolve().parents[1]
+PIG = str(ROOT / "rulesets" / "pig.yaml")
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def result(output: str) -> dict:
+    """The JSON result printed last (people's prompts come before it on the same stream)."""
+    return json.loads(output[output.rindex('{\n  "ruleset"'):])
+
+
+def inputs(log: Path) -> list:
+    """What the game took from outside, without the moments people answered."""
+    out = []
+    for line in log.read_text().splitlines()[1:]:
+        rec = json.loads(line)
+        rec.pop("asked", None)
+        rec.pop("at", None)
+        out.append(rec)
+    return out
+
+
+def test_a_game_cut_off_when_its_input_closed_resumes_to_the_same_game(tmp_path):
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    answers = "r\nh\n" * 150
+    played = run("run", PIG, "--seat", "1=human", "--seed", "3", "--log", str(whole),
+                 "--json", input=answers)
+    assert played.exit_code == 0, played.output
+    stopped = run("run", PIG, "--seat", "1=human", "--seed", "3", "--log", str(cut),
+                  input=answers[:12])  # six answers, then the terminal goes away
+    assert stopped.exit_code == 1 and "The game stopped" in stopped.output
+    resumed = run("run", "--resume", str(cut), "--json", input=answers[12:])
+    assert resumed.exit_code == 0, resumed.output
+    assert result(resumed.output)["seats"] == result(played.output)["seats"]
+    assert inputs(cut) == inputs(whole)  # nothing lost, nothing played twice
+    replayed = run("replay", str(cut), "--json")
+    assert replayed.exit_code == 0, replayed.output
+    assert result(replayed.output)["winners"] == result(played.output)["winners"]
+
+
+def test_a_line_cut_off_by_the_interruption_is_dropped_and_the_game_goes_on(tmp_path):
+    log = tmp_path / "g.jsonl"
+    run("run", PIG, "--seat", "1=human", "--seed", "3", "--log", str(log), input="r\nh\nr\n")
+    with log.open("a") as f:
+        f.write('{"t": "decision", "id": "roll_or_ho')  # killed in the middle of a write
+    resumed = run("run", "--resume", str(log), input="h\n" * 200)
+    assert resumed.exit_code == 0, resumed.output
+    assert "resumed: " in resumed.output
+    assert all(json.loads(line) for line in log.read_text().splitlines())
+    assert run("replay", str(log), "--quiet").exit_code == 0
+
+
+def test_resume_refuses_a_log_that_the_ruleset_no_longer_plays(tmp_path):
+    log = tmp_path / "g.jsonl"
+    run("run", PIG, "--seat", "1=human", "--seed", "3", "--log", str(log), input="r\nh\n")
+    lines = log.read_text().splitlines()
+    rolls = [i for i, line in enumerate(lines) if json.loads(line)["t"] == "roll"]
+    rec = json.loads(lines[rolls[0]])
+    rec["faces"] = [7 - rec["faces"][0]]  # an edited die
+    lines[rolls[0]] = json.dumps(rec)
+    log.write_text("\n".join(lines) + "\n")
+    resumed = run("run", "--resume", str(log), input="h\n" * 200)
+    assert resumed.exit_code == 1
+    assert "differs from its log at event" in resumed.output
+
+
+def test_resume_of_a_finished_game_points_to_replay_and_other_options_are_refused(tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert run("run", PIG, "--seed", "1", "--log", str(log), "--json").exit_code == 0
+    done = run("run", "--resume", str(log))
+    assert done.exit_code == 0 and "has ended" in done.output
+    both = run("run", PIG, "--resume", str(log))
+    assert both.exit_code == 2 and "drop RULESET" in both.output
+    assert run("run").exit_code == 2
+
+
+def test_a_referee_game_resumes_with_the_dice_typed_in_so_far(tmp_path):
+    log = tmp_path / "ref.jsonl"
+    # Pig refereed from typed dice: 4, 6, 5 then the input ends.
+    stopped = run("run", PIG, "--dice", "table", "--seed", "1", "--log", str(log),
+                  input="4\n6\n5\n")
+    assert stopped.exit_code == 1
+    typed = [json.loads(x)["faces"] for x in log.read_text().splitlines()[1:]
+             if json.loads(x)["t"] == "roll"]
+    assert typed == [[4], [6], [5]]
+    resumed = run("run", "--resume", str(log), input="1\n" + "2\n" * 400)
+    assert resumed.exit_code == 0, resumed.output
+    assert "Roll die" in resumed.output  # the table is asked again, after the logged dice
+    faces = [json.loads(x)["faces"] for x in log.read_text().splitlines()[1:]
+             if json.loads(x)["t"] == "roll"]
+    assert faces[:4] == [[4], [6], [5], [1]]
+
+
+def test_killing_the_process_mid_game_at_a_terminal_loses_nothing(tmp_path):
+    log = tmp_path / "killed.jsonl"
+    term = Terminal([MEEPLE, "run", PIG, "--seat", "1=human", "--seed", "8", "--log", str(log)])
+    for _ in range(3):
+        term.expect_more("> ", term.screen.count("> ") + 1, "Game over")
+        term.type("r")
+    term.expect_more("> ", term.screen.count("> ") + 1, "Game over")
+    time.sleep(0.2)
+    os.kill(term.pid, signal.SIGKILL)
+    term.wait()
+    before = inputs(log)
+    assert sum(r["t"] == "decision" and r["by"] == "Player 1" for r in before) >= 3
+    term = Terminal([MEEPLE, "run", "--resume", str(log)])
+    for _ in range(300):
+        term.expect_more("> ", term.screen.count("> ") + 1, "Game over")
+        if "Game over" in term.screen:
+            break
+        term.type("h")
+    assert term.wait() == 0
+    assert "resumed: " in term.screen
+    assert inputs(log)[:len(before)] == before
+    replay = subprocess.run([sys.executable, "-m", "interpreter.cli", "replay", str(log),
+                             "--quiet"], capture_output=True, text=True, cwd=ROOT)
+    assert replay.returncode == 0, replay.stderr
