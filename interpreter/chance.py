@@ -208,9 +208,12 @@ class TableChance(SeededChance):
                          else f"{d.id}[{_faces(d)}]" for d in dice)
         while True:
             try:
-                text = self.ask(f"Roll {names} and enter the faces: ")
+                text = self.ask(f"Roll {names} and enter the faces (or undo): ")
             except EOFError:
                 raise ChanceError("the table stopped entering dice") from None
+            if text.strip() == "undo":
+                from interpreter.signals import Undo
+                raise Undo()
             faces, why = parse_faces(text, dice)
             if faces is not None:
                 self.say("  entered: " + ", ".join(f"{d.id}={f}" for d, f in

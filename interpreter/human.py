@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from interpreter.decisions import Controller, Option, Request
 from interpreter.engine import TIMEOUT, Raised
+from interpreter.signals import Undo
 from interpreter.views import state_of
 
 
@@ -77,6 +78,8 @@ class HumanController(Controller):
             if text is None:
                 return TIMEOUT
             text = text.strip()
+            if text == "undo":
+                raise Undo()
             if text == "?":
                 self.show(game, player)
                 continue
@@ -155,6 +158,8 @@ def ask_report(read: Callable[[str], str | None], echo: Callable[[str], None], p
         text = read(question)
         if text is None:
             continue
+        if text.strip() == "undo":
+            raise Undo()
         items, why = parse(text)
         if items is not None:
             return items

@@ -23,6 +23,7 @@ from interpreter.engine import Result, ScriptEnded
 from interpreter.human import HumanController
 from interpreter.narrate import Screen, printer, result_lines
 from interpreter.setup import Loaded, SetupError, load, located, new_game
+from interpreter.signals import Undo
 
 
 def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
@@ -141,22 +142,20 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                         scripted)
     except SetupError as e:
         _fail(e.diagnostics, loaded.source)
-    writer = None
-    if log_path:
-        seat_names = [c.name for c in game.controllers]
-        writer = journal.Writer(log_path, journal.header(
-            ruleset, game.players_n, seed_value, seat_names, variant, loaded.sets,
-            "table" if dice == "table" else ("seeded" if dice == "seeded" else "file")))
+    head = journal.header(ruleset, game.players_n, seed_value,
+                          [c.name for c in game.controllers], variant, loaded.sets,
+                          "table" if dice == "table" else ("seeded" if dice == "seeded"
+                                                           else "file"))
+    session = _Session(loaded, head, as_json, log_path, dice)
+    writer = journal.Writer(log_path, head) if log_path else None
     _seat_and_narrate(game, live, as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
-    result = _play(game, loaded)
-    if writer is not None:
-        writer.close()
-    _report(result, loaded, as_json, seed_value, game)
+    session.finish(session.play(game, writer))
 
 
-def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | None = None):
+def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | None = None,
+                      why: str | None = "resumed"):
     """Wires narration, the shared screen of live play and the log writer into `game`.
 
     With `replayed` (a resumed game's logged records), the first records the game makes must
@@ -184,8 +183,8 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
             if got != expected[seen]:
                 raise ResumeMismatch(seen + 1, expected[seen], got)
             seen += 1
-            if seen == len(expected) and not as_json:
-                echo(f"(resumed: {seen} logged events replayed; the game goes on)")
+            if seen == len(expected) and not as_json and why:
+                echo(f"({why}: {seen} logged events replayed; the game goes on)")
             return
         if writer is not None:
             writer.write(rec)
@@ -228,34 +227,108 @@ def _resume(path: str, as_json: bool) -> None:
         loaded = load(head["ruleset"], head.get("variant"), _logged_sets(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
-    seat_specs = {i + 1: name for i, name in enumerate(head.get("seats") or [])}
-    seed = head.get("seed", 0)
-    scripted, decisions = journal.script(records)
-    if head.get("dice") == "table":
-        # The dice typed in so far come from the log, the rest from the table.
-        chance = ThenChance(scripted, _dice_source("table", seed, click.echo),
-                            len(scripted.hazards))
-    else:
-        chance = SeededChance(seed)  # the same seed gives the same dice again
-    live = "human" in seat_specs.values()
-    try:
-        game = new_game(loaded.program, head["players"], seat_specs, chance, seed,
-                        ResumeClock() if live else ModelledClock(), decisions)
-    except SetupError as e:
-        _fail(e.diagnostics, loaded.source)
-    writer = journal.Writer(path, head, records)  # drops a line cut off by the interruption
-    _seat_and_narrate(game, live, as_json, writer, records)
+    session = _Session(loaded, head, as_json, path, head.get("dice", "seeded"))
     if not as_json:
         click.echo(f"Resuming from {path}:")
-        _announce(game, loaded, seed, head.get("variant"))
-    try:
-        result = _play(game, loaded)
-    except ResumeMismatch as e:
-        writer.close()
-        click.echo(f"error: {e} [bad-input]", err=True)
-        sys.exit(1)
-    writer.close()
-    _report(result, loaded, as_json, seed, game)
+    game, writer = session.rebuild(records, "resumed")
+    if not as_json:
+        _announce(game, loaded, session.seed, head.get("variant"))
+    session.finish(session.play(game, writer))
+
+
+class _Session:
+    """One game at the terminal, as its settings and what it took from outside (its records),
+    so that it can be rebuilt from any prefix of them: to resume an interrupted game, and to
+    undo the last thing the table entered."""
+
+    def __init__(self, loaded: Loaded, head: dict, as_json: bool, log_path: str | None,
+                 dice: str):
+        self.loaded, self.head, self.as_json = loaded, head, as_json
+        self.log_path, self.dice = log_path, dice
+        self.seed = head.get("seed", 0)
+        self.seats = {i + 1: name for i, name in enumerate(head.get("seats") or [])}
+        self.live = "human" in self.seats.values()
+        self.game = None
+
+    def chance(self, records: list[dict]):
+        if self.head.get("dice") == "table":
+            # The dice typed in so far come from the records, the next from the table.
+            scripted, _ = journal.script(records)
+            return ThenChance(scripted, _dice_source("table", self.seed, click.echo),
+                              len(scripted.hazards))
+        if self.head.get("dice") == "file":
+            return _dice_source(self.dice, self.seed, click.echo)  # the same file again
+        return SeededChance(self.seed)  # the same seed gives the same dice again
+
+    def rebuild(self, records: list[dict], why: str | None):
+        """A new game that replays `records` (checked event by event), then goes on; and the
+        log rewritten to hold exactly those records."""
+        _, decisions = journal.script(records)
+        try:
+            game = new_game(self.loaded.program, self.head["players"], self.seats,
+                            self.chance(records), self.seed,
+                            ResumeClock() if self.live else ModelledClock(), decisions)
+        except SetupError as e:
+            _fail(e.diagnostics, self.loaded.source)
+        writer = journal.Writer(self.log_path, self.head, records) if self.log_path else None
+        _seat_and_narrate(game, self.live, self.as_json, writer, records, why)
+        return game, writer
+
+    def play(self, game, writer) -> Result:
+        """Plays to the end; an undo rebuilds the game without the last input and goes on."""
+        while True:
+            self.game = game
+            try:
+                result = _play(game, self.loaded)
+            except ResumeMismatch as e:
+                click.echo(f"error: {e} [bad-input]", err=True)
+                sys.exit(1)
+            except Undo:
+                records = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
+                if writer is not None:
+                    writer.close()
+                cut = _last_input(records, self)
+                if cut is None:
+                    click.echo("  (nothing to undo)")
+                    cut = len(records)
+                else:
+                    click.echo(f"  (undone: {_describe_input(records[cut])})")
+                game, writer = self.rebuild(records[:cut], None)
+                continue
+            if writer is not None:
+                writer.close()
+            return result
+
+    def finish(self, result: Result) -> None:
+        _report(result, self.loaded, self.as_json, self.seed, self.game)
+
+
+def _last_input(records: list[dict], session: _Session) -> int | None:
+    """The index of the last thing people entered: a typed die, a person's decision or race
+    report, an event a person raised. Bots' decisions and seeded dice are never undone."""
+    people = {p.name for p in session.game.players if session.seats.get(p.seat) == "human"}
+    table = session.head.get("dice") == "table"
+    for i in range(len(records) - 1, -1, -1):
+        r = records[i]
+        t = r["t"]
+        if (t == "roll" and table) or (t == "decision" and not r.get("only")
+                                        and r.get("by") in people) or (
+                t == "race" and (table or people & set(r["claims"]))) or (
+                t == "raised" and r.get("by") in people):
+            return i
+    return None
+
+
+def _describe_input(r: dict) -> str:
+    t = r["t"]
+    if t == "roll":
+        return "the dice " + ", ".join(f"{d}={f}" for d, f in zip(r["dice"], r["faces"],
+                                                                  strict=True))
+    if t == "decision":
+        return f"{r['by']}'s choice {r['choice']} for {r['id']}"
+    if t == "race":
+        return f"the claims of race {r['id']}"
+    return f"the event {r['event']} raised by {r['by']}"
 
 
 def _logged_sets(head: dict) -> dict[str, str]:

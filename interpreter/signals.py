@@ -52,3 +52,8 @@ class RuleError(Exception):
         self.path = path
         self.pos = pos
         self.hint = hint
+
+
+class Undo(Exception):  # noqa: N818 - a request from the table, not a failure
+    """People at the table take back the last thing they entered (a typed die, a decision, a
+    race report). The command rebuilds the game without it (interpreter/run_command.py)."""

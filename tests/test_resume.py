@@ -1,6 +1,7 @@
 """`meeple run --resume LOG`: a game interrupted at any point (input closed, process killed,
 a log line cut off mid-write) continues exactly where it stood, nothing lost, and the finished
-log replays to the same result."""
+log replays to the same result. `undo` at the table takes back the last typed die, decision
+or race report, never a seeded die."""
 
 from __future__ import annotations
 
@@ -136,3 +137,36 @@ def test_killing_the_process_mid_game_at_a_terminal_loses_nothing(tmp_path):
     replay = subprocess.run([sys.executable, "-m", "interpreter.cli", "replay", str(log),
                              "--quiet"], capture_output=True, text=True, cwd=ROOT)
     assert replay.returncode == 0, replay.stderr
+
+
+def rolls(log: Path) -> list:
+    return [r["faces"] for r in inputs(log) if r["t"] == "roll"]
+
+
+def test_undo_at_the_table_takes_back_a_mistyped_die(tmp_path):
+    log = tmp_path / "ref.jsonl"
+    out = run("run", PIG, "--dice", "table", "--seed", "1", "--log", str(log), "--set",
+              "goal=12", input="4\n6\nundo\n3\n" + "2\n" * 100)
+    assert out.exit_code == 0, out.output
+    assert "(undone: the dice die=6)" in out.output
+    assert rolls(log)[:2] == [[4], [3]]
+    assert run("replay", str(log), "--quiet").exit_code == 0
+
+
+def test_undo_takes_back_a_persons_decision_but_never_rerolls_seeded_dice(tmp_path):
+    straight, undone = tmp_path / "straight.jsonl", tmp_path / "undone.jsonl"
+    run("run", PIG, "--seat", "1=human", "--seed", "5", "--log", str(straight),
+        input="h\n" * 200)
+    out = run("run", PIG, "--seat", "1=human", "--seed", "5", "--log", str(undone),
+              input="r\nundo\n" + "h\n" * 200)
+    assert out.exit_code == 0, out.output
+    assert "(undone: Player 1's choice roll for roll_or_hold)" in out.output
+    # The same decisions once the roll is taken back, so the same seeded dice: no re-roll.
+    assert inputs(undone) == inputs(straight)
+
+
+def test_undo_with_nothing_entered_yet_says_so_and_asks_again(tmp_path):
+    out = run("run", PIG, "--dice", "table", "--seed", "1", "--set", "goal=5",
+              input="undo\n" + "3\n" * 50)
+    assert out.exit_code == 0, out.output
+    assert "(nothing to undo)" in out.output
