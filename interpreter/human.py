@@ -12,6 +12,7 @@ raises an event that people may raise, and a bad answer is refused and asked aga
 
 from __future__ import annotations
 
+import os
 import select
 import sys
 from collections.abc import Callable
@@ -22,9 +23,14 @@ from interpreter.signals import Undo
 from interpreter.views import state_of
 
 
-def _read_line(prompt: str, timeout: float | None) -> str | None:
+def _read_line(prompt: str, timeout: float | None, status: Callable[[], str] | None = None,
+               single: dict[str, str] | None = None) -> str | None:
     """One line from stdin; None when `timeout` seconds passed first (only on a terminal or
-    pipe that select() supports)."""
+    pipe that select() supports). At a terminal, `status()` (say, a countdown) is redrawn
+    before the prompt every second, and a key of `single` is an answer by itself, without
+    Enter (`single` maps the key to the whole answer it stands for)."""
+    if (status is not None or single is not None) and _is_terminal():
+        return _read_keys(prompt, timeout, status or (lambda: ""), single or {})
     sys.stdout.write(prompt)
     sys.stdout.flush()
     if timeout is not None:
@@ -39,6 +45,77 @@ def _read_line(prompt: str, timeout: float | None) -> str | None:
     if line == "":
         raise EOFError
     return line.rstrip("\n")
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+_swallow = ""  # the rest of a word whose first key already answered (typed on, or ahead)
+
+
+def _read_keys(prompt: str, timeout: float | None, status: Callable[[], str],
+               single: dict[str, str]) -> str | None:
+    """Reads key by key (the terminal in cbreak mode, restored after), redrawing the status
+    and what was typed so far at least once a second."""
+    global _swallow
+    import termios
+    import time
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    end = None if timeout is None else time.monotonic() + timeout
+    typed = ""
+
+    shown = None
+
+    def draw() -> None:
+        nonlocal shown
+        st = status()
+        line = (f"[{st}] " if st else "") + prompt + typed
+        if line != shown:  # only what changed: a quiet terminal stays quiet
+            sys.stdout.write(("\r\x1b[K" if shown is not None else "") + line)
+            sys.stdout.flush()
+            shown = line
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)  # keep what was typed ahead
+        while True:
+            draw()
+            wait = 1.0 if end is None else min(1.0, end - time.monotonic())
+            if end is not None and wait <= 0:
+                sys.stdout.write("\n")
+                return None
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                continue
+            ch = os.read(fd, 1).decode(errors="replace")
+            if _swallow and not typed and ch.lower() == _swallow[0]:
+                _swallow = _swallow[1:]  # someone typed the whole word: its key answered
+                continue
+            _swallow = ""
+            if ch in ("\n", "\r"):
+                if typed:
+                    sys.stdout.write("\n")
+                    return typed
+                continue  # an Enter left over from a key that answered alone
+            if ch == "\x04" and not typed:
+                raise EOFError
+            if ch in ("\x7f", "\b"):
+                typed = typed[:-1]
+            elif ch.isprintable():
+                if not typed and ch.lower() in single:
+                    answer = single[ch.lower()]
+                    sys.stdout.write(answer + "\n")
+                    _swallow = answer[1:].lower() + "\n" if answer[:1].lower() == ch.lower() \
+                        else "\n"
+                    return ch
+                typed += ch
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 class HumanController(Controller):
@@ -71,10 +148,14 @@ class HumanController(Controller):
         if events:
             self.echo("  (" + ", ".join(f"!{e}" for e in events) + " raises an event; ? shows "
                       "your view)")
+        keys = _single_keys(request)
         while True:
             deadline = game.next_deadline() if game.clock.real else None
             timeout = None if deadline is None else deadline - game.clock.now()
-            text = self.read("> ", timeout)
+            if self.read is _read_line:
+                text = _read_line("> ", timeout, lambda: _countdown(game, player), keys)
+            else:
+                text = self.read("> ", timeout)
             if text is None:
                 return TIMEOUT
             text = text.strip()
@@ -114,6 +195,29 @@ class HumanController(Controller):
             fields = [f"{k}={v}" for k, v in row.items() if k not in ("seat", "name")]
             me = " (you)" if row["name"] == player.name else ""
             self.echo(f"  {row['name']}{me}: {', '.join(fields)}")
+
+
+def _single_keys(request: Request) -> dict[str, str]:
+    """Keys that answer alone, with the answer each stands for: an option's number (up to 9
+    options) or an option's first letter when no other option and no command (`u`ndo, `?`,
+    `!`) starts with it."""
+    if request.numeric:
+        return {}
+    keys = {str(i): str(o.key) for i, o in enumerate(request.options, 1)} \
+        if len(request.options) <= 9 else {}
+    firsts = [str(o.key)[:1].lower() for o in request.options]
+    for o, f in zip(request.options, firsts, strict=True):
+        if f and firsts.count(f) == 1 and f.isalpha() and f != "u":
+            keys[f] = str(o.key)
+    return keys
+
+
+def _countdown(game, player) -> str:
+    """The running timers this player may see, as a countdown."""
+    view = state_of(game, player)
+    return "  ".join(f"{name} {t['remaining']:.0f} s" for name, t in
+                     (view.get("timers") or {}).items()
+                     if t["running"] and t["remaining"] != "hidden")
 
 
 def pick(request: Request, text: str) -> Option | int | None:

@@ -105,6 +105,10 @@ class Terminal:
     def type(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode())
 
+    def type_keys(self, keys: str) -> None:
+        """Keys without Enter (a key that answers alone)."""
+        os.write(self.fd, keys.encode())
+
     def wait(self) -> int:
         _, status = os.waitpid(self.pid, 0)
         return os.waitstatus_to_exitcode(status)
@@ -246,3 +250,83 @@ def test_one_person_against_bots_never_sees_the_bots_private_lines(tmp_path):
     assert "a secret for Player 1" in out.output
     assert "a secret for Player 2" not in out.output
     assert "Pass the screen" not in out.output
+
+
+def test_the_dive_is_a_visible_countdown_and_a_single_key_ascends():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat",
+                     "1=human", "--seed", "2", "--players", "2", "--set", "rounds=1"])
+    term.expect("1. white")
+    term.type_keys("w")  # one key, no Enter: white
+    term.expect("1. roll")
+    screen = term.expect("[dive ")  # the countdown, before the prompt
+    assert " s] > " in screen
+    term.type_keys("a")  # one key: ascend
+    screen = term.expect("Game over")
+    assert term.wait() == 0
+    assert "Player 1 chooses ascend" in screen
+
+
+def test_under_the_hidden_timer_the_diver_sees_no_countdown():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat",
+                     "1=human", "--seed", "2", "--players", "2", "--set", "rounds=1",
+                     "--variant", "hidden_timer"])
+    term.expect("1. white")
+    term.type_keys("w")
+    term.expect("1. roll")
+    time.sleep(1.5)  # a countdown would have been drawn by now
+    term.type_keys("a")
+    screen = term.expect("Game over")
+    assert term.wait() == 0
+    own = screen[:screen.index("Player 1 chooses ascend")]  # the diver's own dive
+    assert "[dive " not in own and "s left" not in own
+    assert "[dive hidden" not in screen
+
+
+def test_two_people_dive_in_wreckdivers_at_one_terminal_handing_the_screen_over():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat",
+                     "1=human", "--seat", "2=human", "--seed", "2", "--players", "2", "--set",
+                     "rounds=1"])
+    for who in ("Player 1", "Player 2"):
+        term.expect(f"{who}, press Enter when only you can see the screen")
+        term.type("")
+        term.expect(f"{who}, which die gives the tens")
+        term.type_keys("r")
+        term.expect_more("1. roll", 1 if who == "Player 1" else 2, "Game over")
+        term.type_keys("a")  # ascend at once
+    screen = term.expect("Game over")
+    assert term.wait() == 0
+    assert screen.count("chooses ascend") == 2
+    first, second = screen.index("Pass the screen to Player 1"), screen.index(
+        "Pass the screen to Player 2")
+    assert first < screen.index("Player 1 chooses red") < second
+
+
+def test_a_table_referees_dice_survivor_from_typed_dice_correcting_mistakes():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "dice_survivor.yaml"), "--dice",
+                     "table", "--seed", "3", "--players", "3"])
+    asked = 0
+    faces = [6, 2, 5, 1, 4, 3, 6, 6, 2, 3]
+    for n in range(2000):
+        term.expect_more("(or undo): ", asked + 1, "Game over", timeout=20)
+        if "Game over" in term.screen:
+            break
+        asked = term.screen.count("(or undo): ")
+        prompt = term.screen[term.screen.rindex("Roll "):]
+        dice = prompt.count("(d")
+        if n == 0:
+            term.type("21" + " 21" * (dice - 1))  # impossible on its die: refused, asked again
+            term.expect_more("(or undo): ", asked + 1, "Game over")
+            assert "cannot show 21" in term.screen
+            asked = term.screen.count("(or undo): ")
+        if n == 1:
+            term.type(" ".join(["1"] * dice))  # a mistyped entry...
+            term.expect_more("(or undo): ", asked + 1, "Game over")
+            asked = term.screen.count("(or undo): ")
+            term.type("undo")  # ...taken back when the table agrees, and asked again
+            term.expect_more("(or undo): ", asked + 1, "Game over")
+            assert "(undone: the dice" in term.screen
+            asked = term.screen.count("(or undo): ")
+        term.type(" ".join(str(faces[(n + i) % len(faces)]) for i in range(dice)))
+    screen = term.expect("seat controller")  # the result table, to its last line
+    assert term.wait() == 0
+    assert "Winner" in screen
