@@ -1,4 +1,4 @@
-"""The `meeple` command line: validate, schema, run and replay.
+"""The `meeple` command line: validate, schema, run, replay and simulate.
 
 Input: command-line arguments. Output: text or JSON on stdout, and the exit code: 0 valid (or
 a game played to its end), 1 invalid (or a game the rules could not finish), 2 usage. No input
@@ -15,6 +15,7 @@ import click
 from dsl import render, validate_path
 from dsl.schema import schema_json
 from interpreter.run_command import replay, run
+from interpreter.simulate_command import simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,6 +69,7 @@ def schema() -> None:
 
 main.add_command(run)
 main.add_command(replay)
+main.add_command(simulate)
 
 
 if __name__ == "__main__":  # pragma: no cover
