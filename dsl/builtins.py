@@ -386,7 +386,10 @@ def _column(cell):
 @builtin("remaining", [Param("timer", t.TIMER)], t.NUMBER,
          "Seconds left on a timer (0 when stopped or expired).", "remaining(dive) < 5", "time")
 def _remaining(timer):
-    return get(timer, "remaining")
+    try:
+        return timer.remaining  # a timer (the hot path of a timed game)
+    except AttributeError:
+        return get(timer, "remaining")
 
 
 @builtin("elapsed", [Param("timer", t.TIMER)], t.NUMBER,

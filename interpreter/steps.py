@@ -683,6 +683,8 @@ def _key(chosen):
 def _dice(value: Any, path: tuple) -> list[Die]:
     if type(value) is Die:
         return [value]
+    if type(value) is list and all(type(d) is Die for d in value):
+        return list(value)  # the common case: a list of dice
     out: list[Die] = []
 
     def walk(v):
