@@ -1,4 +1,4 @@
-"""The `meeple` command line: validate, schema, run, replay and simulate.
+"""The `meeple` command line: validate, schema, run, replay, simulate and rules.
 
 Input: command-line arguments. Output: text or JSON on stdout, and the exit code: 0 valid (or
 a game played to its end), 1 invalid (or a game the rules could not finish), 2 usage. No input
@@ -14,6 +14,7 @@ import click
 
 from dsl import render, validate_path
 from dsl.schema import schema_json
+from interpreter.rules_command import rules
 from interpreter.run_command import replay, run
 from interpreter.simulate_command import simulate
 
@@ -70,6 +71,7 @@ def schema() -> None:
 main.add_command(run)
 main.add_command(replay)
 main.add_command(simulate)
+main.add_command(rules)
 
 
 if __name__ == "__main__":  # pragma: no cover
