@@ -24,13 +24,16 @@ def program(name: str, variant: str | None = None, sets: tuple = ()):
 
 def play(name: str, dice=(), decisions=(), players: int | None = None, variant=None,
          sets: dict | None = None, hazards=(), until_script_ends: bool = False,
-         seats: dict | None = None, seed=0):
+         seats: dict | None = None, seed=0, picks=(), orders=()):
     """Plays `name` with these dice faces (in roll order, one per die) and decisions (each an
-    option name, a player's name, a number, or {id, choice}). With `until_script_ends`, the
-    game stops cleanly where the decisions or the dice run out (game.result is then None)."""
+    option name, a player's name, a number, or {id, choice}). `picks` scripts blind draws from
+    bags: one list of item ids per draw, in order, and `orders` shuffles: one list of item ids
+    per shuffle, those first (see ScriptedChance). With `until_script_ends`, the game stops
+    cleanly where the decisions or the dice run out (game.result is then None)."""
     prog = program(name, variant, tuple(sorted((sets or {}).items())))
-    game = new_game(prog, players, seats, ScriptedChance(list(dice), hazards=list(hazards)),
-                    seed, decisions=list(decisions))
+    chance = ScriptedChance(list(dice), orders=[list(o) for o in orders],
+                            picks=[list(p) for p in picks], hazards=list(hazards))
+    game = new_game(prog, players, seats, chance, seed, decisions=list(decisions))
     game.script_only = until_script_ends
     game.result = None
     try:
