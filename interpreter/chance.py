@@ -117,7 +117,14 @@ class ScriptedChance(ChanceSource):
     def pick(self, items: list, count: int) -> list:
         if not self.picks:
             return list(items)[:count]
-        return _by_refs(items, self.picks.pop(0))[:count]
+        from interpreter.values import ref
+        wanted = self.picks.pop(0)
+        there = {ref(x) for x in items}
+        missing = [r for r in wanted if r not in there]
+        if missing:
+            raise ChanceError(f"the script draws {', '.join(map(str, missing))}, which "
+                              f"{'is' if len(missing) == 1 else 'are'} not there to draw")
+        return _by_refs(items, wanted)[:count]
 
     def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
         return self.hazards.pop(0) if self.hazards else None
@@ -156,6 +163,31 @@ class ThenChance(ChanceSource):
 
     def report(self, prompt, parse):
         return self.after.report(prompt, parse)
+
+
+def _kind(x: Any) -> str:
+    return str(getattr(x, "kind", None) or getattr(x, "deck", None) or type(x).__name__)
+
+
+def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
+    """The items a typed draw names (ids or kinds), or (None, why it is refused)."""
+    from interpreter.values import ref
+    tokens = text.replace(",", " ").split()
+    if len(tokens) != want:
+        return None, f"expected {want} item{'s' if want != 1 else ''}, got {len(tokens)}"
+    left = list(items)
+    kinds = {_kind(x) for x in items}
+    out = []
+    for t in tokens:
+        starts = [k for k in kinds if k.startswith(t)]  # "green" for green_dice
+        kind = t if t in kinds else (starts[0] if len(starts) == 1 else None)
+        item = next((x for x in left if str(ref(x)) == t), None) or next(
+            (x for x in left if _kind(x) == kind), None)
+        if item is None:
+            return None, f"no '{t}' is left to draw"
+        left.remove(item)
+        out.append(item)
+    return out, None
 
 
 def _by_refs(items: list, refs: list) -> list:
@@ -223,6 +255,37 @@ class TableChance(SeededChance):
 
     def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
         return None  # at the table, people raise such events themselves
+
+    def pick(self, items: list, count: int) -> list:
+        """A blind draw at the table: people draw from their own bag and say what came out,
+        by item id or by kind (a die's component: its colour, say). Only dice are reported:
+        cards and chips, which differ by their fields rather than their kind, are still drawn
+        by the seeded generator."""
+        from interpreter.values import Die
+        if not all(isinstance(x, Die) for x in items):
+            return super().pick(items, count)
+        want = min(count, len(items))
+        if want == 0:
+            return []
+        kinds: dict[str, int] = {}
+        for x in items:
+            kinds[_kind(x)] = kinds.get(_kind(x), 0) + 1
+        listing = ", ".join(f"{k} ({n})" for k, n in kinds.items())
+        while True:
+            try:
+                text = self.ask(f"Draw {want} blind and enter what came out ({listing}; or "
+                                "undo): ")
+            except EOFError:
+                raise ChanceError("the table stopped entering draws") from None
+            if text.strip() == "undo":
+                from interpreter.signals import Undo
+                raise Undo()
+            chosen, why = _drawn(text, items, want)
+            if chosen is not None:
+                from interpreter.values import ref
+                self.say("  drawn: " + ", ".join(str(ref(x)) for x in chosen))
+                return chosen
+            self.say(f"  refused: {why}; enter them again")
 
     def report(self, prompt: str, parse: Callable) -> list:
         """What the table says a racer claimed in a race, asked until it is possible."""

@@ -297,6 +297,15 @@ class Game:
             order = players[i:] + players[:i]
             if ph.turns.get("order") == "counterclockwise":
                 order = [order[0]] + order[:0:-1]
+        if ph.turns.get("by_team") and self.teams:
+            # Turns go to teams in the order of their first seat: `current` is the leader (or
+            # the first member still in), so a team plays once a round however many seats.
+            seen: list = []
+            for p in order:
+                if p.team is not None and p.team not in seen:
+                    seen.append(p.team)
+            order = [next((m for m in t.members if not m.eliminated), t.members[0])
+                     for t in seen]
         stop = False
         for p in order:
             if p.eliminated:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import ChanceError, ScriptedChance, SeededChance
+from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance
 from interpreter.cli import main
 from interpreter.engine import ScriptEnded
 from interpreter.setup import new_game
@@ -1326,32 +1326,40 @@ def test_meeple_run_narrates_a_whole_game_to_its_end(seed, tmp_path):
     assert replay.exit_code == 0, replay.output
 
 
-def test_the_table_referees_a_game_from_typed_in_dice(tmp_path):
-    """`--dice table`: the table types in every roll; an impossible face is refused and asked
-    again; the game runs to its end on the typed faces, by the rules."""
-    log = tmp_path / "t.jsonl"
-    typed = [1, 6, 2, 5, 3, 4, 4, 6, 2, 2, 5, 1, 3] * 60
-    out = CliRunner().invoke(main, ["run", RULESET, "--dice", "table", "--seed", "7", "--log",
-                                    str(log), "--json"],
-                             input="7\n" + "\n".join(map(str, typed)) + "\n")
-    assert out.exit_code == 0, out.output
-    assert "refused: " in out.output and "cannot show 7 (faces 1..6)" in out.output
-    assert "Roll " in out.output and "and enter the faces (or undo):" in out.output
-    result = json.loads(out.output[out.output.index("{"):])
-    ref = referee_log(log)
-    faces = [r["faces"][0] for r in (json.loads(x) for x in log.read_text().splitlines())
-             if r["t"] == "roll"]
-    assert faces == typed[:len(faces)]
-    assert result["reason"].startswith("Player 1 escapes" if ref.outcome == "escaped" else
-                                       "Player 1 has no Health dice left")
-    assert result["seats"][0]["score"] == (sum(ref.faces("treasure"))
-                                           if ref.outcome == "escaped" else 0)
+def test_the_table_referees_a_game_from_typed_in_dice_and_draws(tmp_path):
+    """`--dice table`: the table says which die it drew from the bag (by colour) and types in
+    every roll; an impossible face or a colour not left in the bag is refused and asked again;
+    the game runs to its end on what the table entered, by the rules."""
+    typed = iter([7] + [1, 6, 2, 5, 3, 4, 4, 6, 2, 2, 5, 1, 3] * 60)
+    colours = iter(["pink"] + ["green", "red", "blue", "yellow", "purple", "black"] * 100)
+    said: list[str] = []
+    drawn: list[str] = []
+
+    def ask(prompt: str) -> str:
+        if prompt.startswith("Draw "):
+            left = re.findall(r"(\w+)_dice \((\d+)\)", prompt)
+            while True:  # a colour still in the bag (after the one refused at first)
+                c = next(colours)
+                if c == "pink" or any(k == c for k, _ in left):
+                    drawn.append(c)
+                    return c
+        return str(next(typed))
+    chance = TableChance(ask, said.append, seed=7)
+    game = new_game(program(GAME), None, None, chance, 7)
+    result = game.run()
+    assert result.error is None, result.error
+    assert any("cannot show 7 (faces 1..6)" in x for x in said)
+    assert any("no 'pink' is left to draw" in x for x in said)
+    draws = [r["items"][0] for r in game.log if r["t"] == "draw"]
+    assert [d.split("_")[0] for d in draws] == [c for c in drawn if c != "pink"][:len(draws)]
+    values = {name: spec.get("default") for name, spec in program(GAME).data["parameters"].items()}
+    ref = Referee(game.log, values).run()
+    assert result.reason.startswith("Player 1 escapes" if ref.outcome == "escaped" else
+                                    "Player 1 has no Health dice left")
 
 
 # -- what the engine cannot do yet ------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="referee mode takes blind draws from the seeded generator; "
-                   "the table cannot report which die it drew from the bag (DB-P1)")
 def test_engine_the_table_reports_the_die_it_drew_from_the_bag(tmp_path):
     """DB-P1: at a real table the player draws a die from the opaque bag; meeple, refereeing,
     should be told what was drawn (here: a green die) rather than draw it itself."""
@@ -1362,8 +1370,6 @@ def test_engine_the_table_reports_the_die_it_drew_from_the_bag(tmp_path):
     assert first["items"][0].startswith("green_dice"), out.output
 
 
-@pytest.mark.xfail(strict=True, reason="ScriptedChance.pick ignores a scripted id that is not in "
-                   "the zone and silently draws the first item instead")
 def test_engine_a_scripted_draw_of_a_die_not_in_the_bag_is_refused():
     """A scripted blind draw naming a die that is not in the bag is a mistake in the script; it
     should stop like a face the die cannot show, not draw something else."""

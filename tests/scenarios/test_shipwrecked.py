@@ -977,12 +977,7 @@ flow:
 """
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "turns.by_team is in the schema (dsl/schema.py: 'Turns go to teams, not players: current "
-    "is the team's leader') but the engine ignores it (interpreter/engine.py, _run_round goes "
-    "round the seats): with three players one team plays twice in a row; shipwrecked.yaml works "
-    "around it with turns.skip"))
-def test_engine_by_team_turns_alternate_between_teams_with_an_odd_number_of_players(tmp_path):
+def test_by_team_turns_alternate_between_teams_with_an_odd_number_of_players(tmp_path):
     path = tmp_path / "teams.yaml"
     path.write_text(textwrap.dedent(TEAMS_BY_TURN))
     game = new_game(load(str(path)).program, 3, None, SeededChance(0), 0)
