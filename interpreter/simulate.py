@@ -30,6 +30,7 @@ from dsl.compiler import Env
 from interpreter.program import Program
 from interpreter.setup import load, new_game
 from interpreter.signals import RuleError
+from interpreter.specialize import Specialized, specialize
 
 CALIBRATION_S = 0.3   # games played here first, to size the chunks sent to workers
 CHUNK_S = 0.25        # a chunk's target duration: short, so Ctrl-C and progress stay prompt
@@ -224,8 +225,32 @@ class _Standings:
             self.leader = who
 
 
+_SPECIALIZED: dict[tuple, tuple[Program, Specialized | None]] = {}
+
+
+def specialized_for(program: Program, setup: Setup) -> Specialized | None:
+    """The setup as one generated function (interpreter/specialize.py), made once per
+    process; None when the ruleset uses something the specializer does not handle."""
+    key = (id(program), setup.players, setup.seats)
+    entry = _SPECIALIZED.get(key)
+    if entry is None or entry[0] is not program:
+        if len(_SPECIALIZED) > 64:
+            _SPECIALIZED.clear()
+        entry = (program, specialize(program, setup.players, dict(setup.seats)))
+        _SPECIALIZED[key] = entry
+    return entry[1]
+
+
 def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[GameRecord, Any]:
-    """One game without a log: its record, and (fired, chosen, unruled) counters."""
+    """One game without a log: its record, and (fired, chosen, unruled) counters. The
+    specialized function plays it when the setup has one (it gives the interpreter's results
+    on the same seed); otherwise, or when it hands the seed back, the interpreter."""
+    special = specialized_for(program, setup)
+    if special is not None:
+        played = special.try_play(seed, track=True)
+        if played is not None:
+            return _record(index, played.result, played.first, played.lead_changes), (
+                played.fired, played.chosen, played.unruled)
     game = new_game(program, setup.players, dict(setup.seats), seed=seed)
     game.logging = False
     game.narrating = False
@@ -247,6 +272,11 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
     first = standings.first
     if first is None and game.turn >= 1:
         first = game.current.seat  # the game ended during its first turn
+    changes = standings.changes if standings.ok and result.error is None else None
+    return _record(index, result, first, changes), (game.fired, game.chosen, game.unruled)
+
+
+def _record(index: int, result: Any, first: int | None, changes: int | None) -> GameRecord:
     seat_of = {s.name: s.seat for s in result.seats}
     scores = tuple(s.score if isinstance(s.score, (int, float)) and not isinstance(s.score, bool)
                    else None for s in result.seats)
@@ -255,10 +285,9 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
                                       getattr(err, "pos", None), err.hint)
     record = GameRecord(index, scores, tuple(seat_of[w] for w in result.winners if w in seat_of),
                         tuple(s.placement for s in result.seats), result.rounds, result.turns,
-                        result.rolls, result.steps, float(result.seconds),
-                        standings.changes if standings.ok and error is None else None,
+                        result.rolls, result.steps, float(result.seconds), changes,
                         first, error)
-    return record, (game.fired, game.chosen, game.unruled)
+    return record
 
 
 class Guard:

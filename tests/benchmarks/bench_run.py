@@ -11,8 +11,11 @@ Part 1, games/s: each side plays seeded games for about S seconds with the rules
 players and policies; the figure is games per second of CPU time (time.process_time), so a
 busy machine disturbs the ratio less than the absolute numbers. A ruleset whose seeded games
 stop with a rule error (a feature the interpreter does not run yet) is listed as skipped, with
-the reason. Baselines: Pig (hold at 20, 2 players), Wreckdivers (threshold policy, 3 players,
-3 rounds).
+the reason. The `specialized` column plays the same seeded games with the function that
+interpreter/specialize.py generates for the ruleset and its default seats (what `meeple
+simulate` uses when the specializer accepts a setup), beside the same baseline; `-` where the
+specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers
+(threshold policy, 3 players, 3 rounds).
 
 Part 2, workers: `interpreter.simulate.simulate` (what `meeple simulate` runs: no log, lead
 changes tracked) plays the same games with 1 and with 2 worker processes; the figure is games
@@ -40,6 +43,7 @@ import baseline_wreckdivers  # noqa: E402
 from interpreter.chance import SeededChance  # noqa: E402
 from interpreter.setup import load, new_game, player_count  # noqa: E402
 from interpreter.simulate import Job, Setup, simulate  # noqa: E402
+from interpreter.specialize import specialize  # noqa: E402
 
 # Hand-written versions, by ruleset file, with the games they play (same players and policy as
 # the ruleset's defaults).
@@ -72,6 +76,20 @@ def interpreter_player(path: Path) -> tuple[Callable[[int], None], int]:
     return play_one, players
 
 
+def specialized_player(path: Path) -> Callable[[int], None] | None:
+    """The same games played by the specialized function (interpreter/specialize.py), or
+    None when the specializer does not accept the ruleset."""
+    special = specialize(load(str(path)).program)
+    if special is None:
+        return None
+
+    def play_one(i: int) -> None:
+        played = special.play(i)
+        if played.result.error is not None:
+            raise SystemExit(f"{path.name}: {played.result.error.message}")
+    return play_one
+
+
 def plays_to_its_end(path: Path) -> str | None:
     """None when seeded games of the ruleset end by its rules; else why not."""
     try:
@@ -102,7 +120,8 @@ def main() -> int:
     if args.only:
         paths = [p for p in paths if p.stem == args.only]
     runnable = []
-    print(f"{'game':<34} {'hand-written':>13} {'interpreter':>12} {'ratio':>7}")
+    print(f"{'game':<34} {'hand-written':>13} {'interpreter':>12} {'ratio':>7} "
+          f"{'specialized':>12} {'ratio':>7}")
     for path in paths:
         why = plays_to_its_end(path)
         if why is not None:
@@ -112,12 +131,16 @@ def main() -> int:
         name = f"{path.stem} ({players} players)"
         m, _ = rate(interp, args.seconds)
         runnable.append((path, m))
+        special = specialized_player(path)
+        sp = rate(special, args.seconds)[0] if special is not None else None
+        sp_text = f"{sp:>9.0f}/s" if sp is not None else f"{'-':>11}"
         hand = BASELINES.get(path.name)
         if hand is None:
-            print(f"{name:<34} {'-':>13} {m:>9.0f}/s {'-':>7}")
+            print(f"{name:<34} {'-':>13} {m:>9.0f}/s {'-':>7} {sp_text} {'-':>7}")
             continue
         h, _ = rate(hand, args.seconds)
-        print(f"{name:<34} {h:>10.0f}/s {m:>9.0f}/s {m / h:>7.3f}")
+        sp_ratio = f"{sp / h:>7.3f}" if sp is not None else f"{'-':>7}"
+        print(f"{name:<34} {h:>10.0f}/s {m:>9.0f}/s {m / h:>7.3f} {sp_text} {sp_ratio}")
     print()
     print(f"meeple simulate, wall clock, {os.cpu_count()} CPUs")
     print(f"{'game':<34} {'1 worker':>12} {'2 workers':>12} {'speed-up':>9}")

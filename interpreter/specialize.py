@@ -1,0 +1,1517 @@
+"""Phase 5b, compile for simulation (specializer): a whole all-bot game as one Python function.
+
+Input: a compiled `Program` (its checked `data`, `symbols`, parameter values and policies) and
+a seat configuration (players, and which controller each seat plays). Output: a `Specialized`
+whose `play(seed)` plays one seeded game with no log and returns the interpreter's `Result`,
+trigger counts (`fired`), decision counts (`chosen`) and policy gaps (`unruled`); or None when
+the ruleset uses something this module does not specialize (callers keep the interpreter).
+
+How (DESIGN §9, "compile further"): the generic state model of interpreter/engine.py (env
+dicts, `Player` objects, `Request`s, exceptions per step) is replaced by Python locals. Each
+state variable becomes a local (global, turn and round scope) or a list indexed by seat (player
+scope); each die's face a local; players are seat indexes; parameters are constants, so
+conditions on them are folded when generating (a branch no setting reaches is not generated).
+Phases, rounds, turns, steps, procedures and triggers are written out inline where the
+interpreter would run them, policies as if/elif chains at each decision, the modelled clock,
+timers and hazards inline where time advances. The source is built from checked expression
+nodes (dsl/parser.parse_expression) and effect fields, never from user text: names become
+identifiers chosen here, strings become `repr` constants.
+
+Supported: phases with turns (clockwise, counterclockwise, `first`, `skip`), repeat
+`times`/`while`/`until`/`max`, `next` with conditions, `on_begin`/`on_end`; the effects `set`,
+`add` (numbers), `roll` (dice fixed at compile time), `choose` (one decider, list or named
+options with `if`, `do`, `duration`), `if`, `repeat`, `call`, `emit` (no fields), `break`,
+`end_turn`, `end_phase`, `start_timer`, `stop_timer`, `wait`, `say` (silent); triggers with
+priorities and consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`,
+`eligible`, `winners`; policies (`choose`, `random`) and random seats. Expressions: numbers,
+texts, booleans, players, dice, timers, lists of those; the built-ins any, all, count, sum,
+max, min, abs, total, doubles, remaining. Anything else (checks, zones, cards, grids, teams,
+`changed` triggers, `by`, numeric choices, `best` rules, event fields...) returns None.
+
+Why the results equal the interpreter's: the generated code performs the same chance calls in
+the same order (`faces[int(rnd() * sides)]` per die, the hazard formula of SeededChance on the
+same generator, the decision generator `Random(f"{seed}:decisions")` used as random_pick
+uses it), counts steps, turns, rounds and rolls where the interpreter does, and fires triggers
+in the same order under the same conditions. Where the language and Python could differ, the
+generator refuses: every expression has a kind known when generating (int, number, bool,
+text, player, dice...) and only operations whose Python meaning equals the language's for
+those kinds are emitted. What can still go wrong at run time (a die read before it was
+rolled, a division by zero, a budget: steps, turns, loop passes, chain depth) raises an
+exception in the generated code, and that seed is then played again by the interpreter, which
+gives its own result or located error. tests/test_specialize.py compares both on many seeds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsl import nodes as n
+from dsl.parser import parse_expression
+from interpreter.decisions import PolicyController, RandomController
+from interpreter.engine import Result, SeatResult
+from interpreter.program import Program
+from interpreter.steps import step_name
+
+
+class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
+    """The ruleset uses something not specialized: the caller keeps the interpreter."""
+
+
+class Fallback(Exception):  # noqa: N818 - a signal of the generated code
+    """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
+
+
+class _EndTurn(Exception):  # noqa: N818
+    pass
+
+
+class _EndPhase(Exception):  # noqa: N818
+    pass
+
+
+class _EndGame(Exception):  # noqa: N818
+    pass
+
+
+_NO = object()       # an expression without a value known when generating
+_NUMS = ("int", "num")
+_UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
+_MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
+_DOC_KEYS = frozenset({"doc", "description", "prompt", "before", "label", "id"})
+
+
+@dataclass
+class Ex:
+    """A generated expression: Python source, its kind, whether it can never raise (`safe`),
+    its value when known now (`const`), the dice it denotes, or its items when unrolled."""
+
+    src: str
+    kind: str
+    safe: bool = False
+    const: Any = _NO
+    dice: tuple = ()
+    items: list | None = None
+
+
+@dataclass
+class _Die:
+    var: str
+    faces: tuple
+    id: str
+    attrs: dict
+
+
+@dataclass
+class _Ctx:
+    """Where steps are written: names bound here, the interpreter's nesting depth (calls and
+    firings), whether a Python `break` leaves the language's innermost loop."""
+
+    scope: dict[str, Ex]
+    depth: int = 0
+    in_loop: bool = False
+    inline: int = 0
+
+
+def _lit(v: Any) -> Ex:
+    if v is True or v is False:
+        return Ex(repr(v), "bool", True, v)
+    if type(v) is int:
+        return Ex(repr(v), "int", True, v)
+    if type(v) is float and math.isfinite(v):
+        return Ex(repr(v), "num", True, v)
+    if type(v) is str:
+        return Ex(repr(v), "str", True, v)
+    if v is None:
+        return Ex("None", "none", True, None)
+    raise Unsupported(f"value {v!r}")
+
+
+def _node(value: Any) -> n.Node:
+    if isinstance(value, str):
+        return parse_expression(value)
+    if isinstance(value, list):
+        return n.ListExpr((0, 0), tuple(_node(v) for v in value))
+    return n.Literal((0, 0), value)
+
+
+def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
+    """A state variable's kind, its initial value, and whether that value is expression text
+    (as program._initial reads it: the short form is always a literal)."""
+    if not isinstance(spec, dict):
+        t = {bool: "bool", int: "int", float: "num", str: "str", list: "list"}.get(type(spec))
+        if t is None:
+            raise Unsupported("state")
+        return t, spec, False
+    t = {"int": "int", "number": "num", "bool": "bool", "string": "str",
+         "list": "list"}.get(spec.get("type", "int"))
+    if t is None:
+        raise Unsupported("state type")
+    default = {"int": 0, "num": 0, "bool": False, "str": "", "list": []}[t]
+    init = spec.get("initial", default)
+    return t, init, isinstance(init, str)
+
+
+class _Gen:
+    """Writes the source of one game's function for one seat configuration."""
+
+    def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
+        self.p = program
+        self.data = program.data
+        self.n = players
+        self.controllers = controllers
+        self.track = track
+        self.lines: list[str] = []
+        self.consts: dict[str, Any] = {}
+        self.temps = 0
+        self.fired: list[str] = []                 # counter index -> trigger name
+        self.chosen: list[tuple] = []              # counter index -> (decision id, key)
+        self.chosen_base: dict[str, int] = {}
+        self.unruled: list[tuple] = []             # counter index -> (policy, decision id)
+        self.trig_index: dict[int, int] = {}
+        self.max_steps = program.limits["max_steps"]
+        self.max_loop = program.limits["max_loop"]
+        self.max_chain = program.limits["max_chain_depth"]
+        self.watched = program.watched
+        self._names()
+
+    # -- names -----------------------------------------------------------------------------------
+    def _names(self) -> None:
+        data = self.data
+        if data.get("teams") or data.get("checks") or "changed" in self.p.triggers:
+            raise Unsupported("teams, checks or `changed` triggers")
+        comps = data.get("components") or {}
+        if set(comps) - {"dice", "timers"}:
+            raise Unsupported("zones, decks or grids")
+        self.params = dict(self.p.parameters)
+        self.vars: dict[str, tuple[str, str, str]] = {}   # name -> (scope, python name, kind)
+        self.inits: dict[str, Any] = {}
+        for scope, decls in (data.get("state") or {}).items():
+            if scope not in ("global", "player", "turn", "round"):
+                raise Unsupported(f"{scope} state")
+            for name, spec in (decls or {}).items():
+                kind, init, is_expr = _kind_of_decl(spec)
+                self.vars[name] = (scope, f"{'P' if scope == 'player' else 'V'}_{name}", kind)
+                self.inits[name] = (init, is_expr)
+        self.list_kinds: dict[str, str | None] = {k: None for k, v in self.vars.items()
+                                                   if v[2] == "list"}
+        self.decisions: dict[str, str] = {}
+        for did, opts in self.p.symbols.decision_options.items():
+            self.decisions[did] = "str" if opts else "?"
+        self.dice: dict[str, tuple[_Die, ...]] = {}
+        self.single: set[str] = set()
+        for name, spec in (comps.get("dice") or {}).items():
+            if "in" in spec:
+                raise Unsupported("dice in zones")
+            faces = tuple(spec["faces"]) if "faces" in spec else tuple(
+                range(1, self._const(spec.get("sides", 6)) + 1))
+            if not faces or not (all(type(f) is int for f in faces)
+                                 or all(type(f) is str for f in faces)):
+                raise Unsupported("faces")
+            attrs = spec.get("attributes") or {}
+            if "count" in spec:
+                k = self._const(spec["count"])
+                self.dice[name] = tuple(_Die(f"F_{name}_{i}", faces, f"{name}[{i}]", attrs)
+                                        for i in range(k))
+            else:
+                self.dice[name] = (_Die(f"F_{name}", faces, name, attrs),)
+                self.single.add(name)
+        self.timers = list(comps.get("timers") or {})
+        names = data["players"].get("seat_names") or []
+        self.seat_names = [names[i] if i < len(names) else f"Player {i + 1}"
+                           for i in range(self.n)]
+        self._infer_lists()
+
+    def _const(self, value: Any) -> Any:
+        v = self.expr(_node(value), {}).const
+        if type(v) is not int:
+            raise Unsupported("a count known only at run time")
+        return v
+
+    def _infer_lists(self) -> None:
+        """The item kind of each list variable, from what is assigned to it (to a fixed
+        point: an assignment may read the list itself)."""
+        sets = []
+        for steps in _all_step_lists(self.data):
+            for step in _walk(steps):
+                if isinstance(step, dict) and "set" in step and isinstance(step["set"], dict):
+                    sets += [(t, v) for t, v in step["set"].items() if t in self.list_kinds]
+        for name in self.list_kinds:
+            init, is_expr = self.inits[name]
+            if is_expr:
+                sets.append((name, init))
+        for _ in range(len(sets) + 1):
+            progress = False
+            for target, value in sets:
+                if self.list_kinds[target] is not None:
+                    continue
+                try:
+                    kind = self.expr(_node(value), {}).kind
+                except Unsupported:
+                    continue
+                if kind.startswith("list:"):
+                    self.list_kinds[target] = kind
+                    progress = True
+            if not progress:
+                break
+
+    def temp(self, hint: str = "t") -> str:
+        self.temps += 1
+        return f"_{hint}{self.temps}"
+
+    def const(self, value: Any, hint: str = "K") -> str:
+        name = f"_{hint}{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    # -- expressions -----------------------------------------------------------------------------
+    def expr(self, node: n.Node, scope: dict[str, Ex]) -> Ex:
+        method = getattr(self, "_x_" + type(node).__name__.lower(), None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node, scope)
+
+    def cond(self, value: Any, scope: dict[str, Ex]) -> Ex:
+        e = self.expr(_node(value), scope)
+        if e.kind != "bool":
+            raise Unsupported("a condition that may not be true or false")
+        return e
+
+    def _x_literal(self, node: n.Literal, scope: dict) -> Ex:
+        return _lit(node.value)
+
+    def _x_name(self, node: n.Name, scope: dict) -> Ex:
+        name = node.id
+        if name in scope:
+            return scope[name]
+        if name == "players":
+            return Ex("_PL", "list:player", True,
+                      items=[Ex(str(i), "player", True) for i in range(self.n)]
+                      if self.n <= _UNROLL else None)
+        if name == "current":
+            return Ex("cur", "player", True)
+        if name in ("round", "turn"):
+            return Ex(f"{name}_n", "int", True)
+        if name in self.params:
+            return _lit(self.params[name])
+        if name in self.vars:
+            sc, py, kind = self.vars[name]
+            if sc == "player":
+                raise Unsupported("a player variable read without its player")
+            if kind == "list":
+                lk = self.list_kinds.get(name)
+                if lk is None:
+                    raise Unsupported(f"the items of list {name}")
+                return Ex(py, lk, True)
+            return Ex(py, kind, True)
+        if name in self.decisions:
+            kind = self.decisions[name]
+            if kind == "?":
+                raise Unsupported("a numeric decision")
+            return Ex(f"D_{name}", kind)  # none until decided: not `safe`
+        if name in self.dice:
+            ds = self.dice[name]
+            return Ex("", "die" if name in self.single else "dice", True, dice=ds)
+        if name in self.timers:
+            return Ex("", "timer", True, const=name)
+        raise Unsupported(f"name {name}")
+
+    def _x_field(self, node: n.Field, scope: dict) -> Ex:
+        obj = self.expr(node.obj, scope)
+        f = node.name
+        if obj.kind == "player":
+            if f == "name":
+                return Ex(f"{self.const(self.seat_names, 'N')}[{obj.src}]", "str", obj.safe)
+            if f == "seat":
+                return Ex(f"({obj.src} + 1)", "int", obj.safe)
+            if f == "eliminated":
+                return _lit(False)  # `eliminate` is not specialized: nobody ever is
+            var = self.vars.get(f)
+            if var is None or var[0] != "player" or var[2] == "list":
+                raise Unsupported(f"player field {f}")
+            return Ex(f"{var[1]}[{obj.src}]", var[2], obj.safe)
+        if obj.kind == "die":
+            d = obj.dice[0]
+            if f == "face":
+                return Ex(d.var, "int" if type(d.faces[0]) is int else "str")
+            if f == "sides":
+                return _lit(len(d.faces))
+            if f == "id":
+                return _lit(d.id)
+            if f in d.attrs:
+                return _lit(d.attrs[f])
+        raise Unsupported(f"field {f}")
+
+    def _x_index(self, node: n.Index, scope: dict) -> Ex:
+        obj = self.expr(node.obj, scope)
+        key = self.expr(node.key, scope)
+        if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
+            return Ex("", "die", True, dice=(obj.dice[key.const],))
+        raise Unsupported("index")
+
+    def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
+        items = [self.expr(x, scope) for x in node.items]
+        if not items:
+            raise Unsupported("an empty list")
+        if all(x.kind in ("die", "dice") for x in items):
+            return Ex("", "dice", True, dice=tuple(d for x in items for d in x.dice))
+        kinds = {x.kind for x in items}
+        if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die")):
+            raise Unsupported("a mixed list")
+        return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + items[0].kind,
+                  all(x.safe for x in items))
+
+    def _x_unary(self, node: n.Unary, scope: dict) -> Ex:
+        x = self.expr(node.operand, scope)
+        if node.op == "not" and x.kind == "bool":
+            return Ex(f"(not {x.src})", "bool", x.safe,
+                      (not x.const) if x.const is not _NO else _NO)
+        if node.op == "-" and x.kind in _NUMS:
+            return Ex(f"(-{x.src})", x.kind, x.safe,
+                      -x.const if x.const is not _NO else _NO)
+        raise Unsupported("unary")
+
+    def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
+        op = node.op
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        safe = a.safe and b.safe
+        if op in ("and", "or"):
+            if a.kind != "bool" or b.kind != "bool":
+                raise Unsupported("and/or on values that are not true or false")
+            stop = op == "or"  # the value that decides without the right side
+            if a.const is stop:
+                return _lit(stop)
+            if a.const is (not stop):
+                return b
+            if b.const is (not stop):
+                return a  # `a and true`, `a or false`: a, evaluated either way
+            if b.const is stop and a.safe:
+                return _lit(stop)
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op in ("==", "!="):
+            ok = (a.kind == b.kind or (a.kind in _NUMS and b.kind in _NUMS)
+                  or "none" in (a.kind, b.kind))
+            if not ok or a.kind in ("die", "dice", "timer") or "bool" in (a.kind, b.kind) and (
+                    a.kind != b.kind):
+                raise Unsupported("== on different kinds")
+            const = _NO
+            if a.const is not _NO and b.const is not _NO:
+                const = (a.const == b.const) == (op == "==")
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe, const)
+        if op in ("<", "<=", ">", ">="):
+            if not ((a.kind in _NUMS and b.kind in _NUMS) or (a.kind == b.kind == "str")):
+                raise Unsupported("ordering")
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op in ("in", "not in"):
+            if b.kind != "list:" + a.kind:
+                raise Unsupported("in")
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op == "+" and a.kind == b.kind == "str":
+            return Ex(f"({a.src} + {b.src})", "str", safe)
+        if a.kind not in _NUMS or b.kind not in _NUMS:
+            raise Unsupported(f"{op} on values that are not numbers")
+        both_int = a.kind == b.kind == "int"
+        if op in ("+", "-", "*"):
+            return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe)
+        if op == "/":
+            return Ex(f"({a.src} / {b.src})", "num")
+        if op == "//":
+            return Ex(f"int({a.src} // {b.src})", "int")
+        if op == "%":
+            return Ex(f"({a.src} % {b.src})", "int" if both_int else "num")
+        raise Unsupported(op)
+
+    def _x_conditional(self, node: n.Conditional, scope: dict) -> Ex:
+        c = self.expr(node.cond, scope)
+        if c.kind != "bool":
+            raise Unsupported("condition")
+        t, o = self.expr(node.then, scope), self.expr(node.other, scope)
+        if c.const is True:
+            return t
+        if c.const is False:
+            return o
+        if t.kind == o.kind:
+            kind = t.kind
+        elif t.kind in _NUMS and o.kind in _NUMS:
+            kind = "num"
+        else:
+            raise Unsupported("branches of different kinds")
+        if kind in ("die", "dice", "timer"):
+            raise Unsupported("conditional dice")
+        return Ex(f"({t.src} if {c.src} else {o.src})", kind, c.safe and t.safe and o.safe)
+
+    def _x_comprehension(self, node: n.Comprehension, scope: dict) -> Ex:
+        it = self.expr(node.iterable, scope)
+        if not it.kind.startswith("list:"):
+            raise Unsupported("a comprehension over something not a list")
+        item_kind = it.kind[5:]
+        if it.items is not None and node.cond is None:
+            items = [self.expr(node.element, {**scope, node.var: x}) for x in it.items]
+            kind = _same_kind(items)
+            return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
+                      all(x.safe for x in items), items=items)
+        var = self.temp("c")
+        inner = {**scope, node.var: Ex(var, item_kind, True)}
+        el = self.expr(node.element, inner)
+        if el.kind.startswith(("die", "dice", "timer")):
+            raise Unsupported("a comprehension of dice")
+        test, safe = "", it.safe and el.safe
+        if node.cond is not None:
+            c = self.expr(node.cond, inner)
+            if c.kind != "bool":
+                raise Unsupported("condition")
+            test, safe = f" if {c.src}", safe and c.safe
+        return Ex(f"[{el.src} for {var} in {it.src}{test}]", "list:" + el.kind, safe)
+
+    def _x_call(self, node: n.Call, scope: dict) -> Ex:
+        f = node.func
+        if node.kwargs:
+            raise Unsupported("keyword arguments")
+        args = [self.expr(a, scope) for a in node.args]
+        if f in ("any", "all") and len(args) == 1 and args[0].kind == "list:bool":
+            a = args[0]
+            if a.items is not None and a.safe:  # nothing can raise: short-circuit is exact
+                if not a.items:
+                    return _lit(f == "all")
+                joined = (" or " if f == "any" else " and ").join(x.src for x in a.items)
+                return Ex(f"({joined})", "bool", True)
+            return Ex(f"{f}({a.src})", "bool", a.safe)  # a list: every item is evaluated
+        if f == "count" and len(args) == 1 and args[0].kind.startswith("list:"):
+            a = args[0]
+            if a.items is not None:
+                return Ex(str(len(a.items)), "int", a.safe) if a.safe else Ex(
+                    f"len({a.src})", "int", False)
+            return Ex(f"len({a.src})", "int", a.safe)
+        if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
+                "list:int", "list:num"):
+            a = args[0]
+            kind = a.kind[5:]
+            if f == "sum":
+                return Ex(f"sum({a.src})", kind, a.safe)
+            if a.items:  # never empty
+                if len(a.items) == 1:
+                    return a.items[0]
+                return Ex(f"{f}({', '.join(x.src for x in a.items)})", kind, a.safe)
+            # As the built-in: an empty list gives 0.
+            t = self.temp()
+            return Ex(f"({f}({t}) if ({t} := {a.src}) else 0)", kind, a.safe)
+        if f in ("max", "min") and len(args) > 1 and all(a.kind in _NUMS for a in args):
+            kind = "int" if all(a.kind == "int" for a in args) else "num"
+            return Ex(f"{f}({', '.join(a.src for a in args)})", kind,
+                      all(a.safe for a in args))
+        if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
+            return Ex(f"abs({args[0].src})", args[0].kind, args[0].safe)
+        if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
+            ds = args[0].dice
+            if f == "total":
+                if type(ds[0].faces[0]) is not int:
+                    raise Unsupported("total of text faces")
+                return Ex("(" + " + ".join(d.var for d in ds) + ")" if ds else "0", "int")
+            if len(ds) < 2:
+                return _lit(False)
+            # All faces equal (two unrolled dice never raise, even before a roll).
+            return Ex("(" + " == ".join(d.var for d in ds) + ")", "bool", True)
+        if f == "remaining" and len(args) == 1 and args[0].kind == "timer":
+            t = args[0].const
+            return Ex(f"(max(0, TA_{t} + TS_{t} - now) if TR_{t} else 0)", "num", True)
+        raise Unsupported(f"built-in {f}")
+
+    # -- steps -----------------------------------------------------------------------------------
+    def block(self, steps: list | None, d: int, ctx: _Ctx) -> None:
+        start = len(self.lines)
+        for step in steps or []:
+            self.step(step, d, ctx)
+        if len(self.lines) == start:
+            self.emit(d, "pass")
+
+    def step(self, step: Any, d: int, ctx: _Ctx) -> None:
+        name = step_name(step)
+        spec = {} if isinstance(step, str) else step
+        method = getattr(self, "_s_" + name, None)
+        if method is None:
+            raise Unsupported(f"effect {name}")
+        method(spec, d, ctx)
+
+    def after_op(self, d: int, writes: frozenset | None) -> None:
+        """As Game.after_op: count the step; the end condition when it reads a write. (The
+        step budget is checked at loop heads and at the end: steps only grow.)"""
+        self.emit(d, "steps += 1")
+        end = self.p.data.get("end") or {}
+        if "when" not in end:
+            return
+        if writes is not None and self.watched is not None and self.watched.isdisjoint(writes):
+            return
+        c = self.cond(end["when"], {})
+        if c.const is False:
+            return
+        self.emit(d, f"if {c.src}:")
+        self.emit(d + 1, "raise _EndGame()")
+
+    def _target(self, text: str, ctx: _Ctx) -> tuple[str, str, str]:
+        """(python target, kind, name written) of a set/add target."""
+        node = parse_expression(text)
+        if isinstance(node, n.Name):
+            var = self.vars.get(node.id)
+            if var is None or var[0] == "player":
+                raise Unsupported("target")
+            kind = var[2] if var[2] != "list" else self.list_kinds.get(node.id) or "?"
+            return var[1], kind, node.id
+        if isinstance(node, n.Field):
+            obj = self.expr(node.obj, ctx.scope)
+            var = self.vars.get(node.name)
+            if obj.kind != "player" or var is None or var[0] != "player" or var[2] == "list":
+                raise Unsupported("target")
+            return f"{var[1]}[{obj.src}]", var[2], node.name
+        raise Unsupported("target")
+
+    @staticmethod
+    def _fits(var_kind: str, value_kind: str) -> bool:
+        return var_kind == value_kind or (var_kind == "num" and value_kind == "int")
+
+    def _only(self, spec: dict, *keys: str) -> None:
+        extra = set(spec) - set(keys) - _DOC_KEYS
+        if extra:
+            raise Unsupported(f"fields {sorted(extra)}")
+
+    def _s_set(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "set")
+        pairs = []
+        for text, value in spec["set"].items():
+            target, kind, name = self._target(text, ctx)
+            v = self.expr(_node(value), ctx.scope)
+            if not self._fits(kind, v.kind):
+                raise Unsupported(f"set {text}: {v.kind} into {kind}")
+            pairs.append((target, v, name))
+        if len(pairs) == 1:
+            self.emit(d, f"{pairs[0][0]} = {pairs[0][1].src}")
+        else:  # every value is read before any is written
+            temps = [self.temp() for _ in pairs]
+            for t, (_, v, _) in zip(temps, pairs, strict=True):
+                self.emit(d, f"{t} = {v.src}")
+            for t, (target, _, _) in zip(temps, pairs, strict=True):
+                self.emit(d, f"{target} = {t}")
+        self.after_op(d, frozenset(name for _, _, name in pairs))
+
+    def _s_add(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "add", "min", "max")
+        pairs = []
+        for text, value in spec["add"].items():
+            target, kind, name = self._target(text, ctx)
+            v = self.expr(_node(value), ctx.scope)
+            if kind not in _NUMS or not self._fits(kind, v.kind):
+                raise Unsupported(f"add {text}")
+            pairs.append((target, v, name))
+        low = self.expr(_node(spec["min"]), ctx.scope) if "min" in spec else None
+        high = self.expr(_node(spec["max"]), ctx.scope) if "max" in spec else None
+        for b in (low, high):
+            if b is not None and not all(self._fits(self._target(t, ctx)[1], b.kind)
+                                         for t in spec["add"]):
+                raise Unsupported("add bounds")
+        temps = [self.temp() for _ in pairs]
+        for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
+            self.emit(d, f"{t} = {v.src}")
+        for t, (target, _, _) in zip(temps, pairs, strict=True):
+            expr = f"{target} + {t}"
+            if low is not None:
+                expr = f"max({low.src}, {expr})"
+            if high is not None:
+                expr = f"min({high.src}, {expr})"
+            self.emit(d, f"{target} = {expr}")
+        self.after_op(d, frozenset(name for _, _, name in pairs))
+
+    def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        return None  # narration is off in simulation: nothing is evaluated
+
+    def _s_if(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "if", "then", "else")
+        c = self.cond(spec["if"], ctx.scope)
+        if c.const is True:
+            self.block(spec.get("then"), d, ctx)
+        elif c.const is False:
+            self.block(spec.get("else"), d, ctx)
+        else:
+            self.emit(d, f"if {c.src}:")
+            self.block(spec.get("then"), d + 1, ctx)
+            if spec.get("else"):
+                self.emit(d, "else:")
+                self.block(spec["else"], d + 1, ctx)
+
+    def _s_repeat(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "repeat", "times", "while", "until", "max")
+        sc = ctx.scope
+        times = self.expr(_node(spec["times"]), sc) if "times" in spec else None
+        while_ = self.cond(spec["while"], sc) if "while" in spec else None
+        until = self.cond(spec["until"], sc) if "until" in spec else None
+        most = self.expr(_node(spec["max"]), sc) if "max" in spec else None
+        for x in (times, most):
+            if x is not None and x.kind != "int":
+                raise Unsupported("repeat count")
+        nt, cap, passes = self.temp("n"), self.temp("cap"), self.temp("p")
+        if times:
+            self.emit(d, f"{nt} = {times.src}")
+        if most:
+            self.emit(d, f"{cap} = {most.src}")
+        self.emit(d, f"{passes} = 0")
+        self.emit(d, "while True:")
+        d2 = d + 1
+        if times:
+            self.emit(d2, f"if {passes} >= {nt}:")
+            self.emit(d2 + 1, "break")
+        if while_:
+            self.emit(d2, f"if not {while_.src}:")
+            self.emit(d2 + 1, "break")
+        self.emit(d2, f"{passes} += 1")
+        # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
+        # error: the interpreter replays this seed.
+        limit = f" or {passes} > {cap}" if most else ""
+        self.emit(d2, f"if {passes} > {self.max_loop} or steps > {self.max_steps}{limit}:")
+        self.emit(d2 + 1, "raise _Fallback()")
+        self.block(spec["repeat"], d2, _Ctx(sc, ctx.depth, True, ctx.inline))
+        if until:
+            self.emit(d2, f"if {until.src}:")
+            self.emit(d2 + 1, "break")
+
+    def _s_break(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        if not ctx.in_loop:
+            raise Unsupported("break outside a loop written here")
+        self.emit(d, "break")
+
+    def _s_end_turn(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self.emit(d, "raise _EndTurn()")
+
+    def _s_end_phase(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self.emit(d, "raise _EndPhase()")
+
+    def _s_call(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "call", "with")
+        depth = ctx.depth + 1
+        if depth > self.max_chain * 4:
+            self.emit(d, "raise _Fallback()")  # the interpreter's nesting error
+            return
+        if ctx.inline >= _MAX_INLINE:
+            raise Unsupported("procedures nest too deeply to write out")
+        scope = {}
+        for k, v in (spec.get("with") or {}).items():
+            e = self.expr(_node(v), ctx.scope)
+            if e.src and e.const is _NO and e.kind not in ("die", "dice", "timer"):
+                t = self.temp("a")
+                self.emit(d, f"{t} = {e.src}")
+                e = Ex(t, e.kind, True, items=None)
+            scope[k] = e
+        # A procedure sees the game's names and its arguments, not the caller's bindings.
+        self.block(self.p.data["procedures"][spec["call"]].get("do"), d,
+                   _Ctx(scope, depth, False, ctx.inline + 1))
+
+    def _s_emit(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "emit")
+        self.fire(spec["emit"], d, ctx)
+
+    def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "roll", "duration")
+        dice = self.expr(_node(spec["roll"]), ctx.scope)
+        if dice.kind not in ("die", "dice"):
+            raise Unsupported("roll of something not dice known now")
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        # As SeededChance.roll: one draw per die, in order.
+        for die in dice.dice:
+            sides = len(die.faces)
+            if die.faces == tuple(range(1, sides + 1)):
+                self.emit(d, f"{die.var} = int(rnd() * {sides}) + 1")
+            else:
+                self.emit(d, f"{die.var} = {self.const(die.faces, 'FA')}[int(rnd() * {sides})]")
+        self.emit(d, "rolls += 1")
+        self.fire("rolled", d, ctx)
+        self.after_op(d, frozenset({"face"}))
+
+    def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "start_timer", "seconds")
+        t = spec["start_timer"]
+        s = self.expr(_node(spec["seconds"]), ctx.scope)
+        if s.kind not in _NUMS:
+            raise Unsupported("timer seconds")
+        self.emit(d, f"TS_{t} = {s.src}")
+        self.emit(d, f"TA_{t} = now")
+        self.emit(d, f"TR_{t} = True")
+        self.after_op(d, None)
+
+    def _s_stop_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "stop_timer")
+        self.emit(d, f"TR_{spec['stop_timer']} = False")
+        self.after_op(d, None)
+
+    def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "wait")
+        self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
+        self.after_op(d, None)
+
+    # -- time ------------------------------------------------------------------------------------
+    def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
+        """As Game.advance on a modelled clock: timers that run out and hazard events within
+        the stretch happen in time order, each at its moment."""
+        if secs.kind not in _NUMS:
+            raise Unsupported("duration")
+        s, start, end, pend = self.temp("s"), self.temp("st"), self.temp("en"), self.temp("pd")
+        if secs.const is not _NO and secs.const <= 0:
+            return  # no time passes
+        self.emit(d, f"{s} = {secs.src}")
+        if secs.const is _NO:
+            self.emit(d, f"if {s} > 0:")
+            d1 = d + 1
+        else:
+            d1 = d
+        self.emit(d1, f"{start} = now")
+        self.emit(d1, f"{end} = {start} + {s}")
+        self.emit(d1, f"{pend} = None")  # most stretches see no event: no list made
+        for t in self.timers:
+            self.emit(d1, f"if TR_{t} and TA_{t} + TS_{t} <= {end}:")
+            item = f"(TA_{t} + TS_{t}, 0, 'timer', {t!r})"
+            self.emit(d1 + 1, f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]")
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" not in spec:
+                continue
+            dd = d1
+            if "during" in spec:
+                c = self.cond(spec["during"], {})
+                if c.const is False:
+                    continue
+                if c.const is not True:
+                    self.emit(d1, f"if {c.src}:")
+                    dd = d1 + 1
+            rate = self.expr(_node(spec["hazard"]), {})
+            if rate.kind not in _NUMS:
+                raise Unsupported("hazard rate")
+            # As SeededChance.hazard: no draw for a rate <= 0; else one draw, 0.0 at rate 1.
+            at = self.temp("at")
+            item = f"({start} + {at}, 1, 'event', {event!r})"
+            add = f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]"
+            if rate.const is _NO:
+                r = self.temp("r")
+                self.emit(dd, f"{r} = {rate.src}")
+                self.emit(dd, f"if {r} > 0:")
+                self.emit(dd + 1, f"{at} = rnd()")
+                self.emit(dd + 1, f"{at} = 0.0 if {r} >= 1 else _log1p(-{at}) / _log1p(-{r})")
+                self.emit(dd + 1, f"if {at} < {s}:")
+                self.emit(dd + 2, add)
+            elif rate.const >= 1:
+                self.emit(dd, "rnd()")
+                self.emit(dd, f"{at} = 0.0")
+                self.emit(dd, add)
+            elif rate.const > 0:
+                # log1p(-rate) is the same number computed now or at each query.
+                self.emit(dd, f"{at} = _log1p(-rnd()) / {math.log1p(-rate.const)!r}")
+                self.emit(dd, f"if {at} < {s}:")
+                self.emit(dd + 1, add)
+        self.emit(d1, f"if {pend} is not None:")
+        d2 = d1 + 1
+        self.emit(d2, f"{pend}.sort()")
+        at, kind, name = self.temp("at"), self.temp("k"), self.temp("nm")
+        self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
+        d3 = d2 + 1
+        self.emit(d3, f"now = max(now, {at})")
+        # A `break` in a trigger here would leave this loop, not the language's.
+        inner = _Ctx(ctx.scope, ctx.depth, False, ctx.inline)
+        for t in self.timers:
+            self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
+            self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
+            self.emit(d3 + 2, f"TR_{t} = False")
+            self.fire("timer_expired", d3 + 2, inner)
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" in spec:
+                self.emit(d3, f"if {kind} == 'event' and {name} == {event!r}:")
+                self.emit(d3 + 1, "pass")
+                self.fire(event, d3 + 1, inner)
+        self.emit(d1, f"now = {end}")
+
+    # -- triggers --------------------------------------------------------------------------------
+    def fire(self, event: str, d: int, ctx: _Ctx) -> None:
+        """As Game.fire: triggers in priority order, one per group; each body inline."""
+        trigs = self.p.triggers.get(event)
+        if not trigs:
+            return
+        depth = ctx.depth + 1
+        if depth > self.max_chain:
+            self.emit(d, "raise _Fallback()")  # the interpreter's chain-depth error
+            return
+        if ctx.inline >= _MAX_INLINE:
+            raise Unsupported("triggers nest too deeply to write out")
+        seen: set[str] = set()
+        prev = None  # the group of the trigger written just before, if any
+        for trig in trigs:
+            g = trig.group
+            chained = g is not None and g == prev
+            if g is not None and g in seen and not chained:
+                raise Unsupported("a group whose triggers are not consecutive")
+            if g is not None:
+                seen.add(g)
+            spec = self.data["triggers"][trig.name]
+            c = self.cond(spec["if"], {}) if "if" in spec else _lit(True)
+            if c.const is False:
+                continue  # never fires with these parameters
+            k = self.trig_index.setdefault(trig.order, len(self.fired))
+            if k == len(self.fired):
+                self.fired.append(trig.name)
+            # Within a group the first whose condition holds fires: an if/elif chain.
+            self.emit(d, f"{'elif' if chained else 'if'} {c.src}:")
+            self.emit(d + 1, f"FI[{k}] += 1")
+            self.block(spec.get("do"), d + 1, _Ctx({}, depth, False, ctx.inline + 1))
+            prev = g
+
+    # -- decisions -------------------------------------------------------------------------------
+    def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "choose", "options", "duration")
+        did = spec["choose"]
+        opts = spec.get("options")
+        if isinstance(opts, list):
+            values = [_lit(v).const for v in opts]
+            named: list[tuple[str, dict]] = []
+        elif isinstance(opts, dict):
+            named = [(k, v if isinstance(v, dict) else {}) for k, v in opts.items()]
+            values = [k for k, _ in named]
+            for _, o in named:
+                self._only(o, "if", "do", "duration")
+        else:
+            raise Unsupported("options given by an expression, or a number")
+        if any(type(v) is not str for v in values):
+            raise Unsupported("options that are not names")
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        base = self.chosen_base.get(did)
+        if base is None:
+            base = self.chosen_base[did] = len(self.chosen)
+            self.chosen += [(did, v) for v in values]
+        elif [k for _, k in self.chosen[base:base + len(values)]] != values:
+            raise Unsupported("one decision id with different options")
+        conds = [self.cond(o["if"], ctx.scope) if "if" in o else _lit(True) for _, o in named]
+        conds += [_lit(True)] * (len(values) - len(conds))
+        static = [i for i, c in enumerate(conds) if c.const is True]
+        dynamic = len(static) != len(values) and any(c.const is _NO for c in conds)
+        c = self.temp("ch")
+        vals = self.const(tuple(values), "VA")
+        if dynamic:
+            lg = self.temp("lg")
+            self.emit(d, f"{lg} = []")
+            for i, cnd in enumerate(conds):
+                if cnd.const is True:
+                    self.emit(d, f"{lg}.append({i})")
+                elif cnd.const is _NO:
+                    self.emit(d, f"if {cnd.src}:")
+                    self.emit(d + 1, f"{lg}.append({i})")
+            self.emit(d, f"if not {lg}:")
+            self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
+            self.emit(d, f"if len({lg}) == 1:")
+            self.emit(d + 1, f"{c} = {lg}[0]")
+            self.emit(d, "else:")
+            self._controllers(did, values, lg, c, d + 1, ctx)
+        else:
+            if not static:
+                self.emit(d, "raise _Fallback()")
+                return
+            if len(static) == 1:  # nobody is asked: the one legal option
+                self.emit(d, f"{c} = {static[0]}")
+            else:
+                self._controllers(did, values, static, c, d, ctx)
+        self.emit(d, f"CH[{base} + {c}] += 1")
+        self.emit(d, f"D_{did} = {vals}[{c}]")
+        self.fire("decided", d, ctx)
+        self.after_op(d, frozenset({did}))
+        branches = [(i, o) for i, (_, o) in enumerate(named) if o.get("do") or "duration" in o]
+        for j, (i, o) in enumerate(branches):
+            self.emit(d, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
+            if "duration" in o:
+                self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
+            self.block(o.get("do"), d + 1, ctx)
+
+    def _controllers(self, did: str, values: list, legal: Any, c: str, d: int,
+                     ctx: _Ctx) -> None:
+        """The decider's controller as code; seats with the same controller share it."""
+        # Group by what the code would be: the policy's name, or random.
+        keyed: dict[str, list[int]] = {}
+        for seat, ctrl in enumerate(self.controllers):
+            keyed.setdefault(ctrl.name, []).append(seat)
+        items = list(keyed.items())
+        for j, (_, seats) in enumerate(items):
+            dd = d
+            if len(items) > 1:
+                test = f"cur in {tuple(seats)!r}" if len(seats) > 1 else f"cur == {seats[0]}"
+                self.emit(d, ("if " if j == 0 else "elif ") + test + ":" if j < len(items) - 1
+                          else "else:")
+                dd = d + 1
+            ctrl = self.controllers[seats[0]]
+            if isinstance(ctrl, PolicyController):
+                self._policy(ctrl.policy, did, values, legal, c, dd, ctx)
+            else:
+                self._random(legal, c, dd)
+
+    def _random(self, legal: Any, c: str, d: int) -> None:
+        """As random_pick on the game's decision generator (made when first needed)."""
+        self.emit(d, "if drnd is None:")
+        self.emit(d + 1, "drnd = _Random(f'{seed}:decisions').random")
+        if isinstance(legal, str):
+            self.emit(d, f"{c} = {legal}[int(drnd() * len({legal}))]")
+        else:
+            self.emit(d, f"{c} = {self.const(tuple(legal), 'LG')}[int(drnd() * {len(legal)})]")
+
+    def _policy(self, policy: Any, did: str, values: list, legal: Any, c: str, d: int,
+                ctx: _Ctx) -> None:
+        """As Policy.decide and PolicyController: rules in order; a rule whose pick is not
+        legal does not apply; no rule: counted as unruled, then a random pick."""
+        spec = (self.data.get("policies") or {}).get(policy.name, {})
+        rules = (spec.get("decide") or {}).get(did)
+        if rules is not None and not isinstance(rules, list):
+            rules = [{"choose": rules}]
+        scope = {"me": Ex("cur", "player", True)}
+        static = not isinstance(legal, str)
+        lines = []  # (condition Ex, action) with action ("pick", index) or ("random",)
+        for rule in rules or []:
+            when = self.cond(rule["when"], scope) if "when" in rule else _lit(True)
+            if when.const is False:
+                continue
+            if "choose" in rule:
+                pick = rule["choose"]
+                if pick not in values:
+                    raise Unsupported("a policy pick given by an expression")
+                i = values.index(pick)
+                if static and i not in legal:
+                    continue  # never legal here: the rule never applies
+                action: tuple = ("pick", i)
+            elif rule.get("random"):
+                action = ("random",)
+            else:
+                raise Unsupported("a `best` rule")
+            lines.append((when, action))
+            if when.const is True and (static or action[0] == "random"):
+                break  # always applies: later rules are never reached
+        if rules is None or not (lines and lines[-1][0].const is True
+                                 and (static or lines[-1][1][0] == "random")):
+            k = len(self.unruled)
+            self.unruled.append((policy.name, did))
+            lines.append((_lit(True), ("unruled", k)))
+        if static:
+            for j, (when, action) in enumerate(lines):
+                last = when.const is True
+                if j == 0 and last:
+                    self._action(action, legal, c, d)
+                    break
+                self.emit(d, ("if " if j == 0 else "elif ") + when.src + ":" if not last
+                          else "else:")
+                self._action(action, legal, c, d + 1)
+                if last:
+                    break
+            return
+        self.emit(d, f"{c} = -1")
+        for when, action in lines:
+            test = f"{c} < 0" + ("" if when.const is True else f" and {when.src}")
+            if action[0] == "pick":
+                test += f" and {action[1]} in {legal}"
+            self.emit(d, f"if {test}:")
+            self._action(action, legal, c, d + 1)
+
+    def _action(self, action: tuple, legal: Any, c: str, d: int) -> None:
+        if action[0] == "pick":
+            self.emit(d, f"{c} = {action[1]}")
+            return
+        if action[0] == "unruled":
+            self.emit(d, f"UN[{action[1]}] += 1")
+        self._random(legal, c, d)
+
+    # -- the flow --------------------------------------------------------------------------------
+    def reset(self, scope: str, d: int) -> None:
+        for name, (sc, py, kind) in self.vars.items():
+            if sc != scope:
+                continue
+            self.emit(d, f"{py} = {self._initial(name, kind, {})}")
+
+    def _initial(self, name: str, kind: str, scope: dict) -> str:
+        init, is_expr = self.inits[name]
+        if not is_expr:
+            if kind == "list":
+                if init:
+                    raise Unsupported("a list state with items from the start")
+                return "[]"  # a fresh list each time, as the deep copy
+            e = _lit(init)
+        else:
+            e = self.expr(parse_expression(init), scope)
+        want = self.list_kinds.get(name) if kind == "list" else kind
+        if want is None or not self._fits(want, e.kind):
+            raise Unsupported(f"initial value of {name}")
+        return e.src
+
+    def generate(self) -> str:
+        e = self.emit
+        e(0, "def play(seed):")
+        d = 1
+        e(d, "rnd = _Random(seed).random")
+        e(d, "drnd = None")
+        e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
+        e(d, "now = 0.0")
+        e(d, f"FI = [0] * {_Late('fired')}")
+        e(d, f"CH = [0] * {_Late('chosen')}")
+        e(d, f"UN = [0] * {_Late('unruled')}")
+        e(d, "cur = 0")
+        e(d, f"_PL = {list(range(self.n))!r}")
+        for did in self.decisions:
+            e(d, f"D_{did} = None")
+        for ds in self.dice.values():
+            for die in ds:
+                e(d, f"{die.var} = None")
+        for t in self.timers:
+            e(d, f"TS_{t} = 0")
+            e(d, f"TA_{t} = None")
+            e(d, f"TR_{t} = False")
+        self.reset("global", d)
+        for name, (sc, py, kind) in self.vars.items():
+            if sc == "player":
+                per = [self._initial(name, kind, {"player": Ex(str(i), "player", True)})
+                       for i in range(self.n)]
+                e(d, f"{py} = [{', '.join(per)}]")
+        self.reset("turn", d)
+        self.reset("round", d)
+        if self.track:
+            e(d, "first = leader = None")
+            e(d, "changes = 0")
+        e(d, "try:")
+        ctx = _Ctx({})
+        self.fire("game_start", d + 1, ctx)
+        phases = self._reachable()
+        e(d + 1, f"ph = {phases.index(self.p.start)}")
+        e(d + 1, "while ph >= 0:")
+        for i, name in enumerate(phases):
+            e(d + 2, f"{'if' if i == 0 else 'elif'} ph == {i}:")
+            self.phase(name, phases, d + 3)
+        e(d + 1, "reason = 'the flow reached its end'")
+        e(d, "except _EndGame:")
+        end = self.data.get("end") or {}
+        e(d + 1, f"reason = {(end.get('doc') or 'the end condition holds')!r}")
+        e(d, f"if steps > {self.max_steps}:")
+        e(d + 1, "raise _Fallback()")
+        self.scoring(d)
+        src = "\n".join(_merge_steps(self.lines))
+        return (src.replace(str(_Late("fired")), str(len(self.fired)))
+                .replace(str(_Late("chosen")), str(len(self.chosen)))
+                .replace(str(_Late("unruled")), str(len(self.unruled))))
+
+    def _reachable(self) -> list[str]:
+        """Phases some parameter setting reaches (a `next` whose condition is false for these
+        parameter values is not followed)."""
+        out, todo = [], [self.p.start]
+        while todo:
+            name = todo.pop()
+            if name == "end" or name in out:
+                continue
+            out.append(name)
+            for test, to in self._next(name):
+                if test is None or test.const is not False:
+                    todo.append(to)
+        return out
+
+    def _next(self, name: str) -> list[tuple[Ex | None, str]]:
+        nxt = self.data["flow"]["phases"][name].get("next", "end")
+        if isinstance(nxt, str):
+            return [(None, nxt)]
+        return [(self.cond(x["if"], {}) if "if" in x else None, x["to"]) for x in nxt]
+
+    def phase(self, name: str, phases: list[str], d: int) -> None:
+        e = self.emit
+        spec = self.data["flow"]["phases"][name]
+        self._only(spec, "do", "on_begin", "on_end", "turns", "repeat", "next")
+        ctx = _Ctx({})
+        e(d, "phases_n += 1")
+        self.block(spec.get("on_begin"), d, ctx)
+        self.fire("phase_start", d, ctx)
+        rep = spec.get("repeat") or {}
+        self._only(rep, "times", "until", "while", "max")
+        times = self.expr(_node(rep["times"]), {}) if "times" in rep else None
+        until = self.cond(rep["until"], {}) if "until" in rep else None
+        while_ = self.cond(rep["while"], {}) if "while" in rep else None
+        most = self.expr(_node(rep["max"]), {}) if "max" in rep else None
+        for x in (times, most):
+            if x is not None and x.kind != "int":
+                raise Unsupported("phase repeat count")
+        once = times is None and until is None and while_ is None
+        e(d, "try:")
+        d1 = d + 1
+        if times is not None:
+            e(d1, f"ntimes = {times.src}")
+        if most is not None:
+            e(d1, f"cap = {most.src}")
+        e(d1, "passes = 0")
+        e(d1, "while True:")
+        d2 = d1 + 1
+        if times is not None:
+            e(d2, "if passes >= ntimes:")
+            e(d2 + 1, "break")
+        elif once:
+            e(d2, "if passes >= 1:")
+            e(d2 + 1, "break")
+        if while_ is not None:
+            e(d2, f"if not {while_.src}:")
+            e(d2 + 1, "break")
+        e(d2, "passes += 1")
+        limit = " or passes > cap" if most is not None else ""
+        e(d2, f"if passes > {self.max_loop} or steps > {self.max_steps}{limit}:")
+        e(d2 + 1, "raise _Fallback()")
+        if spec.get("turns") is not None:
+            self.round(spec, until, d2)
+            e(d2, "if stop:")
+            e(d2 + 1, "break")
+        else:
+            self.block(spec.get("do"), d2, ctx)
+        if until is not None:
+            e(d2, f"if {until.src}:")
+            e(d2 + 1, "break")
+        e(d, "except _EndPhase:")
+        e(d1, "pass")
+        self.block(spec.get("on_end"), d, ctx)
+        self.fire("phase_end", d, ctx)
+        nexts = self._next(name)
+        opened = False
+        for test, to in nexts:
+            if test is not None and test.const is False:
+                continue
+            target = phases.index(to) if to != "end" else -1
+            if test is None or test.const is True:
+                self.emit(d, "else:" if opened else "if True:")
+                self.emit(d + 1, f"ph = {target}")
+                break
+            self.emit(d, f"{'elif' if opened else 'if'} {test.src}:")
+            self.emit(d + 1, f"ph = {target}")
+            opened = True
+        else:
+            self.emit(d, "else:" if opened else "if True:")
+            self.emit(d + 1, "ph = -1")
+
+    def round(self, spec: dict, until: Ex | None, d: int) -> None:
+        e = self.emit
+        turns = spec["turns"]
+        self._only(turns, "order", "first", "skip")
+        if turns.get("order", "clockwise") not in ("clockwise", "counterclockwise"):
+            raise Unsupported("turn order")
+        e(d, "round_n += 1")
+        self.reset("round", d)
+        ctx = _Ctx({})
+        self.fire("round_start", d, ctx)
+        ccw = turns.get("order") == "counterclockwise"
+        if "first" in turns:
+            first = self.expr(_node(turns["first"]), {})
+            if first.kind != "player":
+                raise Unsupported("first")
+            e(d, f"order = _PL[{first.src}:] + _PL[:{first.src}]")
+            if ccw:
+                e(d, "order = [order[0]] + order[:0:-1]")
+            src = "order"
+        else:
+            order = list(range(self.n))
+            if ccw:
+                order = [order[0]] + order[:0:-1]
+            src = repr(order)
+        e(d, "stop = False")
+        e(d, f"for cur in {src}:")
+        d1 = d + 1
+        if "skip" in turns:
+            skip = self.cond(turns["skip"], {"player": Ex("cur", "player", True)})
+            e(d1, f"if {skip.src}:")
+            e(d1 + 1, "continue")
+        self.turn(spec, d1)
+        if until is not None:
+            e(d1, f"if {until.src}:")
+            e(d1 + 1, "stop = True")
+            e(d1 + 1, "break")
+        self.fire("round_end", d, ctx)
+
+    def turn(self, spec: dict, d: int) -> None:
+        e = self.emit
+        e(d, "turn_n += 1")
+        e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
+        e(d + 1, "raise _Fallback()")
+        self.reset("turn", d)
+        ctx = _Ctx({})
+        e(d, "try:")
+        self.fire("turn_start", d + 1, ctx)
+        self.block(spec.get("do"), d + 1, ctx)
+        e(d, "except _EndTurn:")
+        e(d + 1, "pass")
+        if self.p.triggers.get("turn_end"):
+            e(d, "try:")
+            self.fire("turn_end", d + 1, ctx)
+            e(d, "except _EndTurn:")
+            e(d + 1, "pass")
+        if self.track:
+            e(d, "if first is None:")
+            e(d + 1, "first = cur + 1")
+            self.standings(d)
+
+    def _scores(self) -> list[Ex] | None:
+        sc = (self.data.get("scoring") or {})
+        if "score" not in sc:
+            return None
+        return [self.expr(_node(sc["score"]), {"player": Ex(str(i), "player", True)})
+                for i in range(self.n)]
+
+    def standings(self, d: int) -> None:
+        """As simulate's standings after a turn: the one player strictly ahead leads."""
+        scores = self._scores()
+        if scores is None or any(s.kind not in _NUMS for s in scores):
+            raise Unsupported("standings of scores that are not numbers")
+        sign = "-" if (self.data.get("scoring") or {}).get("order") == "lowest" else ""
+        e = self.emit
+        e(d, "best = who = None")
+        for i, s in enumerate(scores):
+            e(d, f"sv = {sign}{s.src}")
+            e(d, "if best is None or sv > best:")
+            e(d + 1, f"best, who = sv, {i + 1}")
+            e(d, "elif sv == best:")
+            e(d + 1, "who = None")
+        e(d, "if who is not None:")
+        e(d + 1, "if leader is not None and who != leader:")
+        e(d + 2, "changes += 1")
+        e(d + 1, "leader = who")
+
+    def scoring(self, d: int) -> None:
+        e = self.emit
+        sc = self.data.get("scoring") or {}
+        self._only(sc, "score", "order", "ties", "tie_break", "eligible", "winners")
+        scores = self._scores()
+        e(d, "scores = [" + (", ".join(s.src for s in scores) if scores
+                             else ", ".join(["None"] * self.n)) + "]")
+        tbs = []
+        for i in range(self.n):
+            scope = {"player": Ex(str(i), "player", True)}
+            tb = [self.expr(_node(x), scope) for x in sc.get("tie_break") or []]
+            if any(x.kind not in _NUMS for x in tb):
+                raise Unsupported("tie_break")
+            tbs.append("[" + ", ".join(x.src for x in tb) + "]")
+        e(d, "tbs = [" + ", ".join(tbs) + "]")
+        if "eligible" in sc:
+            el = [self.cond(sc["eligible"], {"player": Ex(str(i), "player", True)}).src
+                  for i in range(self.n)]
+            e(d, "eligible = [" + ", ".join(el) + "]")
+        else:
+            e(d, "eligible = None")
+        if "winners" in sc:
+            w = self.expr(_node(sc["winners"]), {})
+            if w.kind != "list:player":
+                raise Unsupported("winners")
+            e(d, f"winners = {w.src}")
+        else:
+            e(d, "winners = None")
+        if self.track:
+            e(d, "if first is None and turn_n >= 1:")
+            e(d + 1, "first = cur + 1")
+            if scores is not None:
+                self.standings(d)
+            tracked = "first, changes"
+        else:
+            tracked = "None, None"
+        e(d, "fired = {FN[i]: k for i, k in enumerate(FI) if k}")
+        e(d, "chosen = {}")
+        e(d, "for i, k in enumerate(CH):")
+        e(d + 1, "if k:")
+        e(d + 2, "chosen[CK[i]] = k")
+        e(d, "unruled = {UK[i]: k for i, k in enumerate(UN) if k}")
+        e(d, "return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
+             f"winners, fired, chosen, unruled, {tracked})")
+
+
+class _Late:
+    """A number written into the source once generation knows it."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __str__(self) -> str:
+        return f"__LATE_{self.what}__"
+
+
+def _merge_steps(lines: list[str]) -> list[str]:
+    """Consecutive step counts at one indentation as one addition (nothing reads between)."""
+    out: list[str] = []
+    for line in lines:
+        body = line.lstrip()
+        if body.startswith("steps += ") and out and out[-1].lstrip().startswith("steps += ") \
+                and len(out[-1]) - len(out[-1].lstrip()) == len(line) - len(body):
+            prev = out[-1]
+            total = int(prev.lstrip()[9:]) + int(body[9:])
+            out[-1] = prev[:len(prev) - len(prev.lstrip())] + f"steps += {total}"
+            continue
+        out.append(line)
+    return out
+
+
+def _same_kind(items: list[Ex]) -> str:
+    kinds = {x.kind for x in items}
+    if kinds <= {"int", "num"} and kinds:
+        return "num" if "num" in kinds else "int"
+    if len(kinds) != 1:
+        raise Unsupported("a list of mixed kinds")
+    k = next(iter(kinds))
+    if k.startswith(("list", "die", "dice", "timer")):
+        raise Unsupported("a list of lists")
+    return k
+
+
+def _walk(steps: Any):
+    for step in steps or []:
+        yield step
+        if not isinstance(step, dict):
+            continue
+        for key in ("then", "else", "repeat", "do"):
+            if isinstance(step.get(key), list):
+                yield from _walk(step[key])
+        opts = step.get("options")
+        if isinstance(opts, dict):
+            for o in opts.values():
+                if isinstance(o, dict):
+                    yield from _walk(o.get("do"))
+
+
+def _all_step_lists(data: dict):
+    for spec in data["flow"]["phases"].values():
+        for key in ("do", "on_begin", "on_end"):
+            yield spec.get(key)
+    for section in ("procedures", "triggers", "checks"):
+        for spec in (data.get(section) or {}).values():
+            yield spec.get("do")
+
+
+# -- the result -----------------------------------------------------------------------------------
+
+@dataclass
+class Played:
+    """One specialized game: the interpreter's `Result` and counters; `first` and
+    `lead_changes` when standings were tracked; `specialized` False when the interpreter
+    played it (a fallback)."""
+
+    result: Result
+    fired: dict
+    chosen: dict
+    unruled: dict
+    first: int | None = None
+    lead_changes: int | None = None
+    specialized: bool = True
+    game: Any = None
+
+
+@dataclass
+class Specialized:
+    """A ruleset specialized for one seat configuration."""
+
+    program: Program
+    players: int
+    seats: dict[int, str]
+    source: str
+    play_raw: Callable[[Any], tuple]
+    play_tracked: Callable[[Any], tuple] | None
+    seat_names: list[str]
+    controller_names: list[str]
+    order: str
+    ties: str
+    has_score: bool
+    fallbacks: int = field(default=0)
+
+    def play(self, seed: Any, track: bool = False) -> Played:
+        """One game on `seed`: exactly what the interpreter's game on that seed gives."""
+        played = self.try_play(seed, track)
+        return played if played is not None else self._interpreted(seed)
+
+    def try_play(self, seed: Any, track: bool = False) -> Played | None:
+        """One game on `seed` by the generated code, or None when the interpreter must play
+        it (a budget ran out, a rule error, anything unforeseen)."""
+        try:
+            raw = (self.play_tracked if track else self.play_raw)(seed)
+        except Exception:
+            self.fallbacks += 1
+            return None
+        return Played(self._result(raw), raw[10], raw[11], raw[12], raw[13], raw[14])
+
+    def _interpreted(self, seed: Any) -> Played:
+        from interpreter.setup import new_game
+        game = new_game(self.program, self.players, dict(self.seats), seed=seed)
+        game.logging = game.narrating = False
+        result = game.run()
+        return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
+                      game=game)
+
+    def _result(self, raw: tuple) -> Result:
+        """As Game._result: winners, then placements by (winner, score, tie-breaks)."""
+        reason, rounds, turns, steps, rolls, now, scores, tbs, eligible, winners = raw[:10]
+        n = self.players
+        sign = -1 if self.order == "lowest" else 1
+        if winners is None:
+            if not self.has_score:
+                winners = []
+            else:
+                pool = [i for i in range(n) if eligible is None or eligible[i]] or list(range(n))
+
+                def wkey(i: int) -> tuple:
+                    return (sign * scores[i], *[sign * x for x in tbs[i]])
+                best = max(wkey(i) for i in pool)
+                winners = [i for i in pool if wkey(i) == best]
+                if len(winners) > 1 and self.ties == "draw":
+                    winners = []
+        win = set(winners)
+
+        def key(i: int) -> tuple:
+            s = scores[i]
+            return (i in win, sign * s if isinstance(s, (int, float)) else 0,
+                    [sign * x if isinstance(x, (int, float)) else 0 for x in tbs[i]])
+        ranked = sorted(range(n), key=key, reverse=True)
+        place, last = 0, None
+        placed = {}
+        for j, i in enumerate(ranked):
+            k = key(i)
+            if k != last:
+                place, last = j + 1, k
+            placed[i] = place
+        seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
+                            placed[i], False) for i in range(n)]
+        return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
+                      steps, rolls, now)
+
+
+def specialize(program: Program, players: int | None = None,
+               seats: dict[int, str] | None = None) -> Specialized | None:
+    """The ruleset and seats as one generated function, or None when something in them is not
+    specialized (the interpreter then plays)."""
+    from interpreter.setup import controller_for, player_count
+    try:
+        n = player_count(program, players)
+    except Exception:
+        return None
+    seats = dict(seats or {})
+    controllers = []
+    for i in range(n):
+        try:
+            ctrl = controller_for(program, seats.get(i + 1))
+        except Exception:
+            return None
+        if not isinstance(ctrl, (PolicyController, RandomController)):
+            return None
+        controllers.append(ctrl)
+    try:
+        fns = []
+        sources = []
+        gen = None
+        for track in (False, True):
+            gen = _Gen(program, n, controllers, track)
+            source = gen.generate()
+            names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
+                     "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
+                     "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}
+            code = compile(source, f"<meeple specialized {'tracked' if track else 'game'}>",
+                           "exec")
+            exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
+            fns.append(names["play"])
+            sources.append(source)
+    except (Unsupported, RecursionError, SyntaxError, KeyError):
+        return None
+    sc = program.data.get("scoring") or {}
+    return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
+                       [c.name for c in controllers], sc.get("order", "highest"),
+                       sc.get("ties", "shared"), "score" in sc)
