@@ -50,6 +50,7 @@ class Request:
     path: tuple = ()
     points: int | None = None  # actions: the points left
     render: Any = None         # renders the prompt when someone reads it (bots never do)
+    sealed: bool = False       # others may not learn the answer until all are revealed
 
     @property
     def prompt(self) -> str:

@@ -632,9 +632,11 @@ class Game:
         self.chosen[k] = self.chosen.get(k, 0) + 1
         if not self.logging:
             return
+        if req.sealed:
+            when["sealed"] = True  # narrated to its decider only, until the reveal
         if only:
             self.record("decision", id=req.id, by=req.player.name, choice=plain(key),
-                        only=True)
+                        only=True, **when)
         else:
             self.record("decision", id=req.id, by=req.player.name, choice=plain(key), **when)
 

@@ -35,6 +35,8 @@ def describe(game, rec: dict, viewer=None) -> str | None:
             parts.append(f"{did} {die_face(face, sides)}")
         return f"  {game.current.name} rolls {'  '.join(parts)}"
     if t == "decision":
+        if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
+            return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
         return f"  {rec['by']} chooses {rec['choice']}"
     if t == "race":
         return f"  race {rec['id']} ({rec['seconds']:.1f} s): " + "; ".join(

@@ -362,7 +362,7 @@ class StepCompiler:
 
         def ask(g, env, player):
             req = Request(did, player, path=path,
-                          render=(lambda: prompt(env)) if prompt else None)
+                          render=(lambda: prompt(env)) if prompt else None, sealed=sealed)
             if options is not None:
                 req.options = [o for o in options(g, env) if _within_limit(g, did, o, player)]
             else:

@@ -365,10 +365,6 @@ def test_dws_r8_the_second_applicant_cannot_see_the_first_application():
     assert "17" not in json.dumps(seen["view"]["players"])
 
 
-@pytest.mark.xfail(strict=True, reason="engine: each sealed decision is logged and narrated "
-                   "publicly ('Player 1 chooses 17') as it is taken, before the others decide; "
-                   "interpreter/engine.py Game._took and interpreter/narrate.py describe() should "
-                   "hide a sealed choice from everyone but its decider until the `revealed` record")
 def test_dws_r8_narration_does_not_tell_the_second_applicant_the_first_application():
     """DWS-R8: until all are revealed, no line shown to Player 2 may say what Player 1
     applied for."""
@@ -376,7 +372,9 @@ def test_dws_r8_narration_does_not_tell_the_second_applicant_the_first_applicati
     log = game.log
     second = next(i for i, r in enumerate(log) if r["t"] == "decision" and r["by"] == P2)
     lines = [describe(game, r, player(game, P2)) for r in log[:second]]
-    assert not any(line and "17" in line for line in lines)
+    assert not any(line and "Player 1 chooses" in line for line in lines)
+    assert f"  {P1} decides (sealed)" in lines
+    assert describe(game, log[second - 1], player(game, P1)) == f"  {P1} chooses 17"
 
 
 def test_dws_r9_loans_are_collected_lowest_application_first_ties_by_turn_order():
