@@ -188,20 +188,8 @@ class _Emitter:
         nt, cap, passes = self.temp("n"), self.temp("cap"), self.temp("p")
         self.emit(depth, "try:")
         d = depth + 1
-        if times:
-            self.emit(d, f"{nt} = {times}(env)")
-        if most:
-            self.emit(d, f"{cap} = {most}(env)")
-        self.emit(d, f"{passes} = 0")
-        self.emit(d, "while True:")
-        d2 = d + 1
-        if times:
-            self.emit(d2, f"if {passes} >= {nt}:")
-            self.emit(d2 + 1, "break")
-        if while_:
-            self.emit(d2, f"if not {while_}(env):")
-            self.emit(d2 + 1, "break")
-        self.emit(d2, f"{passes} += 1")
+        d2 = loop_head(self.emit, d, (nt, cap, passes), times and f"{times}(env)",
+                       most and f"{most}(env)", while_ and f"{while_}(env)")
         if most:
             self.emit(d2, f"if {passes} > {cap}:")
             self.emit(d2 + 1, f"_over_max({cap}, {where})")
@@ -275,6 +263,28 @@ class _Emitter:
     def _break(self, spec: dict, path: tuple, depth: int) -> bool | None:
         self.emit(depth, "raise _Break()")
         return None
+
+
+def loop_head(emit: Callable[[int, str], None], d: int, names: tuple[str, str, str],
+              times: str | None, most: str | None, while_: str | None) -> int:
+    """The head of a generated `repeat` (shared with interpreter/specialize.py): the count and
+    the cap evaluated once, then each pass stops at `times` or when `while` no longer holds,
+    and counts itself. Returns the depth of the loop's body."""
+    nt, cap, passes = names
+    if times:
+        emit(d, f"{nt} = {times}")
+    if most:
+        emit(d, f"{cap} = {most}")
+    emit(d, f"{passes} = 0")
+    emit(d, "while True:")
+    if times:
+        emit(d + 1, f"if {passes} >= {nt}:")
+        emit(d + 2, "break")
+    if while_:
+        emit(d + 1, f"if not {while_}:")
+        emit(d + 2, "break")
+    emit(d + 1, f"{passes} += 1")
+    return d + 1
 
 
 def _over_max(cap: Any, path: tuple) -> None:

@@ -51,6 +51,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.parser import parse_expression
+from interpreter.codegen_steps import loop_head
 from interpreter.decisions import PolicyController, RandomController
 from interpreter.engine import Result, SeatResult
 from interpreter.program import Program
@@ -653,20 +654,8 @@ class _Gen:
             if x is not None and x.kind != "int":
                 raise Unsupported("repeat count")
         nt, cap, passes = self.temp("n"), self.temp("cap"), self.temp("p")
-        if times:
-            self.emit(d, f"{nt} = {times.src}")
-        if most:
-            self.emit(d, f"{cap} = {most.src}")
-        self.emit(d, f"{passes} = 0")
-        self.emit(d, "while True:")
-        d2 = d + 1
-        if times:
-            self.emit(d2, f"if {passes} >= {nt}:")
-            self.emit(d2 + 1, "break")
-        if while_:
-            self.emit(d2, f"if not {while_.src}:")
-            self.emit(d2 + 1, "break")
-        self.emit(d2, f"{passes} += 1")
+        d2 = loop_head(self.emit, d, (nt, cap, passes), times and times.src,
+                       most and most.src, while_ and while_.src)
         # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
         # error: the interpreter replays this seed.
         limit = f" or {passes} > {cap}" if most else ""
