@@ -108,3 +108,22 @@ def test_an_invalid_ruleset_does_not_run(tmp_path):
     out = run("run", str(bad))
     assert out.exit_code == 1
     assert "bad.yaml:4:" in out.output
+
+
+@pytest.mark.parametrize("game", ["shipwrecked", "dice_bag_dungeon", "dark_water_salvage"])
+def test_a_person_plays_each_of_the_newer_seed_games_to_the_end_seeing_only_their_own_lines(
+        game, tmp_path):
+    # The person always answers "1": the first option, the first item listed in a race, one
+    # dollar; refused answers would be asked again, and the game must still end.
+    log = tmp_path / "g.jsonl"
+    out = run("run", str(ROOT / "rulesets" / f"{game}.yaml"), "--seat", "1=human", "--seed", "2",
+              "--log", str(log), input="1\n" * 3000)
+    assert out.exit_code == 0, out.output[-2000:]
+    assert "Game over" in out.output and "Traceback" not in out.output
+    records = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    others = {r["text"] for r in records if r["t"] == "say" and r.get("to") is not None
+              and "Player 1" not in r["to"]}
+    mine = {r["text"] for r in records if r["t"] == "say" and "Player 1" in (r.get("to") or [])}
+    shown = out.output
+    assert not [t for t in others - mine if t in shown]  # nobody else's private lines
+    assert all(t in shown for t in mine)
