@@ -26,7 +26,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import BUILTINS, get
-from dsl.compiler import _OPS, _add, _eq, _member, _zone_items
+from dsl.compiler import _OPS, _add, _eq, _member
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
@@ -76,14 +76,11 @@ def _neg(x: Any) -> Any:
     raise TypeError("not a number")
 
 
-def _ordered(op: str) -> Callable[[Any, Any], bool]:
-    return _OPS[op]  # numbers or texts; raises on anything else
-
-
 HELPERS: dict[str, Any] = {
     "_fail": _fail, "_neg": _neg, "_get": get, "_bool": _bool, "_index": _index, "_iter": _iter, "_add": _add,
-    "_eq": _eq, "_member": _member, "_NUM": _NUM, "_zone_items": _zone_items,
-    "_lt": _ordered("<"), "_le": _ordered("<="), "_gt": _ordered(">"), "_ge": _ordered(">="),
+    "_eq": _eq, "_member": _member, "_NUM": _NUM,
+    # numbers or texts; anything else raises (then the closure reports it)
+    "_lt": _OPS["<"], "_le": _OPS["<="], "_gt": _OPS[">"], "_ge": _OPS[">="],
 }
 _ORDER_HELPER = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 

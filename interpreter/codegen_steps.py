@@ -27,7 +27,7 @@ from dsl.compiler import Env
 from interpreter import compile_expr as cx
 from interpreter.codegen import _dotted
 from interpreter.reads import target_writes
-from interpreter.signals import Break, EndPhase, EndTurn
+from interpreter.signals import Break, EndPhase, EndTurn, RuleError
 
 _NUM = (int, float)
 
@@ -288,7 +288,6 @@ def loop_head(emit: Callable[[int, str], None], d: int, names: tuple[str, str, s
 
 
 def _over_max(cap: Any, path: tuple) -> None:
-    from interpreter.signals import RuleError
     raise RuleError("budget-exceeded", f"this repeat ran more than its max of {cap} passes", path)
 
 

@@ -546,8 +546,6 @@ class Game:
         if not req.numeric and not req.options:
             raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
                             f"{req.player.name}", req.path)
-        if not self.forced and getattr(self.clock, "replaying", False):
-            self.clock.go_live()  # a resumed live game: the logged part is replayed
         if not (self.forced or self.on_decision or self.script_only or self.clock.real
                 or self.expected_state is not None):
             # The common case of a simulation, in short: nothing scripted, nobody watching.
@@ -573,6 +571,8 @@ class Game:
         return self._decide(req)
 
     def _decide(self, req: Request) -> Option | int:
+        if not self.forced and getattr(self.clock, "replaying", False):
+            self.clock.go_live()  # a resumed live game: the logged part is replayed
         if self.expected_state is not None and len(self.log) >= self.replay_until:
             from interpreter.snapshot import check_restored
             check_restored(self)  # a restored game has replayed to its saved decision
