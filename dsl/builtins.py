@@ -384,7 +384,7 @@ def _column(cell):
 # -- time ------------------------------------------------------------------------------------------
 
 @builtin("remaining", [Param("timer", t.TIMER)], t.NUMBER,
-         "Seconds left on a timer (0 when stopped or expired).", "remaining(dive) < 5", "time")
+         "Seconds left on a timer (0 when stopped or expired).", "remaining(countdown) < 5", "time")
 def _remaining(timer):
     try:
         return timer.remaining  # a timer (the hot path of a timed game)
@@ -393,6 +393,6 @@ def _remaining(timer):
 
 
 @builtin("elapsed", [Param("timer", t.TIMER)], t.NUMBER,
-         "Seconds since a timer started.", "elapsed(dive)", "time")
+         "Seconds since a timer started.", "elapsed(countdown)", "time")
 def _elapsed(timer):
     return get(timer, "elapsed")

@@ -230,10 +230,10 @@ EFFECTS_LIST = [
            "fires `timer_expired`.", "timer", {
                "timer": _f(REF, "The timer.", True, ref="timer"),
                "seconds": _f(EXPR, "Its length in seconds.", True, type="number"),
-           }, "- start_timer: dive\n  seconds: dive_time", "time"),
+           }, "- start_timer: countdown\n  seconds: time_allowed", "time"),
     Effect("stop_timer", "Stops a timer.", "timer", {
                "timer": _f(REF, "The timer.", True, ref="timer"),
-           }, "- stop_timer: dive", "time"),
+           }, "- stop_timer: countdown", "time"),
     Effect("wait", "Lets modelled time pass (simulation), e.g. for an action with no dice.",
            "seconds", {
                "seconds": _f(EXPR, "How many seconds.", True, type="number"),

@@ -2,7 +2,7 @@
 
 Input: nothing. Output: `ModelledClock`, which moves only when the engine advances it by the
 durations a ruleset declares (simulation, tests), and `RealClock`, which reads the wall clock
-(live play: a real dive timer). Timers (interpreter/values.py) read whichever clock the game has.
+(live play: a real countdown). Timers (interpreter/values.py) read whichever clock the game has.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Input: a decision `Request` and the game. Output: the chosen option (or number), `TIMEOUT`
 when a running timer ran out before an answer came, or `Raised` when the person raised a
-table event (such as "the diver breathed") instead of answering.
+table event (such as "someone spoke") instead of answering.
 
 Before asking, it shows the player's own view: the state their visibility allows, with the
 time left on visible timers. The options are numbered with their labels (and costs); an answer
