@@ -226,6 +226,11 @@ def ruleset_schema() -> dict:
         "cards": _d("The cards: each a mapping of field to value.", type="array",
                     items={"type": "object"}),
         "in": _d("The zone the cards start in.", type="string"),
+        "known_by": _d("The fields people read on a card to tell it from the others: a card "
+                       "drawn blind at the table is typed in as these fields' values joined "
+                       "by '-' (default: all its fields). Cards that agree on them are "
+                       "interchangeable.", type="array", items={"type": "string"},
+                       minItems=1),
         "doc": _d("What the cards are.", type="string"),
         "source": _d("Where the content comes from: the rule text, or invented by the ruleset "
                      "author.", enum=["text", "invented", "analysis"]),

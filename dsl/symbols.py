@@ -178,11 +178,21 @@ class _Collector:
         for name, spec in (comps.get("decks") or {}).items():
             self.declare(name, "deck", t.list_of(t.Type("card", name=name)),
                          ("components", "decks", name))
-            for card in spec.get("cards") or []:
+            cards = [c for c in spec.get("cards") or [] if isinstance(c, dict)]
+            for card in cards:
                 for key, value in card.items():
                     prev = sym.card_fields.get(key)
                     vt = t.type_of_value(value)
                     sym.card_fields[key] = vt if prev is None else t.join(prev, vt)
+            for i, known in enumerate(spec.get("known_by") or []):
+                lacking = sum(1 for c in cards if known not in c)
+                if lacking:
+                    where = ("components", "decks", name, "known_by", i)
+                    self.diags.append(Diagnostic(
+                        "unknown-field", f"'{known}' is not a field of "
+                        f"{'any' if lacking == len(cards) else f'{lacking} of the'} "
+                        f"'{name}' cards, so it cannot tell them apart",
+                        self.doc.positions.value(where), where))
         for name, spec in (comps.get("grids") or {}).items():
             self.declare(name, "grid", t.GRID, ("components", "grids", name))
             attrs = dict(spec.get("default") or {})

@@ -166,7 +166,12 @@ class ThenChance(ChanceSource):
 
 
 def _kind(x: Any) -> str:
-    return str(getattr(x, "kind", None) or getattr(x, "deck", None) or type(x).__name__)
+    """What people at a table call an item they drew: a die by its component (its colour,
+    say), a card by its `known_by` fields."""
+    spoken = getattr(x, "_spoken", None)
+    if spoken is not None:
+        return spoken
+    return str(getattr(x, "kind", None) or type(x).__name__)
 
 
 def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
@@ -224,9 +229,10 @@ def parse_faces(text: str, dice: list) -> tuple[list | None, str | None]:
 
 
 class TableChance(SeededChance):
-    """Referee mode: the real dice are typed in. Shuffles and blind draws, which a table does
-    with its own hands, are taken from a seeded generator unless the ruleset has people report
-    them. `ask(prompt) -> str` reads one line (input(), or a test's queue)."""
+    """Referee mode: the real dice and blind draws are typed in. Shuffles stay with the seeded
+    generator: a deck's order is meeple's to keep (face-down cards whose contents meeple answers
+    for), and a ruleset whose table deals at random draws blind instead. `ask(prompt) -> str`
+    reads one line (input(), or a test's queue)."""
 
     live = True
 
@@ -257,24 +263,25 @@ class TableChance(SeededChance):
         return None  # at the table, people raise such events themselves
 
     def pick(self, items: list, count: int) -> list:
-        """A blind draw at the table: people draw from their own bag and say what came out,
-        by item id or by kind (a die's component: its colour, say). Only dice are reported:
-        cards and chips, which differ by their fields rather than their kind, are still drawn
-        by the seeded generator."""
-        from interpreter.values import Die
-        if not all(isinstance(x, Die) for x in items):
-            return super().pick(items, count)
+        """A blind draw at the table: people draw from their own bag and say what came out, by
+        item id or by what they see (a die's component, such as its colour; a card's
+        `known_by` fields, such as a chip's value)."""
         want = min(count, len(items))
         if want == 0:
             return []
         kinds: dict[str, int] = {}
         for x in items:
             kinds[_kind(x)] = kinds.get(_kind(x), 0) + 1
+        if len(kinds) == 1:  # all alike: what comes out is known without asking
+            chosen = list(items)[:want]
+            self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
+            return chosen
         listing = ", ".join(f"{k} ({n})" for k, n in kinds.items())
+        where = getattr(items[0], "zone", "") or "the bag"
         while True:
             try:
-                text = self.ask(f"Draw {want} blind and enter what came out ({listing}; or "
-                                "undo): ")
+                text = self.ask(f"Draw {want} blind from {where} and enter what came out "
+                                f"({listing}; or undo): ")
             except EOFError:
                 raise ChanceError("the table stopped entering draws") from None
             if text.strip() == "undo":
@@ -282,8 +289,7 @@ class TableChance(SeededChance):
                 raise Undo()
             chosen, why = _drawn(text, items, want)
             if chosen is not None:
-                from interpreter.values import ref
-                self.say("  drawn: " + ", ".join(str(ref(x)) for x in chosen))
+                self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
                 return chosen
             self.say(f"  refused: {why}; enter them again")
 

@@ -191,7 +191,8 @@ class Game:
             if "in" in spec:
                 self.put(dice, self.zones[spec["in"]], ("components", "dice", name, "in"))
         for name, spec in (comps.get("decks") or {}).items():
-            cards = [Card(f"{name}[{i}]", name, c) for i, c in enumerate(spec["cards"])]
+            cards = [Card(f"{name}[{i}]", name, c, spec.get("known_by"))
+                     for i, c in enumerate(spec["cards"])]
             env[name] = cards
             if "in" in spec:
                 self.put(cards, self.zones[spec["in"]], ("components", "decks", name, "in"))

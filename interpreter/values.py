@@ -63,10 +63,16 @@ class Die:
 
 
 class Card:
-    def __init__(self, id: str, deck: str, fields: dict[str, Any]):
+    """A card (or chip, tile...) with data fields. `_spoken` is how people name it at a table:
+    the values of its set's `known_by` fields (default all), joined by '-'."""
+
+    def __init__(self, id: str, deck: str, fields: dict[str, Any],
+                 known_by: list[str] | None = None):
         self.id = id
         self.deck = deck
         self.zone = ""
+        # Underscored: kept out of the namespace of the card's own fields.
+        self._spoken = "-".join(str(fields.get(f)) for f in (known_by or fields))
         for key, value in fields.items():
             setattr(self, key, value)
 

@@ -235,3 +235,27 @@ def test_a_fraction_in_arithmetic_with_an_unknown_side_is_still_a_fraction():
             - set: {pot: "sum(players[x * 1.5].seat for x in [])"}
     """)
     assert "type-mismatch" in found
+
+
+def test_known_by_names_fields_every_card_of_its_deck_has():
+    text = textwrap.dedent("""\
+    meeple: 1
+    metadata: {name: Test}
+    players: {min: 1, max: 1}
+    components:
+      zones:
+        bag: {kind: bag}
+      decks:
+        chips:
+          in: bag
+          known_by: [value, colour]
+          cards: [{value: 5, tier: 2}, {value: 10, tier: 2, colour: red}]
+    flow:
+      phases:
+        play:
+          do: [{draw: bag, as: chip}]
+    """)
+    found = [(d.code, d.span.line, d.message) for d in validate_text(text, "t.yaml").diagnostics]
+    assert found == [("unknown-field", 10, "'colour' is not a field of 1 of the 'chips' cards, "
+                                           "so it cannot tell them apart")]
+    assert validate_text(text.replace("value, colour", "value"), "t.yaml").diagnostics == []

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from interpreter.chance import TableChance, parse_faces
 from interpreter.cli import main
-from interpreter.values import Die
+from interpreter.values import Card, Die
 
 ROOT = Path(__file__).resolve().parents[1]
 MEEPLE = str(Path(sys.executable).with_name("meeple"))
@@ -41,6 +41,27 @@ def test_the_table_is_asked_again_after_an_impossible_entry():
     assert [s for s in shown if "refused" in s] == [
         "  refused: die cannot show 7 (faces 1..6); enter them again",
         "  refused: die cannot show x (faces 1..6); enter them again"]
+
+
+def test_a_blind_draw_of_cards_is_typed_in_by_the_fields_people_read():
+    """A card is named by its deck's `known_by` values joined by '-'; cards that agree on
+    them are interchangeable, and an id names one card exactly."""
+    spec = [{"colour": "red", "n": 3, "art": "a"}, {"colour": "red", "n": 3, "art": "b"},
+            {"colour": "blue", "n": 1, "art": "c"}]
+    cards = [Card(f"deck[{i}]", "deck", c, ["colour", "n"]) for i, c in enumerate(spec)]
+    for c in cards:
+        c.zone = "pile"
+    asked, shown = [], []
+    lines = iter(["red-3 green-2", "blue-1 deck[1]", "red-3 red-3"])
+    table = TableChance(lambda prompt: asked.append(prompt) or next(lines), shown.append)
+    assert table.pick(cards, 2) == [cards[2], cards[1]]
+    assert asked == ["Draw 2 blind from pile and enter what came out (red-3 (2), blue-1 (1); "
+                     "or undo): "] * 2
+    assert shown == ["  refused: no 'green-2' is left to draw; enter them again",
+                     "  drawn: blue-1, red-3"]
+    assert table.pick([cards[0]], 1) == [cards[0]]  # nothing to tell apart: not asked
+    assert len(asked) == 2 and shown[-1] == "  drawn: red-3"
+    assert table.pick(cards, 2) == [cards[0], cards[1]]  # alike cards are interchangeable
 
 
 def test_wreckdivers_is_refereed_from_typed_in_dice():

@@ -29,7 +29,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import SeededChance, TableChance
+from interpreter.chance import ChanceError, SeededChance, TableChance
 from interpreter.cli import main
 from interpreter.engine import ScriptEnded
 from interpreter.journal import script
@@ -96,9 +96,11 @@ def dws(decisions=(), players=2, wrecks=None, values=None, turn_order=None, pick
     cards = [values.get(s) or next(spare_v) for s in SHIPS]
     n = players
     orders = [[], [f"locations[{LOCATIONS.index(r)}]" for r in regions],
-              [f"values[{list(VALUES).index(v)}]" for v in cards],
-              [f"turn_order_cards[{k - 1}]" for k in (turn_order or range(1, n + 1))]]
-    return play(NAME, decisions=list(decisions), players=players, orders=orders, picks=picks,
+              [f"values[{list(VALUES).index(v)}]" for v in cards]]
+    # The Turn Order cards are dealt as blind draws, one per seat, before any chip is drawn.
+    dealt = [[f"turn_order_cards[{k - 1}]"] for k in (turn_order or range(1, n + 1))]
+    return play(NAME, decisions=list(decisions), players=players, orders=orders,
+                picks=[*dealt, *picks],
                 sets={k: str(v) for k, v in (sets or {}).items()}, variant=variant,
                 until_script_ends=until_script_ends)
 
@@ -247,13 +249,18 @@ def test_dws_r4_chips_make_change_so_any_whole_dollar_can_be_collected():
 
 
 def test_dws_r5_turn_order_cards_1_to_n_are_dealt_at_random():
-    """DWS-R5: the Turn Order cards 1..N (only those) are shuffled and dealt, one to each."""
+    """DWS-R5: the Turn Order cards 1..N (only those) are dealt at random, one to each: each
+    player's card is a blind draw from the face-down pile."""
     game = dws(players=3, turn_order=[3, 1, 2])
     assert [p.turn_order for p in game.players] == [3, 1, 2]
     assert said(game)[1:4] == ["Player 1 holds Turn Order card 3", "Player 2 holds Turn Order card 1",
                                "Player 3 holds Turn Order card 2"]
-    shuffled = records(game, "shuffle", zone="turn_order_pile")[0]["order"]
-    assert sorted(shuffled) == ["turn_order_cards[0]", "turn_order_cards[1]", "turn_order_cards[2]"]
+    deals = records(game, "draw", source="turn_order_pile")
+    assert [(d["items"], d["blind"]) for d in deals] == [
+        (["turn_order_cards[2]"], True), (["turn_order_cards[0]"], True),
+        (["turn_order_cards[1]"], True)]
+    with pytest.raises(ChanceError, match="not there to draw"):
+        dws(players=3, turn_order=[4, 1, 2], until_script_ends=False)  # 4 is unused with three
 
 
 def test_dws_a10_players_start_with_no_money():
@@ -1200,14 +1207,27 @@ def test_meeple_run_plays_a_whole_game_readably_to_the_end(seed, n):
 
 def test_a_table_referees_a_game_with_a_person_typing_their_decisions():
     """Referee mode: `--dice table` with a person at seat 1 who types every decision (the
-    game has no dice: meeple keeps the sonar cards' answers and the state, the bot plays
+    game has no dice: the table types in the Turn Order card Player 1 was dealt and the chips
+    drawn each round; meeple keeps the sonar cards' answers and the state, the bot plays
     seat 2). Each round: apply for $10, start in the first free City, research the first
     ship with the City's card, then done."""
     per_round = "10\n1\nresearch\n1\n1\ndone\n"
+    # The 2-player bag: 17 x $5 and 13 x $10, four chips a round; round 8 finds only two $10
+    # chips, which needs no question (they are all alike).
+    chips = ["5 5 5 5"] * 4 + ["5 10 10 10", "10 10 10 10", "10 10 10 10"]
+    typed = "2\n" + "5 5 5 20\n" + "".join(
+        f"{c}\n" + ("maybe\n" if i == 0 else "") + per_round for i, c in enumerate(chips))
     out = CliRunner().invoke(main, ["run", RULESET, "--dice", "table", "--players", "2", "--seat",
-                                    "1=human", "--seed", "3"], input="maybe\n" + per_round * 8)
+                                    "1=human", "--seed", "3"], input=typed + per_round)
     assert out.exit_code == 0, out.output
     text = out.output
+    assert "Draw 1 blind from turn_order_pile and enter what came out (1 (1), 2 (1)" in text
+    assert "Player 1 holds Turn Order card 2" in text
+    assert "Player 2 holds Turn Order card 1" in text  # the last card: not asked
+    assert "Draw 4 blind from bag and enter what came out (5 (17), 10 (13); or undo)" in text
+    assert "refused: no '20' is left to draw" in text
+    pools = re.findall(r"the GLNS offers \$(\d+) in loans", text)
+    assert pools == ["20", "20", "20", "20", "35", "40", "40", "20"]
     assert "not a legal answer" in text  # "maybe" is not an amount
     assert text.count("Player 1 applies for $10") == 8
     assert text.count("Player 1 researches ") == 8
@@ -1217,20 +1237,27 @@ def test_a_table_referees_a_game_with_a_person_typing_their_decisions():
     assert "Game over: the flow reached its end" in text and "8 rounds" in text
 
 
-@pytest.mark.xfail(strict=True, reason="engine: in referee mode blind draws come from the "
-                   "seeded generator (interpreter/chance.py TableChance.pick); the table cannot "
-                   "report the chips it drew from the bag. Needed: a way for a ruleset to mark "
-                   "draws done by hand (e.g. a zone's `drawn_at: table`) and TableChance.pick "
-                   "asking which items were drawn, listing them by their public fields")
 def test_dws_r6_at_the_table_the_chips_drawn_from_the_bag_are_typed_in():
-    """DWS-R6, DWS-P4: at a real table a player draws the chips by hand; the referee should be
-    told which."""
-    asked = []
+    """DWS-R6, DWS-P4: at a real table a player draws the chips by hand and the referee types
+    in their values; the loan pool is what was typed, and those chips leave the bag."""
+    asked, answers = [], iter(["1", "10 10 5", "10 10 5 5"])
 
     def ask(prompt):
         asked.append(prompt)
-        raise EOFError
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
 
     game = new_game(PROG, 2, None, TableChance(ask, lambda line: None, seed=0), 0)
-    game.run()
-    assert any("bag" in q for q in asked)
+    with pytest.raises(ChanceError, match="the table stopped entering draws"):
+        game.run()  # the bots play round 1; round 2's draw finds the table gone
+    assert asked[1] == ("Draw 4 blind from bag and enter what came out (5 (17), 10 (13); or "
+                        "undo): ")
+    assert asked[2] == asked[1]  # "10 10 5" is refused: three chips, not four
+    assert asked[3].startswith("Draw 4 blind from bag and enter what came out (5 (15), 10 (11)")
+    first = records(game, "draw", source="bag")[0]
+    assert sorted(int(ref.split("[")[1][:-1]) >= 17 for ref in first["items"]) == [
+        False, False, True, True]  # chips 0..16 are the $5s, 17.. the $10s
+    assert "Round 1: Player 1 draws chips; the GLNS offers $30 in loans, 26 chips remain in " \
+           "the bag (15 x $5, 11 x $10)" in [r["text"] for r in game.log if r["t"] == "say"]
