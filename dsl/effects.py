@@ -178,8 +178,12 @@ EFFECTS_LIST = [
                              binds=("racer",)),
                "error_rate": _f(EXPR, "Modelled chance that a claim takes a wrong item.",
                                 type="number", binds=("racer",)),
-               "capacity": _f(EXPR, "The most items one racer can hold.", type="int",
-                              binds=("racer",)),
+               "capacity": _f(EXPR, "The most items one racer can hold, by the rules (reports "
+                                    "are held to it too).", type="int", binds=("racer",)),
+               "model_capacity": _f(EXPR, "The most items a modelled racer holds: a physical "
+                                          "limit the rules do not set, so the table's reports "
+                                          "are not held to it.", type="int",
+                                    binds=("racer",)),
            }, "- race: grab\n  items: pool\n  by: teams", "decisions"),
     # -- flow ----------------------------------------------------------------------------------
     Effect("if", "Runs `then` when the condition holds, else `else`.", "condition", {

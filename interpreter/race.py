@@ -1,10 +1,11 @@
 """Phase 6, run (races): a real-time race to claim items, modelled or reported by the table.
 
 Input: the game, a compiled `RaceSpec` (racers, items, and per racer what it wants, its speed,
-start latency, error rate and capacity) and the env of the step. Output: the race id holds a
-map from each racer to the items it claimed (the ruleset then moves them where it wants), one
-`race` log record (the claims by racer and the seconds the race took), and those seconds passed
-on the modelled clock (timers and hazard events within them happen as with any duration).
+start latency, error rate, capacity and modelled capacity) and the env of the step. Output: the
+race id holds a map from each racer to the items it claimed (the ruleset then moves them where
+it wants), one `race` log record (the claims by racer and the seconds the race took), and those
+seconds passed on the modelled clock (timers and hazard events within them happen as with any
+duration).
 
 Where the claims come from, first that applies:
 
@@ -20,8 +21,9 @@ Where the claims come from, first that applies:
    it takes, with chance `error_rate`, an item it does not want (a misgrab), and otherwise the
    item its seat's policy ranks best for the decision named by the race id (`best:` rules with
    `option` the item and `me` the racer; with no rule, one at random, counted as an unruled
-   decision). A racer stops when it holds `capacity` items or nothing it wants is left; the race
-   ends when every racer has stopped. Every random number comes through the chance door.
+   decision). A racer stops when it holds `capacity` (or `model_capacity`, a physical limit
+   only the model keeps) items or nothing it wants is left; the race ends when every racer has
+   stopped. Every random number comes through the chance door.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class RaceSpec:
     latency: Any = None   # f(env with racer) -> seconds before the first claim (default 0)
     error_rate: Any = None
     capacity: Any = None  # None: no limit
+    model_capacity: Any = None  # a limit of the model only; reports are not held to it
 
 
 @dataclass
@@ -57,6 +60,7 @@ class _Racer:
     latency: float
     error: float
     capacity: int | None
+    model_capacity: int | None  # the lower of the two limits, for the model
     claims: list
     reported: bool = False
 
@@ -97,9 +101,11 @@ def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> _Racer:
                             f"not {v!r}", spec.path + (field,))
         return v
     cap = number(spec.capacity, None, "capacity")
+    cap = int(cap) if cap is not None else None
+    held = number(spec.model_capacity, None, "model_capacity")
+    held = cap if held is None else int(held) if cap is None else min(cap, int(held))
     return _Racer(who, i, number(spec.rate, 1.0, "rate"), number(spec.latency, 0.0, "latency"),
-                  min(1.0, number(spec.error_rate, 0.0, "error_rate")),
-                  int(cap) if cap is not None else None, [])
+                  min(1.0, number(spec.error_rate, 0.0, "error_rate")), cap, held, [])
 
 
 def _name(who: Any) -> str:
@@ -213,7 +219,7 @@ def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> float:
     last = 0.0
     while active:
         r = min(active, key=lambda x: (nxt[x.index], x.index))
-        if r.capacity is not None and len(r.claims) >= r.capacity:
+        if r.model_capacity is not None and len(r.claims) >= r.model_capacity:
             active.remove(r)
             continue
         wanted = [x for x in remaining if _wants(spec, env, r.who, x)]

@@ -1340,6 +1340,8 @@ def _race(b: _Builder, f: dict) -> tuple[Inlines, list[Block]]:
         model.append([text("makes ")] + b.x(f.pop("rate")) + [text(" claims per second")])
     if "error_rate" in f:
         model.append([text("takes a wrong item with chance ")] + b.x(f.pop("error_rate")))
+    if "model_capacity" in f:
+        model.append([text("holds at most ")] + b.x(f.pop("model_capacity")) + [text(" items")])
     if model:
         inl += [text(". In simulation a racer ")] + _joined(model)
     return inl + [text(".")], []

@@ -451,7 +451,8 @@ class StepCompiler:
             return (cx.cond if cond else cx.expr)(spec[field], path + (field,))
         race = RaceSpec(spec["race"], path, cx.expr(spec["by"], path + ("by",)),
                         cx.expr(spec["items"], path + ("items",)), opt("wanted", True),
-                        opt("rate"), opt("latency"), opt("error_rate"), opt("capacity"))
+                        opt("rate"), opt("latency"), opt("error_rate"), opt("capacity"),
+                        opt("model_capacity"))
 
         def race_(g, env):
             run_race(g, race, env)

@@ -22,6 +22,7 @@ parameters:
   fast: {type: number, default: 2, doc: Player 1's claims per second.}
   cap: {type: int, default: 10, doc: Items a racer can hold.}
   error: {type: number, default: 0, doc: Chance that a claim is a misgrab.}
+  hold: {type: int, default: 10, doc: Items a modelled racer holds.}
 components:
   dice:
     red: {count: 3, in: pool, attributes: {colour: red}}
@@ -40,6 +41,7 @@ flow:
           rate: "if racer == players[0] then fast else 1"
           error_rate: error
           capacity: cap
+          model_capacity: hold
         - say: "{count(grab[players[0]])} {count(grab[players[1]])}"
 policies:
   plain:
@@ -81,6 +83,18 @@ def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path
 def test_a_racer_stops_at_its_capacity(tmp_path):
     g = play(tmp_path, sets={"cap": "1"})
     assert claims(g) == {"Player 1": ["red[0]"], "Player 2": ["red[1]"]}
+
+
+def test_a_modelled_racer_stops_at_its_model_capacity_but_a_report_is_not_held_to_it(
+        tmp_path):
+    g = play(tmp_path, sets={"hold": "1"})
+    assert claims(g) == {"Player 1": ["red[0]"], "Player 2": ["red[1]"]}
+    answers = deque(["1 2 3", ""])
+    chance = TableChance(lambda prompt: answers.popleft(), lambda line: None, seed=0)
+    chance.roll = lambda dice: [1] * len(dice)
+    g = play(tmp_path, chance=chance, sets={"hold": "1"})
+    assert claims(g) == {"Player 1": ["red[0]", "red[1]", "red[2]"], "Player 2": []}
+    assert not answers
 
 
 def test_a_racer_with_rate_zero_claims_nothing(tmp_path):
