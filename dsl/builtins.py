@@ -334,7 +334,10 @@ def _next_player(player):
 # -- grid ------------------------------------------------------------------------------------------
 
 def _rc(cell) -> tuple[int, int]:
-    return get(cell, "row_index"), get(cell, "column_index")
+    try:
+        return cell.row_index, cell.column_index  # a grid cell: the hot path
+    except AttributeError:
+        return get(cell, "row_index"), get(cell, "column_index")
 
 
 @builtin("adjacent", [Param("a", t.CELL), Param("b", t.CELL)], t.BOOL,

@@ -27,6 +27,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.builtins import BUILTINS, get
 from dsl.compiler import _OPS, _add, _eq, _member
+from interpreter.values import Grid
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
@@ -50,7 +51,10 @@ def _bool(x: Any) -> bool:
 
 
 def _index(value: Any, k: Any) -> Any:
-    if isinstance(value, list | tuple):
+    t = type(value)  # exact type checks first: this is among the hottest helpers
+    if t is dict or t is Grid:
+        return value[k]  # their own lookups raise on a missing key
+    if t is list or t is tuple or isinstance(value, list | tuple):
         if type(k) is int and 0 <= k < len(value):
             return value[k]
         raise IndexError(k)
@@ -137,7 +141,13 @@ class _Source:
         return f"({t}[{name!r}] if isinstance({t} := {obj}, dict) else {attr})", False
 
     def _index(self, node: n.Index) -> tuple[str, bool]:
-        return f"_index({self.gen(node.obj)[0]}, {self.gen(node.key)[0]})", False
+        obj, key = self.gen(node.obj)[0], self.gen(node.key)[0]
+        if self.plain:
+            return f"_index({obj}, {key})", False
+        # A list by a number in range inline (the common case); anything else by the helper.
+        t, k = self.temp(), self.temp()
+        return (f"({t}[{k}] if (type({t} := {obj}) is list) & (type({k} := {key}) is int) "
+                f"and 0 <= {k} < len({t}) else _index({t}, {k}))"), False
 
     def _unary(self, node: n.Unary) -> tuple[str, bool]:
         src, is_bool = self.gen(node.operand)
@@ -187,7 +197,11 @@ class _Source:
             if type(v) is int and not self.plain:  # 0 or 1: true/false must not equal them
                 t = self.temp()
                 return f"(({t} := {other}) == {v!r} and type({t}) is not bool)"
-        return f"_eq({a}, {b})"
+        if self.plain:
+            return f"_eq({a}, {b})"
+        ta, tb = self.temp(), self.temp()  # _eq inline: true/false equal only themselves
+        return (f"({ta} is {tb} if (type({ta} := {a}) is bool) | (type({tb} := {b}) is bool) "
+                f"else {ta} == {tb})")
 
     def _conditional(self, node: n.Conditional) -> tuple[str, bool]:
         c, c_bool = self.gen(node.cond)
