@@ -7,7 +7,7 @@ Nothing outside dsl/parser.py sees a Lark tree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 Pos = tuple[int, int]
@@ -124,3 +124,16 @@ def walk(node: Node):
         for p in node.parts:
             if isinstance(p, Node):
                 yield from walk(p)
+
+
+def mentions(node: Any, names: set | frozenset) -> bool:
+    """Whether an expression reads any of these bare names (a comprehension's own name
+    counts too: conservative)."""
+    if isinstance(node, Name):
+        return node.id in names
+    if isinstance(node, tuple):
+        return any(mentions(x, names) for x in node)
+    if isinstance(node, Node):
+        return any(mentions(getattr(node, f.name), names) for f in fields(node)
+                   if f.name != "pos")
+    return False

@@ -311,6 +311,11 @@ def ruleset_schema() -> dict:
         "doc": _d("What it does.", type="string"),
     }, ["do"])
     policy_rule = _obj("One rule of a policy: when the condition holds, choose.", {
+        "let": _d("Names for values the rule's expressions use, each worked out once, in "
+                  "order (later ones may use earlier ones). In a `best` rule a name whose "
+                  "value uses `option` is worked out for each option, and `when` cannot use "
+                  "it.", type="object", propertyNames={"pattern": NAME_PATTERN},
+                  additionalProperties=EXPR),
         "when": {**COND, "description": "When this rule applies (default: always)."},
         "choose": {**EXPR, "description": "The option to choose (an option name, or an "
                                           "expression giving a value)."},

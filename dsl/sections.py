@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsl import nodes as n
 from dsl import types as t
 from dsl.checker import Checker, Context
 from dsl.diagnostics import suggestion
+from dsl.parser import ExprSyntaxError, parse_expression
 from dsl.symbols import BUILTIN_EVENTS, END
 
 
@@ -288,15 +290,45 @@ def _policies(c: Checker, policies: dict) -> None:
                 _policy_choice(c, path, rules, options, scope)
                 continue
             for i, rule in enumerate(rules):
+                inner, before = _policy_lets(c, path + (i,), rule, scope)
                 if "when" in rule:
-                    c.cond(path + (i, "when"), rule["when"], scope)
+                    c.cond(path + (i, "when"), rule["when"], before)
                 if "choose" in rule:
-                    _policy_choice(c, path + (i, "choose"), rule["choose"], options, scope)
+                    _policy_choice(c, path + (i, "choose"), rule["choose"], options, inner)
                 if "best" in rule:
-                    c.expr(path + (i, "best"), rule["best"], {**scope, "option": t.ANY})
+                    c.expr(path + (i, "best"), rule["best"], inner)
                 if sum(k in rule for k in ("choose", "best", "random")) != 1:
                     c.report("schema", "a policy rule needs exactly one of choose, best or "
                              "random", path + (i,))
+
+
+def _policy_lets(c: Checker, path: tuple, rule: dict, scope: dict) -> tuple[dict, dict]:
+    """Checks a rule's `let` names in order. Returns the scope of its pick (every name, and
+    `option` in a `best` rule) and the scope of its `when` (the names that do not use
+    `option`, which `when` is weighed without)."""
+    inner = {**scope, "option": t.ANY} if "best" in rule else dict(scope)
+    before = dict(scope)
+    per_option = {"option"}
+    for name, value in (rule.get("let") or {}).items():
+        where = path + ("let", name)
+        if name in scope or name == "option" or name in c.sym.globals:
+            c.report("duplicate-name", f"'{name}' already names something here; a `let` "
+                     "name must be new", where, key=True)
+            continue
+        inner[name] = c.expr(where, value, inner)
+        if "best" in rule and _mentions(value, per_option):
+            per_option.add(name)
+        else:
+            before[name] = inner[name]
+    return inner, before
+
+
+def _mentions(value: Any, names: set) -> bool:
+    """Whether an expression's text reads any of these bare names."""
+    try:
+        return isinstance(value, str) and n.mentions(parse_expression(value), names)
+    except ExprSyntaxError:
+        return False  # reported where it was checked
 
 
 def _policy_choice(c: Checker, path: tuple, value: Any, options: list | None,
@@ -307,7 +339,7 @@ def _policy_choice(c: Checker, path: tuple, value: Any, options: list | None,
     if options is not None and value in options:
         return
     if options is not None and isinstance(value, str) and value.isidentifier() and (
-            value not in c.sym.globals):
+            value not in c.sym.globals and value not in scope):
         c.report("unknown-option", f"'{value}' is not an option of this decision"
                  f"{suggestion(value, [str(o) for o in options])}", path,
                  "options: " + ", ".join(str(o) for o in options))

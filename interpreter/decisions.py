@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl import nodes as n
 from dsl.compiler import Env
 from interpreter import compile_expr as cx
 from interpreter.signals import RuleError
@@ -101,6 +102,22 @@ class _Rule:
     kind: str            # choose | best | random
     pick: Any = None     # for choose: an option name (constant) or a compiled expression
     constant: bool = False
+    before: tuple = ()   # `let` names worked out before `when`: (name, compiled)
+    each: tuple = ()     # `let` names that use `option`, worked out for each option
+
+
+def _lets(rule: dict, path: tuple) -> tuple[tuple, tuple]:
+    """A rule's `let` names, compiled, split into those worked out once before `when` and
+    those that use `option` (directly or through an earlier name), worked out per option."""
+    before, each, uses_option = [], [], {"option"}
+    for name, value in (rule.get("let") or {}).items():
+        f = cx.expr(value, path + ("let", name))
+        if n.mentions(cx.node_of(value), uses_option):
+            uses_option.add(name)
+            each.append((name, f))
+        else:
+            before.append((name, f))
+    return tuple(before), tuple(each)
 
 
 class Policy:
@@ -127,6 +144,7 @@ class Policy:
                     r = _Rule(when, "best", cx.expr(rule["best"], rpath + ("best",)))
                 else:
                     r = _Rule(when, "random")
+                r.before, r.each = _lets(rule, rpath)
                 compiled.append(r)
             self.rules[did] = compiled
 
@@ -144,6 +162,10 @@ class Policy:
         values = [o.value for o in request.options]
         env = Env({"me": request.player, "options": values}, game.env)
         for rule in rules:
+            if rule.before or rule.each:
+                env = Env({"me": request.player, "options": values}, game.env)
+                for name, f in rule.before:
+                    env[name] = f(env)
             if rule.when is not None and rule.when(env) is not True:
                 continue
             if rule.kind == "random":
@@ -155,6 +177,8 @@ class Policy:
                 best, best_score = None, None
                 for opt in request.options:
                     env["option"] = opt.value
+                    for name, f in rule.each:
+                        env[name] = f(env)
                     score = rule.pick(env)
                     if best_score is None or score > best_score:
                         best, best_score = opt, score
