@@ -14,6 +14,7 @@ from dsl import nodes as n
 from dsl import types as t
 from dsl.checker import Checker, Context
 from dsl.diagnostics import suggestion
+from dsl.fairness import check_policy_reads, restricted
 from dsl.parser import ExprSyntaxError, parse_expression
 from dsl.symbols import BUILTIN_EVENTS, END
 
@@ -276,7 +277,10 @@ def _policies(c: Checker, policies: dict) -> None:
         c.report("duplicate-name", f"more than one default policy: {', '.join(defaults)}",
                  ("policies", defaults[1], "default"))
     decisions = c.sym.decisions
+    shared, fields = restricted(c.doc.data.get("state") or {})
     for pname, spec in policies.items():
+        for path, value in _policy_expressions(pname, spec):
+            check_policy_reads(c, path, value, pname, shared, fields)
         for dname, rules in (spec.get("decide") or {}).items():
             path = ("policies", pname, "decide", dname)
             if dname not in decisions:
@@ -321,6 +325,22 @@ def _policy_lets(c: Checker, path: tuple, rule: dict, scope: dict) -> tuple[dict
         else:
             before[name] = inner[name]
     return inner, before
+
+
+def _policy_expressions(pname: str, spec: dict) -> list[tuple[tuple, Any]]:
+    """Every expression of a policy, with its path: lets, conditions and picks."""
+    out = []
+    for dname, rules in (spec.get("decide") or {}).items():
+        path = ("policies", pname, "decide", dname)
+        if not isinstance(rules, list):
+            out.append((path, rules))
+            continue
+        for i, rule in enumerate(rules):
+            if not isinstance(rule, dict):
+                continue
+            out += [(path + (i, "let", k), v) for k, v in (rule.get("let") or {}).items()]
+            out += [(path + (i, k), rule[k]) for k in ("when", "choose", "best") if k in rule]
+    return out
 
 
 def _mentions(value: Any, names: set) -> bool:

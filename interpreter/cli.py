@@ -13,6 +13,7 @@ import sys
 import click
 
 from dsl import render, validate_path
+from dsl.diagnostics import Severity
 from dsl.schema import schema_json
 from interpreter.rules_command import rules
 from interpreter.run_command import replay, run
@@ -34,16 +35,18 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def validate(paths: tuple[str, ...], fmt: str) -> None:
-    """Check rulesets like a compiler: every error, located, with a hint.
+    """Check rulesets like a compiler: every error and warning, located, with a hint.
 
-    Exits 0 when every file is valid, 1 when any is not.
+    Exits 0 when every file is valid (warnings allowed), 1 when any is not.
     """
     results = [validate_path(p) for p in paths]
-    errors = sum(len(r.diagnostics) for r in results)
+    errors = sum(d.severity is Severity.ERROR for r in results for d in r.diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for r in results for d in r.diagnostics)
     if fmt == "json":
         out = {
             "valid": all(r.ok for r in results),
             "errors": errors,
+            "warnings": warnings,
             "files": [{"file": r.name, "valid": r.ok,
                        "diagnostics": [d.to_json() for d in r.diagnostics]} for r in results],
         }
@@ -53,11 +56,12 @@ def validate(paths: tuple[str, ...], fmt: str) -> None:
             for d in r.diagnostics:
                 click.echo(render(d, r.source))
         bad = [r for r in results if not r.ok]
+        also = f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
         if bad:
-            click.echo(f"{errors} error{'s' if errors != 1 else ''} in {len(bad)} of "
+            click.echo(f"{errors} error{'s' if errors != 1 else ''}{also} in {len(bad)} of "
                        f"{len(results)} file{'s' if len(results) != 1 else ''}", err=True)
         else:
-            click.echo(f"{len(results)} ruleset{'s' if len(results) != 1 else ''} valid",
+            click.echo(f"{len(results)} ruleset{'s' if len(results) != 1 else ''} valid{also}",
                        err=True)
     sys.exit(0 if all(r.ok for r in results) else 1)
 

@@ -28,7 +28,8 @@ NOT_FROM_A_FILE = {"file-not-found", "too-large"}
 # Codes of the run phase come from running a game, not from validating a file; their tests
 # are in tests/test_engine_errors.py.
 NOT_FROM_A_FILE |= {c.name for c in CODES.values() if c.phase == "run"}
-HEADLINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error: .* \[(?P<code>[a-z-]+)\]$")
+HEADLINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (error|warning): .* "
+                      r"\[(?P<code>[a-z-]+)\]$")
 
 
 def rendered(path) -> str:
