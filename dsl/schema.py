@@ -311,10 +311,10 @@ def ruleset_schema() -> dict:
         "doc": _d("What it does.", type="string"),
     }, ["do"])
     policy_rule = _obj("One rule of a policy: when the condition holds, choose.", {
-        "let": _d("Names for values the rule's expressions use, each worked out once, in "
-                  "order (later ones may use earlier ones). In a `best` rule a name whose "
-                  "value uses `option` is worked out for each option, and `when` cannot use "
-                  "it.", type="object", propertyNames={"pattern": NAME_PATTERN},
+        "let": _d("Names for values the rule's expressions use (later ones may use earlier "
+                  "ones), each worked out when first needed, once a decision. In a `best` "
+                  "rule a name whose value uses `option` is worked out once an option, and "
+                  "`when` cannot use it.", type="object", propertyNames={"pattern": NAME_PATTERN},
                   additionalProperties=EXPR),
         "when": {**COND, "description": "When this rule applies (default: always)."},
         "choose": {**EXPR, "description": "The option to choose (an option name, or an "
@@ -325,6 +325,9 @@ def ruleset_schema() -> dict:
     })
     policy = _obj("A bot strategy written as data.", {
         "doc": _d("What the bot does, in words.", type="string"),
+        "let": _d("Names for values any rule of the policy may use, like a rule's `let`.",
+                  type="object", propertyNames={"pattern": NAME_PATTERN},
+                  additionalProperties=EXPR),
         "default": _d("Seats use this policy unless told otherwise.", type="boolean"),
         "decide": _named("For each decision id, the rules tried in order (or one "
                          "expression).", {"anyOf": [

@@ -281,6 +281,11 @@ def _policies(c: Checker, policies: dict) -> None:
     for pname, spec in policies.items():
         for path, value in _policy_expressions(pname, spec):
             check_policy_reads(c, path, value, pname, shared, fields)
+        # The policy's own `let` names: `everything` is the scope of a `best` (with `option`),
+        # `scope` that of `when` and `choose` (without the names that use `option`).
+        scope = {"me": t.PLAYER, "options": t.ANY_LIST}
+        everything, per_option = {**scope, "option": t.ANY}, {"option"}
+        _lets(c, ("policies", pname), spec, everything, scope, per_option, True)
         for dname, rules in (spec.get("decide") or {}).items():
             path = ("policies", pname, "decide", dname)
             if dname not in decisions:
@@ -289,12 +294,16 @@ def _policies(c: Checker, policies: dict) -> None:
                          hint="policies decide the ids of choose, actions and race steps")
                 continue
             options = c.sym.decision_options.get(dname)
-            scope = {"me": t.PLAYER, "options": t.ANY_LIST}
             if not isinstance(rules, list):
                 _policy_choice(c, path, rules, options, scope)
                 continue
             for i, rule in enumerate(rules):
-                inner, before = _policy_lets(c, path + (i,), rule, scope)
+                if not isinstance(rule, dict):
+                    continue
+                inner = {**everything} if "best" in rule else {**scope}
+                before, uses_option = {**scope}, set(per_option)
+                _lets(c, path + (i,), rule, inner, before, uses_option, "best" in rule,
+                      everything)
                 if "when" in rule:
                     c.cond(path + (i, "when"), rule["when"], before)
                 if "choose" in rule:
@@ -306,30 +315,28 @@ def _policies(c: Checker, policies: dict) -> None:
                              "random", path + (i,))
 
 
-def _policy_lets(c: Checker, path: tuple, rule: dict, scope: dict) -> tuple[dict, dict]:
-    """Checks a rule's `let` names in order. Returns the scope of its pick (every name, and
-    `option` in a `best` rule) and the scope of its `when` (the names that do not use
-    `option`, which `when` is weighed without)."""
-    inner = {**scope, "option": t.ANY} if "best" in rule else dict(scope)
-    before = dict(scope)
-    per_option = {"option"}
-    for name, value in (rule.get("let") or {}).items():
+def _lets(c: Checker, path: tuple, spec: dict, inner: dict, before: dict,
+          per_option: set, option_in_reach: bool, taken: dict | None = None) -> None:
+    """Checks `let` names in order, adding each to `inner` (the scope of a `best`, where
+    `option` is bound) and, unless it uses `option` (directly or through another name, noted
+    in `per_option`), to `before` (the scope of `when` and `choose`). A name must be new:
+    not in `inner`, `taken` (the policy's own names) or the ruleset's."""
+    for name, value in (spec.get("let") or {}).items():
         where = path + ("let", name)
-        if name in scope or name == "option" or name in c.sym.globals:
+        if name in inner or name in (taken or ()) or name in c.sym.globals:
             c.report("duplicate-name", f"'{name}' already names something here; a `let` "
                      "name must be new", where, key=True)
             continue
         inner[name] = c.expr(where, value, inner)
-        if "best" in rule and _mentions(value, per_option):
+        if option_in_reach and _mentions(value, per_option):
             per_option.add(name)
         else:
             before[name] = inner[name]
-    return inner, before
 
 
 def _policy_expressions(pname: str, spec: dict) -> list[tuple[tuple, Any]]:
     """Every expression of a policy, with its path: lets, conditions and picks."""
-    out = []
+    out = [(("policies", pname, "let", k), v) for k, v in (spec.get("let") or {}).items()]
     for dname, rules in (spec.get("decide") or {}).items():
         path = ("policies", pname, "decide", dname)
         if not isinstance(rules, list):

@@ -102,22 +102,43 @@ class _Rule:
     kind: str            # choose | best | random
     pick: Any = None     # for choose: an option name (constant) or a compiled expression
     constant: bool = False
-    before: tuple = ()   # `let` names worked out before `when`: (name, compiled)
-    each: tuple = ()     # `let` names that use `option`, worked out for each option
+    once: dict = field(default_factory=dict)  # `let` names: name -> compiled, once a decision
+    each: dict = field(default_factory=dict)  # `let` names that use `option`: once an option
 
 
-def _lets(rule: dict, path: tuple) -> tuple[tuple, tuple]:
-    """A rule's `let` names, compiled, split into those worked out once before `when` and
-    those that use `option` (directly or through an earlier name), worked out per option."""
-    before, each, uses_option = [], [], {"option"}
-    for name, value in (rule.get("let") or {}).items():
+class LazyEnv(Env):
+    """An Env whose `let` names are worked out when first read, then kept: a name no rule
+    reads costs nothing, and one read by several rules is worked out once."""
+
+    __slots__ = ("thunks",)
+
+    def __init__(self, names: Any, parent: Any, thunks: dict):
+        super().__init__(names, parent)
+        self.thunks = thunks
+
+    def __missing__(self, name: str) -> Any:
+        thunk = self.thunks.get(name)
+        if thunk is None:
+            return Env.__missing__(self, name)
+        value = self[name] = thunk(self)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.thunks or Env.__contains__(self, name)
+
+
+def _lets(spec: dict, path: tuple, uses_option: set) -> tuple[dict, dict]:
+    """`let` names, compiled, split into those worked out once per decision and those that use
+    `option` (directly or through an earlier name, recorded in `uses_option`), once per option."""
+    once, each = {}, {}
+    for name, value in (spec.get("let") or {}).items():
         f = cx.expr(value, path + ("let", name))
         if n.mentions(cx.node_of(value), uses_option):
             uses_option.add(name)
-            each.append((name, f))
+            each[name] = f
         else:
-            before.append((name, f))
-    return tuple(before), tuple(each)
+            once[name] = f
+    return once, each
 
 
 class Policy:
@@ -127,6 +148,9 @@ class Policy:
         self.name = name
         self.doc = spec.get("doc", "")
         self.rules: dict[str, list[_Rule]] = {}
+        # The policy's own `let` names serve every rule of every decision.
+        option_names = {"option"}
+        self.once, self.each = _lets(spec, ("policies", name), option_names)
         for did, rules in (spec.get("decide") or {}).items():
             path = ("policies", name, "decide", did)
             names = decision_options.get(did) or []
@@ -144,7 +168,8 @@ class Policy:
                     r = _Rule(when, "best", cx.expr(rule["best"], rpath + ("best",)))
                 else:
                     r = _Rule(when, "random")
-                r.before, r.each = _lets(rule, rpath)
+                r.once, r.each = _lets(rule, rpath, set(option_names))
+                r.each = {**self.each, **r.each}
                 compiled.append(r)
             self.rules[did] = compiled
 
@@ -160,12 +185,10 @@ class Policy:
         if rules is None:
             return None
         values = [o.value for o in request.options]
-        env = Env({"me": request.player, "options": values}, game.env)
+        names = {"me": request.player, "options": values}
+        base = env = LazyEnv(names, game.env, self.once) if self.once else Env(names, game.env)
         for rule in rules:
-            if rule.before or rule.each:
-                env = Env({"me": request.player, "options": values}, game.env)
-                for name, f in rule.before:
-                    env[name] = f(env)
+            env = LazyEnv({}, base, rule.once) if rule.once else base
             if rule.when is not None and rule.when(env) is not True:
                 continue
             if rule.kind == "random":
@@ -176,10 +199,11 @@ class Policy:
                                     ("policies", self.name, "decide", request.id))
                 best, best_score = None, None
                 for opt in request.options:
-                    env["option"] = opt.value
-                    for name, f in rule.each:
-                        env[name] = f(env)
-                    score = rule.pick(env)
+                    if rule.each:
+                        score = rule.pick(LazyEnv({"option": opt.value}, env, rule.each))
+                    else:
+                        env["option"] = opt.value
+                        score = rule.pick(env)
                     if best_score is None or score > best_score:
                         best, best_score = opt, score
                 return best

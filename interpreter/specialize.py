@@ -959,8 +959,8 @@ class _Gen:
         static = not isinstance(legal, str)
         lines = []  # (condition Ex, action) with action ("pick", index) or ("random",)
         for rule in rules or []:
-            if "let" in rule:
-                raise Unsupported("a policy rule with `let`")
+            if "let" in rule or "let" in spec:
+                raise Unsupported("a policy with `let`")
             when = self.cond(rule["when"], scope) if "when" in rule else _lit(True)
             if when.const is False:
                 continue

@@ -102,3 +102,57 @@ def test_a_let_in_a_choose_rule_is_visible_to_its_when_and_pick(tmp_path):
     # With `option` out of reach (no `best`), a name using it is unknown.
     bad = CHOOSE.replace("count(players) + 1", "count(players) + option")
     assert [d.code for d in validate_text(bad, "t.yaml").diagnostics] == ["unknown-name"]
+
+
+SHARED = """\
+meeple: 1
+metadata: {name: Policy-wide names}
+players: {min: 1, max: 1}
+parameters:
+  gate: {default: 5, doc: The least bonus at which the first rule applies.}
+state:
+  player:
+    score: 3
+flow:
+  phases:
+    play:
+      do:
+        - choose: opening
+          options: [low, mid, high]
+        - choose: reply
+          options: [low, mid, high]
+        - say: "{opening} {reply}"
+policies:
+  shared:
+    default: true
+    let:
+      bonus: "me.score + 4"
+      never: "1 // 0"
+      weight: "if option == 'high' then 1 else if option == 'mid' then 3 else 2"
+    decide:
+      opening:
+        - when: "bonus > gate"
+          best: "weight * bonus"
+        - choose: high
+      reply:
+        - let:
+            flip: "0 - weight"
+          best: "flip"
+"""
+
+
+def test_a_policys_own_let_names_serve_every_decision_and_are_worked_out_only_when_read(
+        tmp_path):
+    # `never` would divide by zero: no rule reads it, so it is never worked out.
+    assert validate_text(SHARED, "t.yaml").diagnostics == []
+    assert picked(tmp_path, SHARED) == "mid high"
+    assert picked(tmp_path, SHARED.replace("default: 5", "default: 9")) == "high high"
+
+
+def test_a_policy_name_that_uses_option_is_out_of_reach_of_when_and_choose():
+    found = validate_text(SHARED.replace('when: "bonus > gate"', 'when: "weight > 1"'),
+                          "t.yaml").diagnostics
+    assert [(d.code, d.span.line) for d in found] == [("unknown-name", 27)]
+    shadow = SHARED.replace('flip: "0 - weight"', 'bonus: "0 - weight"').replace(
+        'best: "flip"', 'best: "bonus"')
+    assert [d.code for d in validate_text(shadow, "t.yaml").diagnostics] == ["duplicate-name"]
