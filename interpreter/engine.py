@@ -104,7 +104,9 @@ class Game:
         self._where: dict[int, Zone] = {}  # item id -> the zone it was last put in
         self.watch_changes = "changed" in p.triggers
         self.on_decision = None      # called with (game, request) before each decision
-        self.on_turn_end = None      # called with (game, player) after each turn
+        # Called with (game, player) after each turn that runs to its end; not after the turn
+        # in which the game ends (a watcher looks at the final state itself, as simulate does).
+        self.on_turn_end = None
         self.logging = True          # False: keep no log (bulk simulation needs none)
         self.fired: dict[str, int] = {}     # trigger name -> times it fired
         self.chosen: dict[tuple, int] = {}  # (decision id, answer key) -> times taken
