@@ -68,8 +68,8 @@ class _Racer:
 def run_race(g, spec: RaceSpec, env) -> None:
     racers_v = spec.racers(env)
     racers_v = list(racers_v) if isinstance(racers_v, (list, tuple)) else [racers_v]
-    pool = spec.items(env)
-    pool = list(pool.items if isinstance(pool, Zone) else pool)
+    source = spec.items(env)
+    pool = list(source.items if isinstance(source, Zone) else source)
     racers = [_racer(g, spec, env, who, i) for i, who in enumerate(racers_v)]
     seconds = _scripted(g, spec, racers, pool)
     if seconds is None:
@@ -77,13 +77,36 @@ def run_race(g, spec: RaceSpec, env) -> None:
         if any(not r.reported for r in racers):
             seconds = max(seconds, _model(g, spec, env, [r for r in racers if not r.reported],
                                           _left(pool, racers)))
-    g.advance(seconds)  # the race takes its time: timers and hazards within it happen
+    # The race takes its time: timers and hazards within it happen, with the claimed items
+    # out of reach (in hands): an event during the race cannot touch them.
+    if isinstance(source, Zone):
+        _in_hand(g, source, [x for r in racers for x in r.claims], seconds)
+    else:
+        g.advance(seconds)
     result = {r.who: list(r.claims) for r in racers}
     g.env[spec.id] = result
     g.record("race", id=spec.id, claims={_name(r.who): [ref(x) for x in r.claims]
                                          for r in racers}, seconds=round(seconds, 3))
     g.fire("decided", {"id": spec.id, "choice": result})
     g.after_op(frozenset({spec.id}))
+
+
+def _in_hand(g, zone: Zone, claimed: list, seconds: float) -> None:
+    """Passes the race's time with the claimed items taken out of `zone`, then puts them back
+    where they were (the race itself moves nothing: the steps after it do)."""
+    if not claimed or seconds <= 0:
+        g.advance(seconds)
+        return
+    before = list(zone.items)
+    held = {id(x) for x in claimed}
+    zone.items[:] = [x for x in before if id(x) not in held]
+    try:
+        g.advance(seconds)
+    finally:
+        now = {id(x) for x in zone.items}
+        kept = {id(x) for x in before}
+        zone.items[:] = [x for x in before if id(x) in held or id(x) in now] + [
+            x for x in zone.items if id(x) not in kept]
 
 
 def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> _Racer:

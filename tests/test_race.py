@@ -166,3 +166,58 @@ def test_a_person_reports_their_claims_and_the_bots_race_for_the_rest(tmp_path):
     # Player 1 reports the second item listed (red[1]); the modelled Player 2 takes the rest.
     assert claims(g) == {"Player 1": ["red[1]"], "Player 2": ["red[0]", "red[2]"]}
     assert any("refused: there is no item 'red[9]'" in e for e in echoed)
+
+
+KNOCKS = """\
+meeple: 1
+metadata: {name: Knocks during a race}
+players: {min: 2, max: 2}
+components:
+  dice:
+    red: {count: 3, in: pool}
+  zones:
+    pool: {kind: pool}
+state:
+  global:
+    racing: false
+events:
+  knock:
+    hazard: 0.5
+    during: racing
+triggers:
+  knocked_die_changes_face:
+    on: knock
+    do:
+      - draw: pool
+        as: knocked
+        replace: true
+      - roll: knocked
+flow:
+  phases:
+    play:
+      do:
+        - roll: pool
+        - set: {racing: true}
+        - race: grab
+          items: pool
+          by: players
+        - set: {racing: false}
+        - say: "{red[0].face} {red[1].face} {red[2].face} {count(pool)}"
+      next: end
+"""
+
+
+def test_an_event_during_a_race_cannot_touch_a_claimed_item(tmp_path):
+    # Player 1 claimed red[0], the first die of the pool; a knock half a second into the
+    # race draws the first die within reach, red[1], and rolls it to 6. red[0] keeps its 1,
+    # and the pool holds all three dice, in their order, after the race.
+    path = tmp_path / "knocks.yaml"
+    path.write_text(KNOCKS)
+    program = load(str(path)).program
+    chance = ScriptedChance([1, 2, 3, 6], hazards=[0.5])
+    g = new_game(program, 2, None, chance, 0, decisions=[
+        {"race": "grab", "seconds": 2, "claims": {"Player 1": ["red[0]"], "Player 2": []}}])
+    g.result = g.run()
+    assert g.result.error is None, g.result.error
+    assert [r["text"] for r in g.log if r["t"] == "say"] == ["1 6 3 3"]
+    assert [d.id for d in g.zones["pool"].items] == ["red[0]", "red[1]", "red[2]"]
