@@ -14,7 +14,7 @@ from typing import Any
 from dsl import effects as fx
 from dsl import nodes as n
 from dsl import types as t
-from dsl.diagnostics import Diagnostic, suggestion
+from dsl.diagnostics import WARNINGS, Diagnostic, Severity, suggestion
 from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression, parse_template
 from dsl.symbols import CONTEXT_NAMES, END, Symbols, collect_symbols
@@ -50,7 +50,8 @@ class Checker:
     def _reporter(self, path: tuple, key: bool = False):
         def report(code: str, message: str, pos: n.Pos, hint: str | None) -> None:
             span = self.doc.positions.in_scalar(path, pos[0], max(1, pos[1] - pos[0]), key=key)
-            self.diags.append(Diagnostic(code, message, span, path, hint))
+            severity = Severity.WARNING if code in WARNINGS else Severity.ERROR
+            self.diags.append(Diagnostic(code, message, span, path, hint, severity))
         return report
 
     # -- expressions ---------------------------------------------------------------------------

@@ -100,6 +100,9 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "variants: {v: {set: {roudns: 5}}}", "Use a declared parameter."),
     _c("bad-parameter-value", "check", "A parameter value is outside its declared type, range or choices.",
        "rounds: {default: 0, min: 1}", "Use a value within the declared bounds."),
+    _c("shadowed-name", "check", "A comprehension's item takes a name already in use there (a "
+       "warning).", "any(c.x for c in cells if any(c == d for c in rows))",
+       "Give the inner item its own name."),
     _c("policy-peeks", "check", "A bot policy reads state its player cannot see (a warning).",
        "best: wreck_region[option] with wreck_region hidden",
        "Decide on public state and the player's own fields (`me.notes`)."),
@@ -127,6 +130,8 @@ CODES: dict[str, Code] = {c.name: c for c in [
     _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
        "every option's `if` is false", "Give the decision an option that is always legal."),
 ]}
+# Codes that warn: the ruleset stays valid.
+WARNINGS = frozenset({"shadowed-name", "policy-peeks"})
 
 
 @dataclass(frozen=True)

@@ -183,6 +183,10 @@ class TypeChecker:
         if it.kind not in ("list", "any", "zone", "map"):
             self.report("type-mismatch", f"'for {node.var} in ...' needs a list, not {_a(it)}",
                         node.iterable.pos, None)
+        if node.var in scope:
+            self.report("shadowed-name", f"'{node.var}' already names something here; inside "
+                        "this comprehension it means the new item, and the outer one is out "
+                        "of reach", node.var_pos, "choose another name for the item")
         inner = dict(scope)
         inner[node.var] = (it.item or t.ANY) if it.kind == "list" else t.ANY
         if node.cond is not None:
