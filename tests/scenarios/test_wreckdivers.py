@@ -465,6 +465,14 @@ def test_wd_a10_sudden_death_dives_among_the_tied_until_one_is_ahead():
     assert game.result.winners == ["Player 1", "Player 2"] and game.result.turns == 6
 
 
+def test_wd_a10_players_still_tied_after_the_last_sudden_death_pass_share_the_win():
+    # Three rounds and two sudden-death passes of nothing: still 0 to 0, a shared win.
+    game = wd(*[dive()] * 10, sets={"tie": "sudden_death", "sudden_death_passes": "2"})
+    assert game.result.error is None
+    assert game.result.turns == 10
+    assert game.result.winners == ["Player 1", "Player 2"]
+
+
 def test_wd_a10_sudden_death_leaves_out_the_players_not_tied():
     game = wd(
         # One round: P1 3 (6 - 3), P2 3, P3 1.
