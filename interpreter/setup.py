@@ -13,7 +13,7 @@ from typing import Any
 
 from dsl.checker import check_document
 from dsl.diagnostics import Diagnostic, Span
-from dsl.pipeline import apply_variant, validate_path
+from dsl.pipeline import apply_variant, validate_path, validate_text
 from dsl.sections import parameter_problem
 from dsl.source import SourceFile
 from interpreter.chance import ChanceSource, SeededChance
@@ -69,9 +69,11 @@ def parse_value(spec: dict, text: str) -> Any:
     return text
 
 
-def load(path: str, variant: str | None = None, sets: dict[str, str] | None = None) -> Loaded:
-    """Validates, applies a variant and parameter values, and compiles the ruleset."""
-    v = validate_path(path)
+def load(path: str, variant: str | None = None, sets: dict[str, str] | None = None,
+         text: str | None = None) -> Loaded:
+    """Validates, applies a variant and parameter values, and compiles the ruleset: the file at
+    `path`, or `text` when given (then `path` only names it in diagnostics)."""
+    v = validate_path(path) if text is None else validate_text(text, path)
     if not v.ok or v.document is None:
         raise SetupError(v.diagnostics, v.source)
     doc = v.document

@@ -19,11 +19,9 @@ from __future__ import annotations
 import hashlib
 import math
 import signal
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from dsl.compiler import Env
@@ -172,12 +170,8 @@ def program_for(job: Job, setup: Setup) -> Program:
     if program is None:
         if _PROGRAMS and next(iter(_PROGRAMS))[0] != digest:
             _PROGRAMS.clear()  # another ruleset (or an edited one): drop the old programs
-        # The loader reads files; the text goes through a private temporary file so that a
-        # worker compiles exactly the text the command read.
-        with tempfile.TemporaryDirectory(prefix="meeple-sim-") as tmp:
-            path = Path(tmp) / (Path(job.name).name or "ruleset.yaml")
-            path.write_text(job.text, encoding="utf-8")
-            program = load(str(path), setup.variant, dict(setup.sets)).program
+        # A worker compiles exactly the text the command read, whatever the file holds now.
+        program = load(job.name, setup.variant, dict(setup.sets), text=job.text).program
         _PROGRAMS[key] = program
     return program
 

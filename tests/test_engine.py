@@ -410,3 +410,20 @@ def test_an_end_turn_raised_by_a_check_lets_the_other_checks_run_first(tmp_path)
     assert g.env["noted"] == "Player 1"  # examined in the same turn, although 'broke' ended it
     assert said(g) == []
     assert [p.eliminated for p in g.players] == [True, True, True]
+
+
+def test_a_ruleset_loads_from_text_and_its_errors_name_the_given_file(tmp_path):
+    from interpreter.setup import SetupError
+    text = HEAD + textwrap.dedent("""\
+    flow:
+      phases:
+        play:
+          do: [say: "hello"]
+    """)
+    loaded = load("from_memory.yaml", text=text)  # no such file: the text is what counts
+    g = new_game(loaded.program, 1, None, SeededChance(0), 0)
+    g.run()
+    assert said(g) == ["hello"]
+    with pytest.raises(SetupError) as err:
+        load("from_memory.yaml", text=text.replace('"hello"', '"{helo}"'))
+    assert err.value.diagnostics[0].span.file == "from_memory.yaml"
