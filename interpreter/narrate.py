@@ -73,12 +73,24 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t in ("draw", "deal"):
         return f"  {t}s {len(rec['items'])} from {rec['source']}"
     if t == "move":
-        return f"  moves {', '.join(map(str, rec['items']))} to {rec['to']}"
+        return f"  moves {_listed(rec['items'])} to {rec['to']}"
     if t == "shuffle":
         return f"  shuffles {rec['zone']}"
     if t == "end":
         return None  # the result table says it
     return None
+
+
+def _listed(refs: list, most: int = 6) -> str:
+    """Item references as a reader takes them in: each one while there are few, else counted
+    by component ("50 chips", not fifty references)."""
+    if len(refs) <= most:
+        return ", ".join(map(str, refs))
+    counts: dict[str, int] = {}
+    for r in refs:
+        name = str(r).partition("[")[0]
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{n} {name}" for name, n in counts.items())
 
 
 def _sides(env, did: str) -> int | None:
