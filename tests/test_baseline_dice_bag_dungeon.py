@@ -31,11 +31,11 @@ Runtime (one core): about 300 interpreter games/s (8 s) and 20,000 baseline game
 
 from __future__ import annotations
 
-import math
 import random
 
 from interpreter.chance import SeededChance
 from interpreter.setup import load, new_game
+from tests.agreement import compare, mean_se
 from tests.benchmarks import baseline_dice_bag_dungeon as baseline
 from tests.conftest import ROOT
 
@@ -103,25 +103,10 @@ def baseline_games(n: int) -> list[dict]:
     return rows
 
 
-def mean_and_se(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def test_the_hand_written_dungeon_plays_the_rulesets_game_and_policy():
     ours = interpreter_games(N_INTERPRETER)
     theirs = baseline_games(N_BASELINE)
-    report = []
-    off = []
-    for name in FIGURES:
-        m_i, se_i = mean_and_se([float(r[name]) for r in ours])
-        m_b, se_b = mean_and_se([float(r[name]) for r in theirs])
-        se = math.hypot(se_i, se_b)
-        z = (m_i - m_b) / se if se else (0.0 if m_i == m_b else math.inf)
-        line = f"{name}: interpreter {m_i:.4f} +- {se_i:.4f}, baseline {m_b:.4f} +- {se_b:.4f}, z {z:+.2f}"
-        report.append(line)
-        if abs(z) >= Z:
-            off.append(line)
+    off, report = compare({name: mean_se([float(r[name]) for r in ours]) for name in FIGURES},
+                          {name: mean_se([float(r[name]) for r in theirs]) for name in FIGURES},
+                          Z)
     assert not off, "the baseline and the ruleset disagree:\n" + "\n".join(off + ["", *report])

@@ -42,6 +42,7 @@ import random
 
 from interpreter.chance import SeededChance
 from interpreter.setup import load, new_game, player_count
+from tests.agreement import compare, mean_se
 from tests.conftest import ROOT
 
 RULESET = ROOT / "rulesets" / "shipwrecked.yaml"
@@ -104,12 +105,6 @@ def interpreter_games(n: int) -> list[dict]:
             "seconds": result.seconds, "rolls": result.rolls,
         })
     return games
-
-
-def mean_se(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
 
 
 def ratio_se(xs: list[float], ns: list[float]) -> tuple[float, float]:
@@ -182,22 +177,10 @@ def figures(games: list[dict]) -> dict[str, tuple[float, float]]:
     }
 
 
-def disagreements(a: dict, b: dict, z: float = Z) -> list[str]:
-    """The figures of a and b more than z combined SEs apart, described."""
-    out = []
-    for name, (ma, sa) in a.items():
-        mb, sb = b[name]
-        se = math.hypot(sa, sb)
-        if abs(ma - mb) > z * se:
-            out.append(f"{name}: interpreter {ma:.4f} +- {sa:.4f}, baseline {mb:.4f} +- {sb:.4f} "
-                       f"({abs(ma - mb) / se:.1f} SE apart)")
-    return out
-
-
 def test_baseline_plays_the_same_shipwrecked_as_the_interpreter():
     baseline = load_baseline()
     rng = random.Random(2024)
     base = figures([baseline.play(rng) for _ in range(N_BASE)])
     interp = figures(interpreter_games(N_INTERP))
-    bad = disagreements(interp, base)
-    assert not bad, "the baseline plays another game:\n" + "\n".join(bad)
+    off, report = compare(interp, base, Z)
+    assert not off, "the baseline plays another game:\n" + "\n".join(off + ["", *report])

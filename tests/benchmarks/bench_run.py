@@ -15,9 +15,11 @@ the reason. The `specialized` column plays the same seeded games with the functi
 interpreter/specialize.py generates for the ruleset and its default seats (what `meeple
 simulate` uses when the specializer accepts a setup), beside the same baseline; `-` where the
 specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers
-(threshold policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo) and
-Shipwrecked! (crew policy, 2 players, the grab race's model). tests/test_baseline_*.py check,
-statistically, that the dungeon's and Shipwrecked!'s play the ruleset's game.
+(threshold policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo),
+Shipwrecked! (crew policy, 2 players, the grab race's model) and Dark Water Salvage
+(sonar_hunter, 4 players). tests/test_baseline_*.py check that the last three play the
+ruleset's game: statistically, and for Dark Water Salvage decision by decision from the
+interpreter's setups.
 
 Part 2, workers: `interpreter.simulate.simulate` (what `meeple simulate` runs: no log, lead
 changes tracked) plays the same games with 1 and with 2 worker processes; the figure is games
@@ -39,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import baseline_dark_water_salvage  # noqa: E402
 import baseline_dice_bag_dungeon  # noqa: E402
 import baseline_pig  # noqa: E402
 import baseline_shipwrecked  # noqa: E402
@@ -52,6 +55,7 @@ from interpreter.specialize import specialize  # noqa: E402
 # Hand-written versions, by ruleset file, with the games they play (same players and policy as
 # the ruleset's defaults).
 BASELINES: dict[str, Callable[[int], object]] = {
+    "dark_water_salvage.yaml": lambda i: baseline_dark_water_salvage.play(random.Random(i)),
     "dice_bag_dungeon.yaml": lambda i: baseline_dice_bag_dungeon.play(random.Random(i)),
     "shipwrecked.yaml": lambda i: baseline_shipwrecked.play(random.Random(i)),
     "pig.yaml": lambda i: baseline_pig.play(random.Random(i)),
