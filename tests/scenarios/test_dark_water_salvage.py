@@ -750,7 +750,7 @@ def test_dws_a16_moving_onto_another_city_needs_no_new_hire_and_staying_costs_no
     # Player 2 (card 1) stays at Northport; Player 1 passes Missaukee without hiring there.
     assert player(game, P2).money == 10
     assert player(game, P1).money == 10 - 2 - 4
-    assert "Player 1 moves to D1 (Missaukee, Shallow)" in said(game)
+    assert "Player 1 moves to D1 (Missaukee)" in said(game)  # a City: no depth told
     assert [t for t in said(game) if "hires a boat" in t] == ["Player 1 hires a boat at Westport for $2"]
 
 
