@@ -126,6 +126,7 @@ class HumanController(Controller):
         self.read = read
         self.echo = echo
         self.screen = None  # the shared terminal (narrate.Screen): handed over before asking
+        self.seen: dict[str, dict[str, str]] = {}  # per person: their view when last shown
 
     def decide(self, game, request: Request):
         player = request.player
@@ -162,7 +163,7 @@ class HumanController(Controller):
             if text == "undo":
                 raise Undo()
             if text == "?":
-                self.show(game, player)
+                self.show(game, player, whole=True)
                 continue
             if text.startswith("!"):
                 name = text[1:].strip()
@@ -182,19 +183,42 @@ class HumanController(Controller):
             self.screen.take(player)
         return ask_report(lambda q: self.read(q, None), self.echo, prompt, parse)
 
-    def show(self, game, player) -> None:
+    def show(self, game, player, whole: bool = False) -> None:
+        """The person's view of the game: all of it the first time (and on `?`), then only
+        what changed since they last saw it, so that a long game stays readable."""
         view = state_of(game, player)
-        parts = [f"{k}={v}" for k, v in view["state"].items()]
+        now = {("", k): str(v) for k, v in view["state"].items()}  # (whose, what): value
+        for row in view["players"]:
+            me = " (you)" if row["name"] == player.name else ""
+            now.update({(row["name"] + me, k): str(v) for k, v in row.items()
+                        if k not in ("seat", "name")})
+        timers = []
         for name, t in (view.get("timers") or {}).items():
             if t["running"]:
                 rem = t["remaining"]
-                parts.append(f"{name}: {rem if rem == 'hidden' else f'{rem:.1f} s left'}")
-        if parts:
-            self.echo("  [" + "; ".join(parts) + "]")
-        for row in view["players"]:
-            fields = [f"{k}={v}" for k, v in row.items() if k not in ("seat", "name")]
-            me = " (you)" if row["name"] == player.name else ""
-            self.echo(f"  {row['name']}{me}: {', '.join(fields)}")
+                timers.append(f"{name}: {rem if rem == 'hidden' else f'{rem:.1f} s left'}")
+        before = self.seen.get(player.name)
+        self.seen[player.name] = now
+        if whole or before is None:
+            parts = [f"{k}={v}" for k, v in view["state"].items()] + timers
+            if parts:
+                self.echo("  [" + "; ".join(parts) + "]")
+            for row in view["players"]:
+                fields = [f"{k}={v}" for k, v in row.items() if k not in ("seat", "name")]
+                me = " (you)" if row["name"] == player.name else ""
+                self.echo(f"  {row['name']}{me}: {', '.join(fields)}")
+            return
+        changed: dict[str, list[str]] = {}
+        for (whose, what), v in now.items():
+            if before.get((whose, what)) != v:
+                changed.setdefault(whose, []).append(f"{what} {before.get((whose, what), '-')} "
+                                                     f"-> {v}")
+        if timers:
+            self.echo("  [" + "; ".join(timers) + "]")
+        if changed:
+            self.echo("  since you last looked (? shows everything): " + "; ".join(
+                (f"{whose}: " if whose else "") + ", ".join(items)
+                for whose, items in changed.items()))
 
 
 def _single_keys(request: Request) -> dict[str, str]:

@@ -152,6 +152,22 @@ def test_a_human_plays_pig_at_a_terminal_seeing_the_options_and_refused_answers(
     assert "Player 1 chooses hold" in term.screen
 
 
+def test_a_person_sees_their_whole_view_first_then_only_what_changed_and_all_again_on_ask():
+    # Pig to 10, the person at seat 1: "?" at the first prompt, then hold at every prompt.
+    out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "pig.yaml"), "--seat",
+                                    "1=human", "--seed", "4", "--set", "goal=10"],
+                             input="?\n" + "hold\n" * 50)
+    assert out.exit_code == 0, out.output
+    text = out.output
+    whole = "  Player 1 (you): eliminated=False, score=0"
+    assert text.count(whole) == 2  # the first look, and again on "?"
+    changes = [line for line in text.splitlines() if "since you last looked" in line]
+    assert changes, text
+    # Only what changed: the person's banked score after a hold, never a whole row again.
+    assert any("Player 1 (you): score 0 -> " in line for line in changes)
+    assert all("eliminated" not in line for line in changes)
+
+
 TIMED = textwrap.dedent("""\
     meeple: 1
     metadata: {name: Timed}
