@@ -136,7 +136,9 @@ class HumanController(Controller):
         events = _raisable(game)
         self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
         if request.numeric:
-            self.echo(f"  a number from {request.low} to {request.high}")
+            # A bound of a billion or more stands for "no limit" in a ruleset: not worth saying.
+            self.echo(f"  a number from {request.low} to {request.high}" if request.high < 10**9
+                      else f"  a number, {request.low} or more")
         else:
             for i, opt in enumerate(request.options, 1):
                 cost = ""

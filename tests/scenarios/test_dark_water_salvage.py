@@ -1229,6 +1229,7 @@ def test_a_table_referees_a_game_with_a_person_typing_their_decisions():
     pools = re.findall(r"the GLNS offers \$(\d+) in loans", text)
     assert pools == ["20", "20", "20", "20", "35", "40", "40", "20"]
     assert "not a legal answer" in text  # "maybe" is not an amount
+    assert "  a number, 0 or more" in text  # the Application has no upper bound
     assert text.count("Player 1 applies for $10") == 8
     assert text.count("Player 1 researches ") == 8
     # The person sees their own sonar answers and none of the bot's.
