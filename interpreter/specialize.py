@@ -17,16 +17,20 @@ timers and hazards inline where time advances. The source is built from checked 
 nodes (dsl/parser.parse_expression) and effect fields, never from user text: names become
 identifiers chosen here, strings become `repr` constants.
 
-Supported: phases with turns (clockwise, counterclockwise, `first`, `skip`), repeat
-`times`/`while`/`until`/`max`, `next` with conditions, `on_begin`/`on_end`; the effects `set`,
-`add` (numbers), `roll` (dice fixed at compile time), `choose` (one decider, list or named
-options with `if`, `do`, `duration`), `if`, `repeat`, `call`, `emit` (no fields), `break`,
-`end_turn`, `end_phase`, `start_timer`, `stop_timer`, `wait`, `say` (silent); triggers with
-priorities and consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`,
-`eligible`, `winners`; policies (`choose`, `random`) and random seats. Expressions: numbers,
-texts, booleans, players, dice, timers, lists of those; the built-ins any, all, count, sum,
-max, min, abs, total, doubles, remaining. Anything else (checks, zones, cards, grids, teams,
-`changed` triggers, `by`, numeric choices, `best` rules, event fields...) returns None.
+Supported: phases with turns (clockwise, counterclockwise, `first`, `skip`; the eliminated
+have none), repeat `times`/`while`/`until`/`max`, `next` with conditions, `on_begin`/`on_end`;
+the effects `set`, `add` (numbers), `roll` (dice fixed at compile time), `if`, `repeat`,
+`for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`, `start_timer`,
+`stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per player, the bank);
+`choose` and `actions` (interpreter/specialize_decisions.py: one decider, `by`, named options
+with `if`, `do`, `duration`, `limit`, `cost`, `pass`, or options given by a list of players);
+checks for each player or once (interpreter/specialize_checks.py); triggers with priorities and
+consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`, `eligible`,
+`winners`; policies (`when`, `choose`, `best`, `random`, `options`, `me`) and random seats.
+Expressions: numbers, texts, booleans, players (possibly none in player state), dice, timers,
+lists of those; the built-ins any, all, count, sum, max, min, abs, total, doubles, remaining,
+first, opponents, next_player. Anything else (zones, cards, grids, teams, `changed` triggers,
+`by` a list, numeric choices, `let` in policies, event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, the hazard formula of SeededChance on the
@@ -38,12 +42,15 @@ text, player, dice...) and only operations whose Python meaning equals the langu
 those kinds are emitted. What can still go wrong at run time (a die read before it was
 rolled, a division by zero, a budget: steps, turns, loop passes, chain depth) raises an
 exception in the generated code, and that seed is then played again by the interpreter, which
-gives its own result or located error. tests/test_specialize.py compares both on many seeds.
+gives its own result or located error. tests/test_specialize.py and
+tests/test_specialize_dice_survivor.py compare both on many seeds. The vocabulary the writers
+share (`Ex`, `_Ctx`, the signals) is interpreter/specialize_base.py.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,88 +62,29 @@ from interpreter.codegen_steps import loop_head
 from interpreter.decisions import PolicyController, RandomController
 from interpreter.engine import Result, SeatResult
 from interpreter.program import Program
+from interpreter.reads import target_writes
+from interpreter.specialize_base import (
+    _DOC_KEYS,
+    _MAX_INLINE,
+    _NO,
+    _NUMS,
+    _UNROLL,
+    Ex,
+    Fallback,
+    Unsupported,
+    _Ctx,
+    _Die,
+    _EndGame,
+    _EndPhase,
+    _EndTurn,
+    _lit,
+    _node,
+)
+from interpreter.specialize_checks import CheckWriter
+from interpreter.specialize_decisions import DecisionWriter
 from interpreter.steps import step_name
 
-
-class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
-    """The ruleset uses something not specialized: the caller keeps the interpreter."""
-
-
-class Fallback(Exception):  # noqa: N818 - a signal of the generated code
-    """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
-
-
-class _EndTurn(Exception):  # noqa: N818
-    pass
-
-
-class _EndPhase(Exception):  # noqa: N818
-    pass
-
-
-class _EndGame(Exception):  # noqa: N818
-    pass
-
-
-_NO = object()       # an expression without a value known when generating
-_NUMS = ("int", "num")
-_UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
-_MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
-_DOC_KEYS = frozenset({"doc", "description", "prompt", "before", "label", "id"})
-
-
-@dataclass
-class Ex:
-    """A generated expression: Python source, its kind, whether it can never raise (`safe`),
-    its value when known now (`const`), the dice it denotes, or its items when unrolled."""
-
-    src: str
-    kind: str
-    safe: bool = False
-    const: Any = _NO
-    dice: tuple = ()
-    items: list | None = None
-
-
-@dataclass
-class _Die:
-    var: str
-    faces: tuple
-    id: str
-    attrs: dict
-
-
-@dataclass
-class _Ctx:
-    """Where steps are written: names bound here, the interpreter's nesting depth (calls and
-    firings), whether a Python `break` leaves the language's innermost loop."""
-
-    scope: dict[str, Ex]
-    depth: int = 0
-    in_loop: bool = False
-    inline: int = 0
-
-
-def _lit(v: Any) -> Ex:
-    if v is True or v is False:
-        return Ex(repr(v), "bool", True, v)
-    if type(v) is int:
-        return Ex(repr(v), "int", True, v)
-    if type(v) is float and math.isfinite(v):
-        return Ex(repr(v), "num", True, v)
-    if type(v) is str:
-        return Ex(repr(v), "str", True, v)
-    if v is None:
-        return Ex("None", "none", True, None)
-    raise Unsupported(f"value {v!r}")
-
-
-def _node(value: Any) -> n.Node:
-    if isinstance(value, str):
-        return parse_expression(value)
-    if isinstance(value, list):
-        return n.ListExpr((0, 0), tuple(_node(v) for v in value))
-    return n.Literal((0, 0), value)
+__all__ = ["Ex", "Fallback", "Played", "Specialized", "Unsupported", "specialize"]
 
 
 def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
@@ -148,15 +96,15 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
             raise Unsupported("state")
         return t, spec, False
     t = {"int": "int", "number": "num", "bool": "bool", "string": "str",
-         "list": "list"}.get(spec.get("type", "int"))
+         "list": "list", "player": "player"}.get(spec.get("type", "int"))
     if t is None:
         raise Unsupported("state type")
-    default = {"int": 0, "num": 0, "bool": False, "str": "", "list": []}[t]
+    default = {"int": 0, "num": 0, "bool": False, "str": "", "list": [], "player": None}[t]
     init = spec.get("initial", default)
     return t, init, isinstance(init, str)
 
 
-class _Gen:
+class _Gen(CheckWriter, DecisionWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
@@ -177,13 +125,26 @@ class _Gen:
         self.max_loop = program.limits["max_loop"]
         self.max_chain = program.limits["max_chain_depth"]
         self.watched = program.watched
+        self.uses: dict[tuple, int] = {}           # (decision id, option, period) -> counter
         self._names()
 
     # -- names -----------------------------------------------------------------------------------
     def _names(self) -> None:
         data = self.data
-        if data.get("teams") or data.get("checks") or "changed" in self.p.triggers:
-            raise Unsupported("teams, checks or `changed` triggers")
+        if data.get("teams") or "changed" in self.p.triggers:
+            raise Unsupported("teams or `changed` triggers")
+        self.checks = self._check_specs()
+        steps = [s for steps in _all_step_lists(data) for s in _walk(steps)]
+        # Whether anyone can be eliminated: if not, `eliminated` is false throughout.
+        self.elim = any(isinstance(s, dict) and "eliminate" in s for s in steps)
+        written = set()
+        for s in steps:
+            if isinstance(s, dict):
+                for key in ("set", "add"):
+                    if isinstance(s.get(key), dict):
+                        written |= {target_writes(t) for t in s[key]}
+                if "transfer" in s:
+                    written.add(s.get("of"))
         comps = data.get("components") or {}
         if set(comps) - {"dice", "timers"}:
             raise Unsupported("zones, decks or grids")
@@ -199,6 +160,7 @@ class _Gen:
                 self.inits[name] = (init, is_expr)
         self.list_kinds: dict[str, str | None] = {k: None for k, v in self.vars.items()
                                                    if v[2] == "list"}
+        self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
@@ -225,6 +187,31 @@ class _Gen:
         self.seat_names = [names[i] if i < len(names) else f"Player {i + 1}"
                            for i in range(self.n)]
         self._infer_lists()
+        for name, (scope, _, kind) in self.vars.items():
+            init, is_expr = self.inits[name]
+            if scope == "global" and name not in written and kind != "list":
+                try:
+                    e = self.expr(_node(init), {}) if is_expr else _lit(init)
+                except Unsupported:
+                    continue
+                if e.const is not _NO and (self._fits(kind, e.kind) or e.kind == "none"):
+                    self.fixed[name] = e
+        # Decisions whose options are a list of players hold a player (at every site).
+        sites: dict[str, set] = {}
+        for s in steps:
+            did = s.get("choose", s.get("actions")) if isinstance(s, dict) else None
+            if not isinstance(did, str):
+                continue
+            kind = "?"
+            if isinstance(s.get("options"), str):
+                try:
+                    kind = self.expr(_node(s["options"]), {}).kind
+                except Unsupported:
+                    pass
+            sites.setdefault(did, set()).add("player" if kind == "list:player" else "?")
+        for did, kinds in sites.items():
+            if self.decisions.get(did) == "?" and kinds == {"player"}:
+                self.decisions[did] = "player"
 
     def _const(self, value: Any) -> Any:
         v = self.expr(_node(value), {}).const
@@ -253,11 +240,17 @@ class _Gen:
                     kind = self.expr(_node(value), {}).kind
                 except Unsupported:
                     continue
-                if kind.startswith("list:"):
+                if kind.startswith("list:") and kind != "list:?":
                     self.list_kinds[target] = kind
                     progress = True
             if not progress:
                 break
+
+    def _seats(self, hint: str, value: Any) -> str:
+        """A constant about seats (a table or a function), made once per generator."""
+        name = f"_{hint}S"
+        self.consts.setdefault(name, value)
+        return name
 
     def temp(self, hint: str = "t") -> str:
         self.temps += 1
@@ -301,6 +294,8 @@ class _Gen:
             return Ex(f"{name}_n", "int", True)
         if name in self.params:
             return _lit(self.params[name])
+        if name in self.fixed:
+            return self.fixed[name]
         if name in self.vars:
             sc, py, kind = self.vars[name]
             if sc == "player":
@@ -310,7 +305,7 @@ class _Gen:
                 if lk is None:
                     raise Unsupported(f"the items of list {name}")
                 return Ex(py, lk, True)
-            return Ex(py, kind, True)
+            return Ex(py, kind, kind != "player")  # a player variable may hold none
         if name in self.decisions:
             kind = self.decisions[name]
             if kind == "?":
@@ -332,7 +327,8 @@ class _Gen:
             if f == "seat":
                 return Ex(f"({obj.src} + 1)", "int", obj.safe)
             if f == "eliminated":
-                return _lit(False)  # `eliminate` is not specialized: nobody ever is
+                # Nobody is ever eliminated when no step eliminates.
+                return Ex(f"E[{obj.src}]", "bool", obj.safe) if self.elim else _lit(False)
             var = self.vars.get(f)
             if var is None or var[0] != "player" or var[2] == "list":
                 raise Unsupported(f"player field {f}")
@@ -359,12 +355,14 @@ class _Gen:
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
         items = [self.expr(x, scope) for x in node.items]
         if not items:
-            raise Unsupported("an empty list")
+            return Ex("[]", "list:?", True)  # items of any kind: see _join
         if all(x.kind in ("die", "dice") for x in items):
             return Ex("", "dice", True, dice=tuple(d for x in items for d in x.dice))
         kinds = {x.kind for x in items}
         if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die")):
             raise Unsupported("a mixed list")
+        if "player" in kinds and not all(x.safe for x in items):
+            raise Unsupported("a list that may hold none")
         return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + items[0].kind,
                   all(x.safe for x in items))
 
@@ -398,8 +396,8 @@ class _Gen:
         if op in ("==", "!="):
             ok = (a.kind == b.kind or (a.kind in _NUMS and b.kind in _NUMS)
                   or "none" in (a.kind, b.kind))
-            if not ok or a.kind in ("die", "dice", "timer") or "bool" in (a.kind, b.kind) and (
-                    a.kind != b.kind):
+            if not ok or a.kind in ("die", "dice", "timer") or "options" in (a.kind, b.kind) or (
+                    "bool" in (a.kind, b.kind) and a.kind != b.kind):
                 raise Unsupported("== on different kinds")
             const = _NO
             if a.const is not _NO and b.const is not _NO:
@@ -408,16 +406,30 @@ class _Gen:
         if op in ("<", "<=", ">", ">="):
             if not ((a.kind in _NUMS and b.kind in _NUMS) or (a.kind == b.kind == "str")):
                 raise Unsupported("ordering")
+            if a.const is not _NO and b.const is not _NO:
+                return _lit(_FOLD[op](a.const, b.const))
             return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op in ("in", "not in") and b.kind == "options":
+            return self._in_options(a, b, op == "not in")
         if op in ("in", "not in"):
             if b.kind != "list:" + a.kind:
                 raise Unsupported("in")
             return Ex(f"({a.src} {op} {b.src})", "bool", safe)
         if op == "+" and a.kind == b.kind == "str":
             return Ex(f"({a.src} + {b.src})", "str", safe)
+        if op == "+" and a.kind.startswith("list:") and b.kind.startswith("list:"):
+            return Ex(f"({a.src} + {b.src})", _join(a.kind, b.kind), safe)
         if a.kind not in _NUMS or b.kind not in _NUMS:
             raise Unsupported(f"{op} on values that are not numbers")
         both_int = a.kind == b.kind == "int"
+        if a.const is not _NO and b.const is not _NO and op in _FOLD and not (
+                op in ("/", "//", "%") and b.const == 0):
+            try:
+                v = _FOLD[op](a.const, b.const)  # as dsl/compiler.py's operators
+            except (ArithmeticError, ValueError):
+                v = None  # left to run time (and to the interpreter)
+            if type(v) is int or (type(v) is float and math.isfinite(v)):
+                return _lit(v)
         if op in ("+", "-", "*"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe)
         if op == "/":
@@ -441,6 +453,11 @@ class _Gen:
             kind = t.kind
         elif t.kind in _NUMS and o.kind in _NUMS:
             kind = "num"
+        elif t.kind.startswith("list:") and o.kind.startswith("list:"):
+            kind = _join(t.kind, o.kind)
+        elif "none" in (t.kind, o.kind) and "player" in (t.kind, o.kind):
+            kind = "player"
+            return Ex(f"({t.src} if {c.src} else {o.src})", kind, False)
         else:
             raise Unsupported("branches of different kinds")
         if kind in ("die", "dice", "timer"):
@@ -455,6 +472,8 @@ class _Gen:
         if it.items is not None and node.cond is None:
             items = [self.expr(node.element, {**scope, node.var: x}) for x in it.items]
             kind = _same_kind(items)
+            if kind == "player" and not all(x.safe for x in items):
+                raise Unsupported("a list that may hold none")
             return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
                       all(x.safe for x in items), items=items)
         var = self.temp("c")
@@ -462,6 +481,8 @@ class _Gen:
         el = self.expr(node.element, inner)
         if el.kind.startswith(("die", "dice", "timer")):
             raise Unsupported("a comprehension of dice")
+        if el.kind == "player" and not el.safe:
+            raise Unsupported("a list that may hold none")
         test, safe = "", it.safe and el.safe
         if node.cond is not None:
             c = self.expr(node.cond, inner)
@@ -470,10 +491,40 @@ class _Gen:
             test, safe = f" if {c.src}", safe and c.safe
         return Ex(f"[{el.src} for {var} in {it.src}{test}]", "list:" + el.kind, safe)
 
+    def _count_filtered(self, node: n.Comprehension, scope: dict) -> Ex | None:
+        """`count(x for x in players if ...)` as a sum of 0s and 1s, without a list: each
+        condition evaluated in order, as the comprehension does; only when no element can
+        raise (the comprehension evaluates each element it keeps)."""
+        if node.cond is None:
+            return None
+        it = self.expr(node.iterable, scope)
+        if it.items is None or not it.safe:
+            return None
+        parts, safe = [], True
+        for x in it.items:
+            inner = {**scope, node.var: x}
+            if not self.expr(node.element, inner).safe:
+                return None
+            c = self.expr(node.cond, inner)
+            if c.kind != "bool":
+                raise Unsupported("condition")
+            if c.const is True:
+                parts.append("1")
+            elif c.const is not False:
+                parts.append(f"(1 if {c.src} else 0)")
+                safe = safe and c.safe
+        if all(p == "1" for p in parts) and safe:
+            return _lit(len(parts))
+        return Ex("(" + " + ".join(parts) + ")" if parts else "0", "int", safe)
+
     def _x_call(self, node: n.Call, scope: dict) -> Ex:
         f = node.func
         if node.kwargs:
             raise Unsupported("keyword arguments")
+        if f == "count" and len(node.args) == 1 and isinstance(node.args[0], n.Comprehension):
+            counted = self._count_filtered(node.args[0], scope)
+            if counted is not None:
+                return counted
         args = [self.expr(a, scope) for a in node.args]
         if f in ("any", "all") and len(args) == 1 and args[0].kind == "list:bool":
             a = args[0]
@@ -486,9 +537,31 @@ class _Gen:
         if f == "count" and len(args) == 1 and args[0].kind.startswith("list:"):
             a = args[0]
             if a.items is not None:
-                return Ex(str(len(a.items)), "int", a.safe) if a.safe else Ex(
-                    f"len({a.src})", "int", False)
+                return _lit(len(a.items)) if a.safe else Ex(f"len({a.src})", "int", False)
             return Ex(f"len({a.src})", "int", a.safe)
+        if f == "opponents" and len(args) == 1 and args[0].kind == "player":
+            # The other players still in, in turn order from this one (builtins._opponents).
+            a = args[0]
+            if not self.elim:
+                return Ex(f"list({self._seats('OT', _others(self.n))}[{a.src}])",
+                          "list:player", a.safe)
+            return Ex(f"{self._seats('OP', _opponents(self.n))}({a.src}, E)", "list:player",
+                      a.safe)
+        if f == "next_player" and len(args) == 1 and args[0].kind == "player":
+            # The first opponent, else the player (builtins._next_player).
+            a = args[0]
+            if not self.elim:
+                nxt = tuple((i + 1) % self.n for i in range(self.n))
+                return Ex(f"{self._seats('NX', nxt)}[{a.src}]", "player", a.safe)
+            return Ex(f"{self._seats('NP', _next_player(self.n))}({a.src}, E)", "player",
+                      a.safe)
+        if f == "first" and len(args) == 1 and args[0].kind in ("list:player", "list:int",
+                                                                 "list:num", "list:str"):
+            a = args[0]
+            if a.items:
+                return a.items[0]
+            t = self.temp()
+            return Ex(f"({t}[0] if ({t} := {a.src}) else None)", a.kind[5:], False)
         if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
                 "list:int", "list:num"):
             a = args[0]
@@ -539,21 +612,6 @@ class _Gen:
             raise Unsupported(f"effect {name}")
         method(spec, d, ctx)
 
-    def after_op(self, d: int, writes: frozenset | None) -> None:
-        """As Game.after_op: count the step; the end condition when it reads a write. (The
-        step budget is checked at loop heads and at the end: steps only grow.)"""
-        self.emit(d, "steps += 1")
-        end = self.p.data.get("end") or {}
-        if "when" not in end:
-            return
-        if writes is not None and self.watched is not None and self.watched.isdisjoint(writes):
-            return
-        c = self.cond(end["when"], {})
-        if c.const is False:
-            return
-        self.emit(d, f"if {c.src}:")
-        self.emit(d + 1, "raise _EndGame()")
-
     def _target(self, text: str, ctx: _Ctx) -> tuple[str, str, str]:
         """(python target, kind, name written) of a set/add target."""
         node = parse_expression(text)
@@ -573,7 +631,9 @@ class _Gen:
 
     @staticmethod
     def _fits(var_kind: str, value_kind: str) -> bool:
-        return var_kind == value_kind or (var_kind == "num" and value_kind == "int")
+        return var_kind == value_kind or (var_kind == "num" and value_kind == "int") or (
+            var_kind == "player" and value_kind == "none") or (
+            var_kind.startswith("list:") and value_kind == "list:?")
 
     def _only(self, spec: dict, *keys: str) -> None:
         extra = set(spec) - set(keys) - _DOC_KEYS
@@ -597,7 +657,7 @@ class _Gen:
                 self.emit(d, f"{t} = {v.src}")
             for t, (target, _, _) in zip(temps, pairs, strict=True):
                 self.emit(d, f"{target} = {t}")
-        self.after_op(d, frozenset(name for _, _, name in pairs))
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_add(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "add", "min", "max")
@@ -624,7 +684,7 @@ class _Gen:
             if high is not None:
                 expr = f"min({high.src}, {expr})"
             self.emit(d, f"{target} = {expr}")
-        self.after_op(d, frozenset(name for _, _, name in pairs))
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:
         return None  # narration is off in simulation: nothing is evaluated
@@ -661,7 +721,7 @@ class _Gen:
         limit = f" or {passes} > {cap}" if most else ""
         self.emit(d2, f"if {passes} > {self.max_loop} or steps > {self.max_steps}{limit}:")
         self.emit(d2 + 1, "raise _Fallback()")
-        self.block(spec["repeat"], d2, _Ctx(sc, ctx.depth, True, ctx.inline))
+        self.block(spec["repeat"], d2, _Ctx(sc, ctx.depth, True, ctx.inline, ctx.checks))
         if until:
             self.emit(d2, f"if {until.src}:")
             self.emit(d2 + 1, "break")
@@ -691,11 +751,40 @@ class _Gen:
             if e.src and e.const is _NO and e.kind not in ("die", "dice", "timer"):
                 t = self.temp("a")
                 self.emit(d, f"{t} = {e.src}")
-                e = Ex(t, e.kind, True, items=None)
+                # Held in a local: reading it cannot raise, but a player may be none.
+                e = Ex(t, e.kind, e.safe or e.kind != "player", items=None)
             scope[k] = e
         # A procedure sees the game's names and its arguments, not the caller's bindings.
         self.block(self.p.data["procedures"][spec["call"]].get("do"), d,
-                   _Ctx(scope, depth, False, ctx.inline + 1))
+                   _Ctx(scope, depth, False, ctx.inline + 1, ctx.checks))
+
+    def _s_for_each(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._for_each: the body once per item of the list as it was at the start
+        (lists are never changed in place here, so the list itself is that snapshot)."""
+        self._only(spec, "for_each", "in", "do")
+        items = self.expr(_node(spec["in"]), ctx.scope)
+        if not items.kind.startswith("list:") or items.kind == "list:?":
+            raise Unsupported("for_each over something not a list")
+        v = self.temp("fe")
+        self.emit(d, f"for {v} in {items.src}:")
+        scope = {**ctx.scope, spec["for_each"]: Ex(v, items.kind[5:], True)}
+        self.block(spec.get("do"), d + 1, _Ctx(scope, ctx.depth, True, ctx.inline, ctx.checks))
+
+    def _in_options(self, a: Ex, b: Ex, negate: bool) -> Ex:
+        """`x in options` in a policy: whether x is the value of a legal option."""
+        mode, legal, values = b.opts
+        if mode == "values":
+            if a.kind != "player":
+                raise Unsupported("in options")
+            return Ex(f"({a.src} {'not in' if negate else 'in'} {legal})", "bool", a.safe)
+        if a.kind != "str" or a.const is _NO:
+            raise Unsupported("in options")
+        if a.const not in values:
+            return _lit(negate)
+        i = values.index(a.const)
+        if mode == "static":
+            return _lit((i in legal) != negate)
+        return Ex(f"({i} {'not in' if negate else 'in'} {legal})", "bool", True)
 
     def _s_emit(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "emit")
@@ -717,7 +806,7 @@ class _Gen:
                 self.emit(d, f"{die.var} = {self.const(die.faces, 'FA')}[int(rnd() * {sides})]")
         self.emit(d, "rolls += 1")
         self.fire("rolled", d, ctx)
-        self.after_op(d, frozenset({"face"}))
+        self.after_op(d, frozenset({"face"}), ctx)
 
     def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "start_timer", "seconds")
@@ -728,17 +817,17 @@ class _Gen:
         self.emit(d, f"TS_{t} = {s.src}")
         self.emit(d, f"TA_{t} = now")
         self.emit(d, f"TR_{t} = True")
-        self.after_op(d, None)
+        self.after_op(d, None, ctx)
 
     def _s_stop_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "stop_timer")
         self.emit(d, f"TR_{spec['stop_timer']} = False")
-        self.after_op(d, None)
+        self.after_op(d, None, ctx)
 
     def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "wait")
         self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
-        self.after_op(d, None)
+        self.after_op(d, None, ctx)
 
     # -- time ------------------------------------------------------------------------------------
     def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
@@ -805,7 +894,7 @@ class _Gen:
         d3 = d2 + 1
         self.emit(d3, f"now = max(now, {at})")
         # A `break` in a trigger here would leave this loop, not the language's.
-        inner = _Ctx(ctx.scope, ctx.depth, False, ctx.inline)
+        inner = _Ctx(ctx.scope, ctx.depth, False, ctx.inline, ctx.checks)
         for t in self.timers:
             self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
             self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
@@ -849,168 +938,8 @@ class _Gen:
             # Within a group the first whose condition holds fires: an if/elif chain.
             self.emit(d, f"{'elif' if chained else 'if'} {c.src}:")
             self.emit(d + 1, f"FI[{k}] += 1")
-            self.block(spec.get("do"), d + 1, _Ctx({}, depth, False, ctx.inline + 1))
+            self.block(spec.get("do"), d + 1, _Ctx({}, depth, False, ctx.inline + 1, ctx.checks))
             prev = g
-
-    # -- decisions -------------------------------------------------------------------------------
-    def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "choose", "options", "duration")
-        did = spec["choose"]
-        opts = spec.get("options")
-        if isinstance(opts, list):
-            values = [_lit(v).const for v in opts]
-            named: list[tuple[str, dict]] = []
-        elif isinstance(opts, dict):
-            named = [(k, v if isinstance(v, dict) else {}) for k, v in opts.items()]
-            values = [k for k, _ in named]
-            for _, o in named:
-                self._only(o, "if", "do", "duration")
-        else:
-            raise Unsupported("options given by an expression, or a number")
-        if any(type(v) is not str for v in values):
-            raise Unsupported("options that are not names")
-        if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
-        base = self.chosen_base.get(did)
-        if base is None:
-            base = self.chosen_base[did] = len(self.chosen)
-            self.chosen += [(did, v) for v in values]
-        elif [k for _, k in self.chosen[base:base + len(values)]] != values:
-            raise Unsupported("one decision id with different options")
-        conds = [self.cond(o["if"], ctx.scope) if "if" in o else _lit(True) for _, o in named]
-        conds += [_lit(True)] * (len(values) - len(conds))
-        static = [i for i, c in enumerate(conds) if c.const is True]
-        dynamic = len(static) != len(values) and any(c.const is _NO for c in conds)
-        c = self.temp("ch")
-        vals = self.const(tuple(values), "VA")
-        if dynamic:
-            lg = self.temp("lg")
-            self.emit(d, f"{lg} = []")
-            for i, cnd in enumerate(conds):
-                if cnd.const is True:
-                    self.emit(d, f"{lg}.append({i})")
-                elif cnd.const is _NO:
-                    self.emit(d, f"if {cnd.src}:")
-                    self.emit(d + 1, f"{lg}.append({i})")
-            self.emit(d, f"if not {lg}:")
-            self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
-            self.emit(d, f"if len({lg}) == 1:")
-            self.emit(d + 1, f"{c} = {lg}[0]")
-            self.emit(d, "else:")
-            self._controllers(did, values, lg, c, d + 1, ctx)
-        else:
-            if not static:
-                self.emit(d, "raise _Fallback()")
-                return
-            if len(static) == 1:  # nobody is asked: the one legal option
-                self.emit(d, f"{c} = {static[0]}")
-            else:
-                self._controllers(did, values, static, c, d, ctx)
-        self.emit(d, f"CH[{base} + {c}] += 1")
-        self.emit(d, f"D_{did} = {vals}[{c}]")
-        self.fire("decided", d, ctx)
-        self.after_op(d, frozenset({did}))
-        branches = [(i, o) for i, (_, o) in enumerate(named) if o.get("do") or "duration" in o]
-        for j, (i, o) in enumerate(branches):
-            self.emit(d, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
-            if "duration" in o:
-                self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
-            self.block(o.get("do"), d + 1, ctx)
-
-    def _controllers(self, did: str, values: list, legal: Any, c: str, d: int,
-                     ctx: _Ctx) -> None:
-        """The decider's controller as code; seats with the same controller share it."""
-        # Group by what the code would be: the policy's name, or random.
-        keyed: dict[str, list[int]] = {}
-        for seat, ctrl in enumerate(self.controllers):
-            keyed.setdefault(ctrl.name, []).append(seat)
-        items = list(keyed.items())
-        for j, (_, seats) in enumerate(items):
-            dd = d
-            if len(items) > 1:
-                test = f"cur in {tuple(seats)!r}" if len(seats) > 1 else f"cur == {seats[0]}"
-                self.emit(d, ("if " if j == 0 else "elif ") + test + ":" if j < len(items) - 1
-                          else "else:")
-                dd = d + 1
-            ctrl = self.controllers[seats[0]]
-            if isinstance(ctrl, PolicyController):
-                self._policy(ctrl.policy, did, values, legal, c, dd, ctx)
-            else:
-                self._random(legal, c, dd)
-
-    def _random(self, legal: Any, c: str, d: int) -> None:
-        """As random_pick on the game's decision generator (made when first needed)."""
-        self.emit(d, "if drnd is None:")
-        self.emit(d + 1, "drnd = _Random(f'{seed}:decisions').random")
-        if isinstance(legal, str):
-            self.emit(d, f"{c} = {legal}[int(drnd() * len({legal}))]")
-        else:
-            self.emit(d, f"{c} = {self.const(tuple(legal), 'LG')}[int(drnd() * {len(legal)})]")
-
-    def _policy(self, policy: Any, did: str, values: list, legal: Any, c: str, d: int,
-                ctx: _Ctx) -> None:
-        """As Policy.decide and PolicyController: rules in order; a rule whose pick is not
-        legal does not apply; no rule: counted as unruled, then a random pick."""
-        spec = (self.data.get("policies") or {}).get(policy.name, {})
-        rules = (spec.get("decide") or {}).get(did)
-        if rules is not None and not isinstance(rules, list):
-            rules = [{"choose": rules}]
-        scope = {"me": Ex("cur", "player", True)}
-        static = not isinstance(legal, str)
-        lines = []  # (condition Ex, action) with action ("pick", index) or ("random",)
-        for rule in rules or []:
-            if "let" in rule or "let" in spec:
-                raise Unsupported("a policy with `let`")
-            when = self.cond(rule["when"], scope) if "when" in rule else _lit(True)
-            if when.const is False:
-                continue
-            if "choose" in rule:
-                pick = rule["choose"]
-                if pick not in values:
-                    raise Unsupported("a policy pick given by an expression")
-                i = values.index(pick)
-                if static and i not in legal:
-                    continue  # never legal here: the rule never applies
-                action: tuple = ("pick", i)
-            elif rule.get("random"):
-                action = ("random",)
-            else:
-                raise Unsupported("a `best` rule")
-            lines.append((when, action))
-            if when.const is True and (static or action[0] == "random"):
-                break  # always applies: later rules are never reached
-        if rules is None or not (lines and lines[-1][0].const is True
-                                 and (static or lines[-1][1][0] == "random")):
-            k = len(self.unruled)
-            self.unruled.append((policy.name, did))
-            lines.append((_lit(True), ("unruled", k)))
-        if static:
-            for j, (when, action) in enumerate(lines):
-                last = when.const is True
-                if j == 0 and last:
-                    self._action(action, legal, c, d)
-                    break
-                self.emit(d, ("if " if j == 0 else "elif ") + when.src + ":" if not last
-                          else "else:")
-                self._action(action, legal, c, d + 1)
-                if last:
-                    break
-            return
-        self.emit(d, f"{c} = -1")
-        for when, action in lines:
-            test = f"{c} < 0" + ("" if when.const is True else f" and {when.src}")
-            if action[0] == "pick":
-                test += f" and {action[1]} in {legal}"
-            self.emit(d, f"if {test}:")
-            self._action(action, legal, c, d + 1)
-
-    def _action(self, action: tuple, legal: Any, c: str, d: int) -> None:
-        if action[0] == "pick":
-            self.emit(d, f"{c} = {action[1]}")
-            return
-        if action[0] == "unruled":
-            self.emit(d, f"UN[{action[1]}] += 1")
-        self._random(legal, c, d)
 
     # -- the flow --------------------------------------------------------------------------------
     def reset(self, scope: str, d: int) -> None:
@@ -1047,6 +976,9 @@ class _Gen:
         e(d, f"UN = [0] * {_Late('unruled')}")
         e(d, "cur = 0")
         e(d, f"_PL = {list(range(self.n))!r}")
+        if self.elim:
+            e(d, f"E = [False] * {self.n}")
+        e(d, str(_Late("uses")))
         for did in self.decisions:
             e(d, f"D_{did} = None")
         for ds in self.dice.values():
@@ -1084,7 +1016,10 @@ class _Gen:
         e(d + 1, "raise _Fallback()")
         self.scoring(d)
         src = "\n".join(_merge_steps(self.lines))
-        return (src.replace(str(_Late("fired")), str(len(self.fired)))
+        uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
+                       for k in self.uses.values())  # per seat: the period, the uses in it
+        return (src.replace(f"\n    {_Late('uses')}", uses)
+                .replace(str(_Late("fired")), str(len(self.fired)))
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
                 .replace(str(_Late("unruled")), str(len(self.unruled))))
 
@@ -1193,7 +1128,11 @@ class _Gen:
             first = self.expr(_node(turns["first"]), {})
             if first.kind != "player":
                 raise Unsupported("first")
-            e(d, f"order = _PL[{first.src}:] + _PL[:{first.src}]")
+            e(d, f"fp = {first.src}")
+            if not first.safe:
+                e(d, "if fp is None:")  # as Game._run_round: none is the first seat
+                e(d + 1, "fp = 0")
+            e(d, "order = _PL[fp:] + _PL[:fp]")
             if ccw:
                 e(d, "order = [order[0]] + order[:0:-1]")
             src = "order"
@@ -1203,12 +1142,16 @@ class _Gen:
                 order = [order[0]] + order[:0:-1]
             src = repr(order)
         e(d, "stop = False")
-        e(d, f"for cur in {src}:")
+        e(d, f"for pc in {src}:")
         d1 = d + 1
+        if self.elim:
+            e(d1, "if E[pc]:")  # the eliminated have no turns
+            e(d1 + 1, "continue")
         if "skip" in turns:
-            skip = self.cond(turns["skip"], {"player": Ex("cur", "player", True)})
+            skip = self.cond(turns["skip"], {"player": Ex("pc", "player", True)})
             e(d1, f"if {skip.src}:")
             e(d1 + 1, "continue")
+        e(d1, "cur = pc")  # `current` changes only when a turn begins
         self.turn(spec, d1)
         if until is not None:
             e(d1, f"if {until.src}:")
@@ -1307,7 +1250,7 @@ class _Gen:
         e(d + 2, "chosen[CK[i]] = k")
         e(d, "unruled = {UK[i]: k for i, k in enumerate(UN) if k}")
         e(d, "return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
-             f"winners, fired, chosen, unruled, {tracked})")
+             f"winners, fired, chosen, unruled, {tracked}, {'E' if self.elim else 'None'})")
 
 
 class _Late:
@@ -1345,6 +1288,48 @@ def _same_kind(items: list[Ex]) -> str:
     if k.startswith(("list", "die", "dice", "timer")):
         raise Unsupported("a list of lists")
     return k
+
+
+# Operators folded when both sides are known now: the language's meaning on numbers (and
+# texts, for ordering), as dsl/compiler.py's _OPS.
+_FOLD = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+         "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+         "//": lambda a, b: int(a // b), "%": operator.mod}
+
+
+def _join(a: str, b: str) -> str:
+    """The kind of a list made of two lists (an empty list `[]` takes the other's kind)."""
+    if a == "list:?" or a == b:
+        return b
+    if b == "list:?":
+        return a
+    raise Unsupported("a list of mixed kinds")
+
+
+def _others(n: int) -> tuple:
+    """For each seat, the other seats in turn order from it (Player.others)."""
+    return tuple(tuple(list(range(i + 1, n)) + list(range(i))) for i in range(n))
+
+
+def _opponents(n: int) -> Callable:
+    """builtins._opponents on seats: the others still in, in turn order."""
+    others = _others(n)
+
+    def opponents(seat: int, eliminated: list) -> list:
+        return [q for q in others[seat] if not eliminated[q]]
+    return opponents
+
+
+def _next_player(n: int) -> Callable:
+    """builtins._next_player on seats: the first opponent still in, else the seat itself."""
+    others = _others(n)
+
+    def next_player(seat: int, eliminated: list) -> int:
+        for q in others[seat]:
+            if not eliminated[q]:
+                return q
+        return seat
+    return next_player
 
 
 def _walk(steps: Any):
@@ -1460,8 +1445,9 @@ class Specialized:
             if k != last:
                 place, last = j + 1, k
             placed[i] = place
+        out = raw[15]  # who was eliminated (None: nobody can be)
         seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
-                            placed[i], False) for i in range(n)]
+                            placed[i], bool(out and out[i])) for i in range(n)]
         return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
                       steps, rolls, now)
 

@@ -85,7 +85,7 @@ def test_budget_hands_the_seed_to_the_interpreter():
         assert played.result.to_json() == _interpreted(program, None, None, seed)[0]
 
 
-@pytest.mark.parametrize("name", ["dice_survivor", "dark_water_salvage", "shipwrecked"])
+@pytest.mark.parametrize("name", ["dice_bag_dungeon", "dark_water_salvage", "shipwrecked"])
 def test_unsupported_rulesets_give_none(name):
     assert specialize(load(str(ROOT / "rulesets" / f"{name}.yaml")).program) is None
 
@@ -111,3 +111,133 @@ def test_simulation_records_unchanged(path, setup, monkeypatch):
     monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
     slow = [sim.play_game(program, setup, sim.game_seed(7, i), i) for i in range(150)]
     assert fast == slow
+
+
+# A small neutral game with what Dice Survivor does not exercise: `actions` without `pass`,
+# limits per game, round and turn (also on a `choose`), a decision over players taken by
+# another player, a check for the whole game whose steps loop over players, counterclockwise
+# turns from a player that may be none, and a policy with no rule for some decisions.
+TOKEN_DUEL = """\
+meeple: 1
+metadata: {name: Token Duel}
+players: {min: 2, max: 6, default: 4}
+components:
+  dice:
+    d6: {sides: 6}
+state:
+  global:
+    rounds_left: {type: int, initial: 30}
+    previous: {type: player}
+  player:
+    chips: {type: int, initial: 6}
+flow:
+  start: play
+  phases:
+    play:
+      turns:
+        order: counterclockwise
+        first: "if previous == none then first(players) else next_player(previous)"
+      repeat: {until: "count(p for p in players if not p.eliminated) <= 1", max: 200}
+      do:
+        - set: {previous: current}
+        - actions: act
+          points: 3
+          pass: false
+          options:
+            bet:
+              cost: 1
+              do:
+                - choose: victim
+                  options: "opponents(current)"
+                - roll: d6
+                - choose: answer
+                  by: victim
+                  options:
+                    fold: {}
+                    fight:
+                      limit: {times: 1, per: turn}
+                      do:
+                        - roll: d6
+                - if: "d6.face >= 4"
+                  then:
+                    - transfer: "d6.face - 3"
+                      of: chips
+                      from: victim
+                      to: current
+                  else:
+                    - transfer: 1
+                      of: chips
+                      from: current
+                      to: "'bank'"
+            bonus:
+              cost: 2
+              limit: {times: 2, per: game}
+              do:
+                - transfer: 2
+                  of: chips
+                  from: "'bank'"
+                  to: current
+            gift:
+              cost: 1
+              limit: {times: 1, per: round}
+              do:
+                - choose: gift_to
+                  options: "opponents(current)"
+                  by: "next_player(current)"
+                - transfer: 1
+                  of: chips
+                  from: current
+                  to: gift_to
+checks:
+  broke:
+    for_each: player
+    when: "player.chips <= 0"
+    do:
+      - eliminate: player
+      - if: "player == current"
+        then: [end_turn]
+  rich:
+    when: "any(p.chips >= 15 for p in players)"
+    do:
+      - for_each: p
+        in: "[q for q in players if q.chips >= 15]"
+        do:
+          - transfer: 5
+            of: chips
+            from: p
+            to: "'bank'"
+end:
+  when: "count(p for p in players if not p.eliminated) <= 1"
+scoring:
+  score: player.chips
+policies:
+  greedy:
+    default: true
+    decide:
+      act:
+        - when: "'bonus' in options and me.chips < 4"
+          choose: bonus
+        - when: "'gift' in options and me.chips > 10"
+          choose: gift
+        - choose: bet
+      victim:
+        - best: "option.chips"
+      gift_to:
+        - best: "0 - option.chips"
+      answer:
+        - when: "me.chips > 3"
+          choose: fight
+        - choose: fold
+  chaotic:
+    decide:
+      act: [{random: true}]
+      victim: [{random: true}]
+"""
+
+
+@pytest.mark.parametrize("players,seats", [(None, None), (5, {1: "chaotic", 3: "random"}),
+                                           (2, {2: "random"})])
+def test_checks_actions_and_choices_of_players_equal_interpreter(tmp_path, players, seats):
+    path = tmp_path / "token_duel.yaml"
+    path.write_text(TOKEN_DUEL, encoding="utf-8")
+    _same(str(path), range(300), players=players, seats=seats)

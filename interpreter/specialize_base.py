@@ -1,0 +1,107 @@
+"""Phase 5b, compile for simulation (specializer): the vocabulary its writers share.
+
+Input: nothing (definitions). Output: the generated expression `Ex` (Python source, kind,
+safety, value known now), the writing context `_Ctx`, the dice record `_Die`, the signals of
+generation (`Unsupported`) and of the generated code (`Fallback`, `_EndTurn`, `_EndPhase`,
+`_EndGame`), literals as `Ex` (`_lit`) and ruleset values as expression nodes (`_node`).
+interpreter/specialize.py, interpreter/specialize_checks.py and
+interpreter/specialize_decisions.py import them; see interpreter/specialize.py for the whole.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from dsl import nodes as n
+from dsl.parser import parse_expression
+
+
+class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
+    """The ruleset uses something not specialized: the caller keeps the interpreter."""
+
+
+class Fallback(Exception):  # noqa: N818 - a signal of the generated code
+    """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
+
+
+class _EndTurn(Exception):  # noqa: N818
+    pass
+
+
+class _EndPhase(Exception):  # noqa: N818
+    pass
+
+
+class _EndGame(Exception):  # noqa: N818
+    pass
+
+
+_NO = object()       # an expression without a value known when generating
+_NUMS = ("int", "num")
+_UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
+_MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
+_DOC_KEYS = frozenset({"doc", "description", "prompt", "before", "label", "id"})
+
+
+@dataclass
+class Ex:
+    """A generated expression: Python source, its kind, whether it can never raise (`safe`),
+    its value when known now (`const`), the dice it denotes, or its items when unrolled.
+
+    A `safe` expression of kind player is also never none (a seat). `opts` describes the legal
+    options of a decision when the expression is a policy's `options`: ("static", values,
+    legal indexes), ("dynamic", values, name of the runtime list of legal indexes) or
+    ("values", name of the runtime list of legal values)."""
+
+    src: str
+    kind: str
+    safe: bool = False
+    const: Any = _NO
+    dice: tuple = ()
+    items: list | None = None
+    opts: tuple | None = None
+
+
+@dataclass
+class _Die:
+    var: str
+    faces: tuple
+    id: str
+    attrs: dict
+
+
+@dataclass
+class _Ctx:
+    """Where steps are written: names bound here, the interpreter's nesting depth (calls and
+    firings), whether a Python `break` leaves the language's innermost loop, whether the steps
+    run inside the checks (where an operation examines neither the checks nor the end)."""
+
+    scope: dict[str, Ex]
+    depth: int = 0
+    in_loop: bool = False
+    inline: int = 0
+    checks: bool = False
+
+
+def _lit(v: Any) -> Ex:
+    if v is True or v is False:
+        return Ex(repr(v), "bool", True, v)
+    if type(v) is int:
+        return Ex(repr(v), "int", True, v)
+    if type(v) is float and math.isfinite(v):
+        return Ex(repr(v), "num", True, v)
+    if type(v) is str:
+        return Ex(repr(v), "str", True, v)
+    if v is None:
+        return Ex("None", "none", True, None)
+    raise Unsupported(f"value {v!r}")
+
+
+def _node(value: Any) -> n.Node:
+    if isinstance(value, str):
+        return parse_expression(value)
+    if isinstance(value, list):
+        return n.ListExpr((0, 0), tuple(_node(v) for v in value))
+    return n.Literal((0, 0), value)
