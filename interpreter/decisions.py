@@ -108,7 +108,9 @@ class _Rule:
 
 class LazyEnv(Env):
     """An Env whose `let` names are worked out when first read, then kept: a name no rule
-    reads costs nothing, and one read by several rules is worked out once."""
+    reads costs nothing, and one read by several rules is worked out once. Names read from
+    the game are kept too: the game stands still while a bot decides, and a policy reads the
+    same few names many times (in comprehensions, once an option)."""
 
     __slots__ = ("thunks",)
 
@@ -118,9 +120,13 @@ class LazyEnv(Env):
 
     def __missing__(self, name: str) -> Any:
         thunk = self.thunks.get(name)
-        if thunk is None:
-            return Env.__missing__(self, name)
-        value = self[name] = thunk(self)
+        if thunk is not None:
+            value = self[name] = thunk(self)
+            return value
+        parent = self.parent
+        if parent is None:
+            raise KeyError(name)
+        value = self[name] = parent[name]
         return value
 
     def __contains__(self, name: object) -> bool:
@@ -186,7 +192,7 @@ class Policy:
             return None
         values = [o.value for o in request.options]
         names = {"me": request.player, "options": values}
-        base = env = LazyEnv(names, game.env, self.once) if self.once else Env(names, game.env)
+        base = env = LazyEnv(names, game.env, self.once)
         for rule in rules:
             env = LazyEnv({}, base, rule.once) if rule.once else base
             if rule.when is not None and rule.when(env) is not True:
