@@ -17,6 +17,7 @@ from interpreter.rulebook_document import (
     Item,
     ListBlock,
     Table,
+    code,
     joined,
     link,
     prose,
@@ -153,6 +154,10 @@ class PieceSections(StepWriter):
         inl.append(text("."))
         if spec.get("doc"):
             inl += [text(" ")] + prose(spec["doc"])
+        known = [k for k in spec.get("known_by") or [] if isinstance(k, str)]
+        if known:
+            inl += [text(" Drawn blind at a refereed table, a card is named by its ")] + joined(
+                [[code(k)] for k in known]) + [text(".")]
         self.p(inl)
         keys: list[str] = []
         for c in cards:

@@ -100,6 +100,12 @@ def test_turn_steps_are_numbered_with_nested_steps_indented():
     assert "The current player chooses roll or hold (`roll_or_hold`" in out
 
 
+def test_a_deck_says_how_a_card_drawn_blind_is_named_at_the_table():
+    out = rules(str(ROOT / "rulesets" / "dark_water_salvage.yaml")).output
+    assert "Drawn blind at a refereed table, a card is named by its `value`." in out
+    assert out.count("Drawn blind at a refereed table") == 1  # only the chips say known_by
+
+
 def test_triggers_are_put_in_words_with_their_event_condition_and_group():
     out = rules(str(ROOT / "rulesets" / "wreckdivers.yaml")).output
     assert "When dice are rolled, if `diving and remaining(dive) > 0 and doubles(red)" in out
