@@ -21,20 +21,24 @@ Supported: phases with turns (clockwise, counterclockwise, `first`, `skip`; the 
 have none), repeat `times`/`while`/`until`/`max`, `next` with conditions, `on_begin`/`on_end`;
 the effects `set`, `add` (numbers), `roll` (dice fixed at compile time), `if`, `repeat`,
 `for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`, `start_timer`,
-`stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per player, the bank);
+`stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per player, the bank),
+`end_game`; zones and the dice that move between them, `move`, `draw`, `let`
+(interpreter/specialize_zones.py);
 `choose` and `actions` (interpreter/specialize_decisions.py: one decider, `by`, named options
 with `if`, `do`, `duration`, `limit`, `cost`, `pass`, or options given by a list of players);
 checks for each player or once (interpreter/specialize_checks.py); triggers with priorities and
 consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`, `eligible`,
-`winners`; policies (`when`, `choose`, `best`, `random`, `options`, `me`) and random seats.
-Expressions: numbers, texts, booleans, players (possibly none in player state), dice, timers,
-lists of those; the built-ins any, all, count, sum, max, min, abs, total, doubles, remaining,
-first, opponents, next_player. Anything else (zones, cards, grids, teams, `changed` triggers,
-`by` a list, numeric choices, `let` in policies, event fields...) returns None.
+`winners`; policies (`when`, `choose`, `best`, `random`, `options`, `me`, `let`) and random
+seats. Expressions: numbers, texts, booleans, players (possibly none in player state), dice,
+timers, zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total,
+doubles, remaining, first, last, opponents, next_player, highest, lowest, faces, range.
+Anything else (cards, grids, teams, `changed` triggers, `by` a list, numeric choices, `let`
+names reading `option`, event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
-the same order (`faces[int(rnd() * sides)]` per die, the hazard formula of SeededChance on the
-same generator, the decision generator `Random(f"{seed}:decisions")` used as random_pick
+the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
+draw as SeededChance.pick's `random.sample`, the hazard formula of SeededChance on the same
+generator, the decision generator `Random(f"{seed}:decisions")` used as random_pick
 uses it), counts steps, turns, rounds and rolls where the interpreter does, and fires triggers
 in the same order under the same conditions. Where the language and Python could differ, the
 generator refuses: every expression has a kind known when generating (int, number, bool,
@@ -82,6 +86,7 @@ from interpreter.specialize_base import (
 )
 from interpreter.specialize_checks import CheckWriter
 from interpreter.specialize_decisions import DecisionWriter
+from interpreter.specialize_zones import ZoneWriter
 from interpreter.steps import step_name
 
 __all__ = ["Ex", "Fallback", "Played", "Specialized", "Unsupported", "specialize"]
@@ -96,15 +101,16 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
             raise Unsupported("state")
         return t, spec, False
     t = {"int": "int", "number": "num", "bool": "bool", "string": "str",
-         "list": "list", "player": "player"}.get(spec.get("type", "int"))
+         "list": "list", "player": "player", "die": "dref"}.get(spec.get("type", "int"))
     if t is None:
         raise Unsupported("state type")
-    default = {"int": 0, "num": 0, "bool": False, "str": "", "list": [], "player": None}[t]
+    default = {"int": 0, "num": 0, "bool": False, "str": "", "list": [], "player": None,
+               "dref": None}[t]
     init = spec.get("initial", default)
     return t, init, isinstance(init, str)
 
 
-class _Gen(CheckWriter, DecisionWriter):
+class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
@@ -146,8 +152,8 @@ class _Gen(CheckWriter, DecisionWriter):
                 if "transfer" in s:
                     written.add(s.get("of"))
         comps = data.get("components") or {}
-        if set(comps) - {"dice", "timers"}:
-            raise Unsupported("zones, decks or grids")
+        if set(comps) - {"dice", "timers", "zones"}:
+            raise Unsupported("decks or grids")
         self.params = dict(self.p.parameters)
         self.vars: dict[str, tuple[str, str, str]] = {}   # name -> (scope, python name, kind)
         self.inits: dict[str, Any] = {}
@@ -166,7 +172,8 @@ class _Gen(CheckWriter, DecisionWriter):
             self.decisions[did] = "str" if opts else "?"
         self.dice: dict[str, tuple[_Die, ...]] = {}
         self.single: set[str] = set()
-        for name, spec in (comps.get("dice") or {}).items():
+        self._zone_setup(comps)  # with zones, every die is a number known at run time
+        for name, spec in ({} if self.dyn else comps.get("dice") or {}).items():
             if "in" in spec:
                 raise Unsupported("dice in zones")
             faces = tuple(spec["faces"]) if "faces" in spec else tuple(
@@ -208,10 +215,11 @@ class _Gen(CheckWriter, DecisionWriter):
                     kind = self.expr(_node(s["options"]), {}).kind
                 except Unsupported:
                     pass
-            sites.setdefault(did, set()).add("player" if kind == "list:player" else "?")
+            item = {"list:player": "player", "list:dref": "dref", "zone": "dref"}.get(kind, "?")
+            sites.setdefault(did, set()).add(item)
         for did, kinds in sites.items():
-            if self.decisions.get(did) == "?" and kinds == {"player"}:
-                self.decisions[did] = "player"
+            if self.decisions.get(did) == "?" and len(kinds) == 1 and kinds != {"?"}:
+                self.decisions[did] = kinds.pop()
 
     def _const(self, value: Any) -> Any:
         v = self.expr(_node(value), {}).const
@@ -294,6 +302,9 @@ class _Gen(CheckWriter, DecisionWriter):
             return Ex(f"{name}_n", "int", True)
         if name in self.params:
             return _lit(self.params[name])
+        zone = self._zone_name(name)
+        if zone is not None:
+            return zone
         if name in self.fixed:
             return self.fixed[name]
         if name in self.vars:
@@ -305,7 +316,7 @@ class _Gen(CheckWriter, DecisionWriter):
                 if lk is None:
                     raise Unsupported(f"the items of list {name}")
                 return Ex(py, lk, True)
-            return Ex(py, kind, kind != "player")  # a player variable may hold none
+            return Ex(py, kind, kind not in ("player", "dref"))  # a player or die may be none
         if name in self.decisions:
             kind = self.decisions[name]
             if kind == "?":
@@ -329,10 +340,15 @@ class _Gen(CheckWriter, DecisionWriter):
             if f == "eliminated":
                 # Nobody is ever eliminated when no step eliminates.
                 return Ex(f"E[{obj.src}]", "bool", obj.safe) if self.elim else _lit(False)
+            zone = self._player_zone(obj, f)
+            if zone is not None:
+                return zone
             var = self.vars.get(f)
             if var is None or var[0] != "player" or var[2] == "list":
                 raise Unsupported(f"player field {f}")
             return Ex(f"{var[1]}[{obj.src}]", var[2], obj.safe)
+        if obj.kind == "dref":
+            return self._die_field(obj, f)
         if obj.kind == "die":
             d = obj.dice[0]
             if f == "face":
@@ -359,7 +375,7 @@ class _Gen(CheckWriter, DecisionWriter):
         if all(x.kind in ("die", "dice") for x in items):
             return Ex("", "dice", True, dice=tuple(d for x in items for d in x.dice))
         kinds = {x.kind for x in items}
-        if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die")):
+        if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die", "zone")):
             raise Unsupported("a mixed list")
         if "player" in kinds and not all(x.safe for x in items):
             raise Unsupported("a list that may hold none")
@@ -379,6 +395,10 @@ class _Gen(CheckWriter, DecisionWriter):
     def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
         op = node.op
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        if op in ("+", "in", "not in"):  # a zone is read as the list of what it holds
+            a, b = (self._as_list(a) if op == "+" else a), self._as_list(b)
+        if "zone" in (a.kind, b.kind):
+            raise Unsupported(f"{op} on a zone")
         safe = a.safe and b.safe
         if op in ("and", "or"):
             if a.kind != "bool" or b.kind != "bool":
@@ -455,17 +475,17 @@ class _Gen(CheckWriter, DecisionWriter):
             kind = "num"
         elif t.kind.startswith("list:") and o.kind.startswith("list:"):
             kind = _join(t.kind, o.kind)
-        elif "none" in (t.kind, o.kind) and "player" in (t.kind, o.kind):
-            kind = "player"
+        elif "none" in (t.kind, o.kind) and ({"player", "dref"} & {t.kind, o.kind}):
+            kind = ({"player", "dref"} & {t.kind, o.kind}).pop()
             return Ex(f"({t.src} if {c.src} else {o.src})", kind, False)
         else:
             raise Unsupported("branches of different kinds")
-        if kind in ("die", "dice", "timer"):
+        if kind in ("die", "dice", "timer", "zone"):
             raise Unsupported("conditional dice")
         return Ex(f"({t.src} if {c.src} else {o.src})", kind, c.safe and t.safe and o.safe)
 
     def _x_comprehension(self, node: n.Comprehension, scope: dict) -> Ex:
-        it = self.expr(node.iterable, scope)
+        it = self._as_list(self.expr(node.iterable, scope))
         if not it.kind.startswith("list:"):
             raise Unsupported("a comprehension over something not a list")
         item_kind = it.kind[5:]
@@ -526,6 +546,11 @@ class _Gen(CheckWriter, DecisionWriter):
             if counted is not None:
                 return counted
         args = [self.expr(a, scope) for a in node.args]
+        dice = self._dice_call(f, args)
+        if dice is not None:
+            return dice
+        if f == "count" and len(args) == 1:
+            args = [self._as_list(args[0])]
         if f in ("any", "all") and len(args) == 1 and args[0].kind == "list:bool":
             a = args[0]
             if a.items is not None and a.safe:  # nothing can raise: short-circuit is exact
@@ -555,13 +580,13 @@ class _Gen(CheckWriter, DecisionWriter):
                 return Ex(f"{self._seats('NX', nxt)}[{a.src}]", "player", a.safe)
             return Ex(f"{self._seats('NP', _next_player(self.n))}({a.src}, E)", "player",
                       a.safe)
-        if f == "first" and len(args) == 1 and args[0].kind in ("list:player", "list:int",
-                                                                 "list:num", "list:str"):
-            a = args[0]
+        if f in ("first", "last") and len(args) == 1 and args[0].kind in (
+                "list:player", "list:int", "list:num", "list:str"):
+            a, k = args[0], (0 if f == "first" else -1)
             if a.items:
-                return a.items[0]
+                return a.items[k]
             t = self.temp()
-            return Ex(f"({t}[0] if ({t} := {a.src}) else None)", a.kind[5:], False)
+            return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
         if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
                 "list:int", "list:num"):
             a = args[0]
@@ -599,6 +624,9 @@ class _Gen(CheckWriter, DecisionWriter):
     # -- steps -----------------------------------------------------------------------------------
     def block(self, steps: list | None, d: int, ctx: _Ctx) -> None:
         start = len(self.lines)
+        if any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps or []):
+            # As a scoped block: `let` and `draw ... as` bind for the rest of this list only.
+            ctx = _Ctx(dict(ctx.scope), ctx.depth, ctx.in_loop, ctx.inline, ctx.checks)
         for step in steps or []:
             self.step(step, d, ctx)
         if len(self.lines) == start:
@@ -622,6 +650,9 @@ class _Gen(CheckWriter, DecisionWriter):
             kind = var[2] if var[2] != "list" else self.list_kinds.get(node.id) or "?"
             return var[1], kind, node.id
         if isinstance(node, n.Field):
+            face = self._face_target(node, ctx)
+            if face is not None:
+                return face
             obj = self.expr(node.obj, ctx.scope)
             var = self.vars.get(node.name)
             if obj.kind != "player" or var is None or var[0] != "player" or var[2] == "list":
@@ -632,7 +663,7 @@ class _Gen(CheckWriter, DecisionWriter):
     @staticmethod
     def _fits(var_kind: str, value_kind: str) -> bool:
         return var_kind == value_kind or (var_kind == "num" and value_kind == "int") or (
-            var_kind == "player" and value_kind == "none") or (
+            var_kind in ("player", "dref") and value_kind == "none") or (
             var_kind.startswith("list:") and value_kind == "list:?")
 
     def _only(self, spec: dict, *keys: str) -> None:
@@ -752,7 +783,8 @@ class _Gen(CheckWriter, DecisionWriter):
                 t = self.temp("a")
                 self.emit(d, f"{t} = {e.src}")
                 # Held in a local: reading it cannot raise, but a player may be none.
-                e = Ex(t, e.kind, e.safe or e.kind != "player", items=None)
+                e = Ex(t, e.kind, e.safe or e.kind not in ("player", "dref"), items=None,
+                       zone=e.zone)
             scope[k] = e
         # A procedure sees the game's names and its arguments, not the caller's bindings.
         self.block(self.p.data["procedures"][spec["call"]].get("do"), d,
@@ -763,10 +795,12 @@ class _Gen(CheckWriter, DecisionWriter):
         (lists are never changed in place here, so the list itself is that snapshot)."""
         self._only(spec, "for_each", "in", "do")
         items = self.expr(_node(spec["in"]), ctx.scope)
+        snapshot = items.kind == "zone"  # a zone changes in place: its items at the start
+        items = self._as_list(items)
         if not items.kind.startswith("list:") or items.kind == "list:?":
             raise Unsupported("for_each over something not a list")
         v = self.temp("fe")
-        self.emit(d, f"for {v} in {items.src}:")
+        self.emit(d, f"for {v} in {'list(' + items.src + ')' if snapshot else items.src}:")
         scope = {**ctx.scope, spec["for_each"]: Ex(v, items.kind[5:], True)}
         self.block(spec.get("do"), d + 1, _Ctx(scope, ctx.depth, True, ctx.inline, ctx.checks))
 
@@ -774,7 +808,7 @@ class _Gen(CheckWriter, DecisionWriter):
         """`x in options` in a policy: whether x is the value of a legal option."""
         mode, legal, values = b.opts
         if mode == "values":
-            if a.kind != "player":
+            if a.kind != values:
                 raise Unsupported("in options")
             return Ex(f"({a.src} {'not in' if negate else 'in'} {legal})", "bool", a.safe)
         if a.kind != "str" or a.const is _NO:
@@ -792,7 +826,15 @@ class _Gen(CheckWriter, DecisionWriter):
 
     def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "roll", "duration")
-        dice = self.expr(_node(spec["roll"]), ctx.scope)
+        dice = self._as_list(self.expr(_node(spec["roll"]), ctx.scope))
+        if dice.kind in ("dref", "list:dref"):
+            if "duration" in spec:
+                raise Unsupported("a timed roll of dice known at run time")
+            self._roll_dyn(dice, d)
+            self.emit(d, "rolls += 1")
+            self.fire("rolled", d, ctx)
+            self.after_op(d, frozenset({"face"}), ctx)
+            return
         if dice.kind not in ("die", "dice"):
             raise Unsupported("roll of something not dice known now")
         if "duration" in spec:
@@ -967,7 +1009,12 @@ class _Gen(CheckWriter, DecisionWriter):
         e = self.emit
         e(0, "def play(seed):")
         d = 1
-        e(d, "rnd = _Random(seed).random")
+        if self.dyn:
+            e(d, "R = _Random(seed)")
+            e(d, "rnd = R.random")
+            e(d, "rbelow = R._randbelow")  # as random.Random.sample draws one item
+        else:
+            e(d, "rnd = _Random(seed).random")
         e(d, "drnd = None")
         e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
         e(d, "now = 0.0")
@@ -984,6 +1031,7 @@ class _Gen(CheckWriter, DecisionWriter):
         for ds in self.dice.values():
             for die in ds:
                 e(d, f"{die.var} = None")
+        self._zone_init(d)
         for t in self.timers:
             e(d, f"TS_{t} = 0")
             e(d, f"TA_{t} = None")
@@ -1009,9 +1057,11 @@ class _Gen(CheckWriter, DecisionWriter):
             e(d + 2, f"{'if' if i == 0 else 'elif'} ph == {i}:")
             self.phase(name, phases, d + 3)
         e(d + 1, "reason = 'the flow reached its end'")
-        e(d, "except _EndGame:")
+        e(d, "except _EndGame as _eg:")
         end = self.data.get("end") or {}
-        e(d + 1, f"reason = {(end.get('doc') or 'the end condition holds')!r}")
+        # An `end_game` step gives its reason; the end condition its doc.
+        e(d + 1, f"reason = _eg.args[0] if _eg.args else "
+                 f"{(end.get('doc') or 'the end condition holds')!r}")
         e(d, f"if steps > {self.max_steps}:")
         e(d + 1, "raise _Fallback()")
         self.scoring(d)
@@ -1248,9 +1298,17 @@ class _Gen(CheckWriter, DecisionWriter):
         e(d, "for i, k in enumerate(CH):")
         e(d + 1, "if k:")
         e(d + 2, "chosen[CK[i]] = k")
-        e(d, "unruled = {UK[i]: k for i, k in enumerate(UN) if k}")
+        # One counter per place a decision is asked; the same (policy, decision) asked in two
+        # places adds up, as the interpreter counts it.
+        e(d, "unruled = {}")
+        e(d, "for i, k in enumerate(UN):")
+        e(d + 1, "if k:")
+        e(d + 2, "unruled[UK[i]] = unruled.get(UK[i], 0) + k")
         e(d, "return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
              f"winners, fired, chosen, unruled, {tracked}, {'E' if self.elim else 'None'})")
+
+
+_UNSET = object()  # a policy's `let` name not worked out yet in this decision
 
 
 class _Late:
@@ -1480,6 +1538,7 @@ def specialize(program: Program, players: int | None = None,
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
+                     "_U": _UNSET,
                      "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}
             code = compile(source, f"<meeple specialized {'tracked' if track else 'game'}>",
                            "exec")

@@ -50,7 +50,8 @@ class Ex:
     """A generated expression: Python source, its kind, whether it can never raise (`safe`),
     its value when known now (`const`), the dice it denotes, or its items when unrolled.
 
-    A `safe` expression of kind player is also never none (a seat). `opts` describes the legal
+    A `safe` expression of kind player or dref (a die known at run time) is also never none.
+    `opts` describes the legal
     options of a decision when the expression is a policy's `options`: ("static", values,
     legal indexes), ("dynamic", values, name of the runtime list of legal indexes) or
     ("values", name of the runtime list of legal values)."""
@@ -62,6 +63,7 @@ class Ex:
     dice: tuple = ()
     items: list | None = None
     opts: tuple | None = None
+    zone: str = ""       # kind zone: the zone's declared name
 
 
 @dataclass

@@ -5,7 +5,9 @@ and the generator of interpreter/specialize.py. Output: the Python lines written
 operation (as Game.after_op: count the step; when the operation wrote a name the checks or the
 end condition read, run the checks until none holds, then the end condition, then the
 interrupt a check's steps raised), and the effects that change who is still in and what they
-hold: `eliminate` and `transfer` (as interpreter/steps.py). Anything else raises `Unsupported`.
+hold: `eliminate` and `transfer` (as interpreter/steps.py), and `end_game` with its reason
+(narration text whose holes are numbers, texts, true/false or players). Anything else raises
+`Unsupported`.
 
 `CheckWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`,
 `block` and `temp`.
@@ -13,6 +15,9 @@ hold: `eliminate` and `transfer` (as interpreter/steps.py). Anything else raises
 
 from __future__ import annotations
 
+from dsl import nodes as n
+from dsl.builtins import BUILTINS
+from dsl.parser import parse_template
 from interpreter.specialize_base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx, _node
 
 
@@ -151,3 +156,34 @@ class CheckWriter:
         if dst is not None:
             self.emit(d, f"{py}[{dst}] += {moved}")
         self.after_op(d, frozenset({of}), ctx)
+
+    def _s_end_game(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._end_game: the game ends at once with the rendered reason (no step is
+        counted); the scoring's winners decide."""
+        body = spec.get("end_game") if isinstance(spec.get("end_game"), dict) else spec
+        self._only(body, "end_game", "reason")
+        if "reason" not in body:
+            self.emit(d, "raise _EndGame('the rules ended the game')")
+            return
+        self.emit(d, f"raise _EndGame({self._template(body['reason'], ctx.scope)})")
+
+    def _template(self, text: object, scope: dict) -> str:
+        """Narration text as a Python expression: each hole shown as the `text` built-in
+        shows it (dsl/compiler.compile_template)."""
+        if not isinstance(text, str):
+            return repr(str(text))
+        parts = []
+        for part in parse_template(text).parts:
+            if isinstance(part, str):
+                parts.append(repr(part))
+                continue
+            x = self.expr(part, scope) if isinstance(part, n.Node) else None
+            if x is None:
+                raise Unsupported("a template")
+            if x.kind in ("int", "num", "str", "bool"):  # or none, shown as the built-in does
+                parts.append(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})")
+            elif x.kind == "player" and x.safe:
+                parts.append(f"{self.const(self.seat_names, 'N')}[{x.src}]")
+            else:
+                raise Unsupported("a template hole of this kind")
+        return " + ".join(parts) or "''"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsl.nodes import mentions
 from interpreter.decisions import PolicyController
 from interpreter.specialize_base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 
@@ -141,26 +142,32 @@ class DecisionWriter:
         return Ex(t, "player", True)
 
     def _choose_players(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        """Options given by an expression: each player of the list is one option, its key
-        the player's name, its value the player (steps.py's `computed` and option_for_value)."""
+        """Options given by an expression: each player (or die) of the list is one option,
+        its key the player's name (the die's id), its value the player (die), as steps.py's
+        `computed` and option_for_value; a zone gives what it holds."""
         did = spec["choose"]
         if "duration" in spec:
             self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
         who = self._decider(spec, d, ctx)
         opts = self.expr(_node(spec["options"]), ctx.scope)
-        if opts.kind != "list:player":
-            raise Unsupported("options given by an expression that is not a list of players")
-        if len(set(self.seat_names)) != len(self.seat_names):
+        opts = self._as_list(opts)
+        if opts.kind == "list:player":
+            keys = list(self.seat_names)
+        elif opts.kind == "list:dref":
+            keys = list(self.die_ids)
+        else:
+            raise Unsupported("options given by an expression that is not players or dice")
+        if len(set(keys)) != len(keys):
             raise Unsupported("two seats with one name")
-        base = self._chosen_base(did, list(self.seat_names))
+        base = self._chosen_base(did, keys)
         o, c = self.temp("op"), self.temp("ch")
-        self.emit(d, f"{o} = {opts.src}")
+        self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
         self.emit(d, f"if not {o}:")
         self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
-        self._controllers(did, None, ("values", o), c, d + 1, who)
+        self._controllers(did, opts.kind[5:], ("values", o), c, d + 1, who)
         self.emit(d, f"CH[{base} + {c}] += 1")
         self.emit(d, f"D_{did} = {c}")
         self.fire("decided", d, ctx)
@@ -287,7 +294,8 @@ class DecisionWriter:
                      who: Ex) -> None:
         """The decider's controller as code; seats with the same controller share it.
         `legal`: ("static", indexes), ("dynamic", name of a list of indexes) or ("values",
-        name of a list of option values, for options given by an expression)."""
+        name of a list of option values, for options given by an expression; `values` is
+        then the kind of those values: player or dref)."""
         # Group by what the code would be: the policy's name, or random.
         keyed: dict[str, list[int]] = {}
         for seat, ctrl in enumerate(self.controllers):
@@ -326,14 +334,16 @@ class DecisionWriter:
         if rules is not None and not isinstance(rules, list):
             rules = [{"choose": rules}]
         mode = legal[0]
-        # A policy reads the game's names, `me` (the decider) and `options` (the legal values).
+        # A policy reads the game's names, `me` (the decider), `options` (the legal values)
+        # and its `let` names (worked out when first read, once in this decision).
         scope = {"me": who, "options": Ex("", "options", True, opts=legal + (values,))}
+        mark, lazy = len(self.lines), []
+        scope = self._lets(spec.get("let"), scope, lazy)
         named = self.p.symbols.decision_options.get(did) or []
-        lines = []  # (condition Ex, action): ("pick", i), ("best", text), ("random",), ...
+        lines = []  # (condition Ex, action): ("pick", i), ("best", text, scope), ...
         for rule in rules or []:
-            if "let" in rule or "let" in spec:
-                raise Unsupported("a policy with `let`")
-            when = self.cond(rule["when"], scope) if "when" in rule else _lit(True)
+            rscope = self._lets(rule.get("let"), scope, lazy) if "let" in rule else scope
+            when = self.cond(rule["when"], rscope) if "when" in rule else _lit(True)
             if when.const is False:
                 continue
             if "choose" in rule:
@@ -349,7 +359,7 @@ class DecisionWriter:
                     continue
                 action: tuple = ("pick", i)
             elif "best" in rule:
-                action = ("best", rule["best"])
+                action = ("best", rule["best"], rscope)
             elif rule.get("random"):
                 action = ("random",)
             else:
@@ -376,6 +386,7 @@ class DecisionWriter:
                 self._action(action, legal, c, d + 1, scope)
                 if last:
                     break
+            self._reset_lets(mark, lazy, d)
             return
         self.emit(d, f"{c} = -1")  # no option index or seat is negative
         for when, action in lines:
@@ -386,6 +397,38 @@ class DecisionWriter:
                 test += " and False"
             self.emit(d, f"if {test}:")
             self._action(action, legal, c, d + 1, scope)
+        self._reset_lets(mark, lazy, d)
+
+    def _lets(self, lets: dict | None, scope: dict, lazy: list) -> dict:
+        """A policy's (or rule's) `let` names added to the scope, as LazyEnv reads them: each
+        worked out when first read, then kept for the rest of the decision (a local reset to
+        `_U` before the rules). Names that read `option`, or a name not yet given, are not
+        specialized."""
+        if not lets:
+            return scope
+        scope = dict(scope)
+        names = list(lets)
+        for i, (name, value) in enumerate(lets.items()):
+            node = _node(value)
+            if name in ("me", "options", "option") or mentions(
+                    node, {"option", *names[i:]}):
+                raise Unsupported("a `let` that reads `option` or a later name")
+            x = self.expr(node, scope)
+            if x.const is not _NO:
+                scope[name] = x
+                continue
+            v = self.temp("L")
+            lazy.append(v)
+            scope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
+                             zone=x.zone)
+        return scope
+
+    def _reset_lets(self, mark: int, lazy: list, d: int) -> None:
+        """Before the rules: the `let` names they read are not worked out yet."""
+        body = "\n".join(self.lines[mark:])
+        used = [v for v in lazy if v in body]
+        if used:
+            self.lines.insert(mark, "    " * d + " = ".join(used) + " = _U")
 
     @staticmethod
     def _always(action: tuple, mode: str) -> bool:
@@ -401,7 +444,7 @@ class DecisionWriter:
             self.emit(d, "pass")
             return
         if action[0] == "best":
-            self._best(action[1], legal, c, d, scope)
+            self._best(action[1], legal, c, d, action[2])
             return
         if action[0] == "unruled":
             self.emit(d, f"UN[{action[1]}] += 1")
@@ -412,7 +455,7 @@ class DecisionWriter:
         mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
         o, s, bs = self.temp("o"), self.temp("s"), self.temp("bs")
         if mode == "values":
-            option = Ex(o, "player", True)
+            option = Ex(o, values, True)
             over = lg
         else:
             option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)

@@ -85,7 +85,7 @@ def test_budget_hands_the_seed_to_the_interpreter():
         assert played.result.to_json() == _interpreted(program, None, None, seed)[0]
 
 
-@pytest.mark.parametrize("name", ["dice_bag_dungeon", "dark_water_salvage", "shipwrecked"])
+@pytest.mark.parametrize("name", ["dark_water_salvage", "shipwrecked"])
 def test_unsupported_rulesets_give_none(name):
     assert specialize(load(str(ROOT / "rulesets" / f"{name}.yaml")).program) is None
 
@@ -241,3 +241,42 @@ def test_checks_actions_and_choices_of_players_equal_interpreter(tmp_path, playe
     path = tmp_path / "token_duel.yaml"
     path.write_text(TOKEN_DUEL, encoding="utf-8")
     _same(str(path), range(300), players=players, seats=seats)
+
+
+TWO_PLACES = """\
+meeple: 1
+metadata: {name: One decision asked in two places}
+players: {min: 2, max: 2}
+state:
+  player:
+    score: 0
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {times: 3}
+      do:
+        - choose: step
+          options: [one, two]
+        - add: {current.score: "if step == 'one' then 1 else 2"}
+        - choose: step
+          options: [one, two]
+        - add: {current.score: "if step == 'one' then 1 else 2"}
+      next: end
+scoring:
+  score: player.score
+policies:
+  silent:
+    default: true
+    doc: Has no rule for `step`, so every one of its picks is unruled.
+    decide:
+      step: []
+"""
+
+
+def test_a_decision_unruled_in_two_places_counts_both_as_the_interpreter_does(tmp_path):
+    path = tmp_path / "two_places.yaml"
+    path.write_text(TWO_PLACES, encoding="utf-8")
+    _same(str(path), range(50))
+    played = specialize(load(str(path)).program).play(0)
+    assert played.unruled == {("silent", "step"): 12}  # 2 players x 3 rounds x 2 places
