@@ -361,6 +361,17 @@ def _distance(a, b):
          "a column or row, else 'NE', 'NW', 'SE' or 'SW'; '' for the same cell. Rows grow "
          "southward, columns eastward.", "direction(start, goal) == 'SE'", "grid")
 def _direction(a, b):
+    # Two cells of a map: a's own memo of directions, keyed by the other cell.
+    known = getattr(a, "_directions", None)
+    if known is not None and getattr(b, "_directions", None) is not None:
+        d = known.get(b)
+        if d is None:
+            d = known[b] = _compass(a, b)
+        return d
+    return _compass(a, b)
+
+
+def _compass(a, b) -> str:
     (r1, c1), (r2, c2) = _rc(a), _rc(b)
     ns = "N" if r2 < r1 else "S" if r2 > r1 else ""
     ew = "W" if c2 < c1 else "E" if c2 > c1 else ""

@@ -149,6 +149,9 @@ class Cell:
         self.column_index = column_index
         self.neighbours: list[Cell] = []
         self.occupant = None
+        # Compass directions to other cells of the map: worked out once (cells never move),
+        # for rules that ask for them thousands of times (deduction over a map).
+        self._directions: dict[Cell, str] = {}
         for key, value in attributes.items():
             setattr(self, key, value)
 
