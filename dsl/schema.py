@@ -329,11 +329,14 @@ def ruleset_schema() -> dict:
                   type="object", propertyNames={"pattern": NAME_PATTERN},
                   additionalProperties=EXPR),
         "default": _d("Seats use this policy unless told otherwise.", type="boolean"),
+        "extends": _d("Start from another policy: its `let` names and its rules for every "
+                      "decision; this policy's own `let` names and `decide` entries replace "
+                      "them by name (`doc` and `default` are not inherited).", type="string"),
         "decide": _named("For each decision id, the rules tried in order (or one "
                          "expression).", {"anyOf": [
                              {"type": "array", "items": policy_rule},
                              {"type": ["string", "number", "boolean"]}]}),
-    }, ["decide"])
+    }, anyOf=[{"required": ["decide"]}, {"required": ["extends"]}])
     variant = _obj("A variant: parameter values and an overlay merged onto the base ruleset.", {
         "doc": _d("What the variant changes.", type="string"),
         "set": _d("Parameter values.", type="object"),

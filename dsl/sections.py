@@ -15,6 +15,7 @@ from dsl import types as t
 from dsl.checker import Checker, Context
 from dsl.diagnostics import suggestion
 from dsl.fairness import check_policy_reads, restricted
+from dsl.inherit import own, resolve_policies
 from dsl.parser import ExprSyntaxError, parse_expression
 from dsl.symbols import BUILTIN_EVENTS, END
 
@@ -278,41 +279,65 @@ def _policies(c: Checker, policies: dict) -> None:
                  ("policies", defaults[1], "default"))
     decisions = c.sym.decisions
     shared, fields = restricted(c.doc.data.get("state") or {})
-    for pname, spec in policies.items():
-        for path, value in _policy_expressions(pname, spec):
-            check_policy_reads(c, path, value, pname, shared, fields)
-        # The policy's own `let` names: `everything` is the scope of a `best` (with `option`),
-        # `scope` that of `when` and `choose` (without the names that use `option`).
-        scope = {"me": t.PLAYER, "options": t.ANY_LIST}
-        everything, per_option = {**scope, "option": t.ANY}, {"option"}
-        _lets(c, ("policies", pname), spec, everything, scope, per_option, True)
-        for dname, rules in (spec.get("decide") or {}).items():
-            path = ("policies", pname, "decide", dname)
-            if dname not in decisions:
-                c.report("unknown-decision", f"no step decides '{dname}'"
-                         f"{suggestion(dname, decisions)}", path, key=True,
-                         hint="policies decide the ids of choose, actions and race steps")
+    resolved, problems = resolve_policies(policies)
+    for pname, message in problems:
+        c.report("unknown-reference", f"policy '{pname}' extends {message}",
+                 ("policies", pname, "extends"))
+    for pname in policies:
+        spec = resolved[pname]
+        start = len(c.diags)
+        _policy(c, pname, spec, decisions, shared, fields)
+        if isinstance(policies[pname], dict) and "extends" in policies[pname]:
+            # What it inherits was checked in the policy it comes from: report it there only.
+            decide, lets = own(policies, pname)
+            c.diags[start:] = [d for d in c.diags[start:] if not _inherited(d.path, pname,
+                                                                             decide, lets)]
+
+
+def _inherited(path: tuple, pname: str, decide: set, lets: set) -> bool:
+    if path[:2] != ("policies", pname) or len(path) < 4:
+        return False
+    return (path[2] == "decide" and path[3] not in decide) or (
+        path[2] == "let" and path[3] not in lets)
+
+
+def _policy(c: Checker, pname: str, spec: dict, decisions: Any, shared: dict,
+            fields: dict) -> None:
+    """Checks one policy (with what it inherits): its `let` names, then each decision's rules."""
+    for path, value in _policy_expressions(pname, spec):
+        check_policy_reads(c, path, value, pname, shared, fields)
+    # The policy's own `let` names: `everything` is the scope of a `best` (with `option`),
+    # `scope` that of `when` and `choose` (without the names that use `option`).
+    scope = {"me": t.PLAYER, "options": t.ANY_LIST}
+    everything, per_option = {**scope, "option": t.ANY}, {"option"}
+    _lets(c, ("policies", pname), spec, everything, scope, per_option, True)
+    for dname, rules in (spec.get("decide") or {}).items():
+        path = ("policies", pname, "decide", dname)
+        if dname not in decisions:
+            c.report("unknown-decision", f"no step decides '{dname}'"
+                     f"{suggestion(dname, decisions)}", path, key=True,
+                     hint="policies decide the ids of choose, actions and race steps")
+            continue
+        options = c.sym.decision_options.get(dname)
+        if not isinstance(rules, list):
+            _policy_choice(c, path, rules, options, scope)
+            continue
+        for i, rule in enumerate(rules):
+            if not isinstance(rule, dict):
                 continue
-            options = c.sym.decision_options.get(dname)
-            if not isinstance(rules, list):
-                _policy_choice(c, path, rules, options, scope)
-                continue
-            for i, rule in enumerate(rules):
-                if not isinstance(rule, dict):
-                    continue
-                inner = {**everything} if "best" in rule else {**scope}
-                before, uses_option = {**scope}, set(per_option)
-                _lets(c, path + (i,), rule, inner, before, uses_option, "best" in rule,
-                      everything)
-                if "when" in rule:
-                    c.cond(path + (i, "when"), rule["when"], before)
-                if "choose" in rule:
-                    _policy_choice(c, path + (i, "choose"), rule["choose"], options, inner)
-                if "best" in rule:
-                    c.expr(path + (i, "best"), rule["best"], inner)
-                if sum(k in rule for k in ("choose", "best", "random")) != 1:
-                    c.report("schema", "a policy rule needs exactly one of choose, best or "
-                             "random", path + (i,))
+            inner = {**everything} if "best" in rule else {**scope}
+            before, uses_option = {**scope}, set(per_option)
+            _lets(c, path + (i,), rule, inner, before, uses_option, "best" in rule,
+                  everything)
+            if "when" in rule:
+                c.cond(path + (i, "when"), rule["when"], before)
+            if "choose" in rule:
+                _policy_choice(c, path + (i, "choose"), rule["choose"], options, inner)
+            if "best" in rule:
+                c.expr(path + (i, "best"), rule["best"], inner)
+            if sum(k in rule for k in ("choose", "best", "random")) != 1:
+                c.report("schema", "a policy rule needs exactly one of choose, best or "
+                         "random", path + (i,))
 
 
 def _lets(c: Checker, path: tuple, spec: dict, inner: dict, before: dict,

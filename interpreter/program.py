@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.inherit import resolve_policies
 from dsl.symbols import Symbols
 from interpreter import compile_expr as cx
 from interpreter.decisions import Policy
@@ -79,6 +80,9 @@ class Program:
 
 
 def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) -> Program:
+    # Policies that extend others are compiled (and specialized, and written up) whole.
+    if data.get("policies"):
+        data = {**data, "policies": resolve_policies(data["policies"])[0]}
     # After an operation, checks and the end condition are examined again only when it wrote
     # a name they read (interpreter/reads.py).
     end = data.get("end") or {}

@@ -147,6 +147,9 @@ class OptionSections(StepWriter):
                 inl.append(text(" (the default bot)"))
             inl.append(text(": "))
             inl += prose(spec.get("doc", ""))
+            if spec.get("extends"):
+                inl += [text(" It starts from "), strong(str(spec["extends"])),
+                        text(" and replaces what it decides itself.")]
             decides = list((spec.get("decide") or {}).keys())
             if decides:
                 inl += [text(" It decides ")] + joined([[code(d)] for d in decides]) + [text(".")]
