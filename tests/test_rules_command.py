@@ -106,6 +106,12 @@ def test_a_deck_says_how_a_card_drawn_blind_is_named_at_the_table():
     assert out.count("Drawn blind at a refereed table") == 1  # only the chips say known_by
 
 
+def test_a_bot_that_extends_another_says_so():
+    out = rules(str(ROOT / "rulesets" / "dark_water_salvage.yaml")).output
+    assert ("It starts from **sonar_hunter** and replaces what it decides itself. It decides "
+            "`application`, `city_choice`") in out
+
+
 def test_triggers_are_put_in_words_with_their_event_condition_and_group():
     out = rules(str(ROOT / "rulesets" / "wreckdivers.yaml")).output
     assert "When dice are rolled, if `diving and remaining(dive) > 0 and doubles(red)" in out
