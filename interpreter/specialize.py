@@ -32,8 +32,10 @@ consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`, `eligi
 seats. Expressions: numbers, texts, booleans, players (possibly none in player state), dice,
 timers, zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total,
 doubles, remaining, first, last, opponents, next_player, highest, lowest, faces, range.
-Anything else (cards, grids, teams, `changed` triggers, `by` a list, numeric choices, `let`
-names reading `option`, event fields...) returns None.
+Teams (interpreter/specialize_teams.py): team state, `teams`, `p.team`, a team's name, leader
+and members, `turns.by_team`. Anything else (cards, grids, zones owned by a team, list state per
+team, `race`, `changed` triggers, `by` a list, numeric choices, `let` names reading `option`,
+event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
@@ -71,6 +73,7 @@ from interpreter.specialize_base import (
     _DOC_KEYS,
     _MAX_INLINE,
     _NO,
+    _NONEABLE,
     _NUMS,
     _UNROLL,
     Ex,
@@ -86,6 +89,7 @@ from interpreter.specialize_base import (
 )
 from interpreter.specialize_checks import CheckWriter
 from interpreter.specialize_decisions import DecisionWriter
+from interpreter.specialize_teams import TeamWriter
 from interpreter.specialize_zones import ZoneWriter
 from interpreter.steps import step_name
 
@@ -101,16 +105,16 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
             raise Unsupported("state")
         return t, spec, False
     t = {"int": "int", "number": "num", "bool": "bool", "string": "str",
-         "list": "list", "player": "player", "die": "dref"}.get(spec.get("type", "int"))
+         "list": "list", "player": "player", "die": "dref", "team": "team"}.get(spec.get("type", "int"))
     if t is None:
         raise Unsupported("state type")
     default = {"int": 0, "num": 0, "bool": False, "str": "", "list": [], "player": None,
-               "dref": None}[t]
+               "dref": None, "team": None}[t]
     init = spec.get("initial", default)
     return t, init, isinstance(init, str)
 
 
-class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
+class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
@@ -137,8 +141,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
     # -- names -----------------------------------------------------------------------------------
     def _names(self) -> None:
         data = self.data
-        if data.get("teams") or "changed" in self.p.triggers:
-            raise Unsupported("teams or `changed` triggers")
+        if "changed" in self.p.triggers:
+            raise Unsupported("`changed` triggers")
+        self._team_setup()
         self.checks = self._check_specs()
         steps = [s for steps in _all_step_lists(data) for s in _walk(steps)]
         # Whether anyone can be eliminated: if not, `eliminated` is false throughout.
@@ -158,7 +163,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
         self.vars: dict[str, tuple[str, str, str]] = {}   # name -> (scope, python name, kind)
         self.inits: dict[str, Any] = {}
         for scope, decls in (data.get("state") or {}).items():
-            if scope not in ("global", "player", "turn", "round"):
+            if scope not in ("global", "player", "turn", "round") and not (
+                    scope == "team" and self.team_names):
                 raise Unsupported(f"{scope} state")
             for name, spec in (decls or {}).items():
                 kind, init, is_expr = _kind_of_decl(spec)
@@ -298,6 +304,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
                       if self.n <= _UNROLL else None)
         if name == "current":
             return Ex("cur", "player", True)
+        if name == "teams" and self.team_names:
+            return self._teams_list()
         if name in ("round", "turn"):
             return Ex(f"{name}_n", "int", True)
         if name in self.params:
@@ -309,14 +317,14 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             return self.fixed[name]
         if name in self.vars:
             sc, py, kind = self.vars[name]
-            if sc == "player":
-                raise Unsupported("a player variable read without its player")
+            if sc in ("player", "team"):
+                raise Unsupported(f"a {sc} variable read without its {sc}")
             if kind == "list":
                 lk = self.list_kinds.get(name)
                 if lk is None:
                     raise Unsupported(f"the items of list {name}")
                 return Ex(py, lk, True)
-            return Ex(py, kind, kind not in ("player", "dref"))  # a player or die may be none
+            return Ex(py, kind, kind not in _NONEABLE)  # a player, die or team may be none
         if name in self.decisions:
             kind = self.decisions[name]
             if kind == "?":
@@ -340,6 +348,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             if f == "eliminated":
                 # Nobody is ever eliminated when no step eliminates.
                 return Ex(f"E[{obj.src}]", "bool", obj.safe) if self.elim else _lit(False)
+            if f == "team":
+                return self._player_team(obj)
             zone = self._player_zone(obj, f)
             if zone is not None:
                 return zone
@@ -347,6 +357,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             if var is None or var[0] != "player" or var[2] == "list":
                 raise Unsupported(f"player field {f}")
             return Ex(f"{var[1]}[{obj.src}]", var[2], obj.safe)
+        if obj.kind == "team":
+            return self._team_field(obj, f)
         if obj.kind == "dref":
             return self._die_field(obj, f)
         if obj.kind == "die":
@@ -377,7 +389,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
         kinds = {x.kind for x in items}
         if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die", "zone")):
             raise Unsupported("a mixed list")
-        if "player" in kinds and not all(x.safe for x in items):
+        if kinds & {"player", "team"} and not all(x.safe for x in items):
             raise Unsupported("a list that may hold none")
         return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + items[0].kind,
                   all(x.safe for x in items))
@@ -475,8 +487,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             kind = "num"
         elif t.kind.startswith("list:") and o.kind.startswith("list:"):
             kind = _join(t.kind, o.kind)
-        elif "none" in (t.kind, o.kind) and ({"player", "dref"} & {t.kind, o.kind}):
-            kind = ({"player", "dref"} & {t.kind, o.kind}).pop()
+        elif "none" in (t.kind, o.kind) and (set(_NONEABLE) & {t.kind, o.kind}):
+            kind = (set(_NONEABLE) & {t.kind, o.kind}).pop()
             return Ex(f"({t.src} if {c.src} else {o.src})", kind, False)
         else:
             raise Unsupported("branches of different kinds")
@@ -492,7 +504,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
         if it.items is not None and node.cond is None:
             items = [self.expr(node.element, {**scope, node.var: x}) for x in it.items]
             kind = _same_kind(items)
-            if kind == "player" and not all(x.safe for x in items):
+            if kind in ("player", "team") and not all(x.safe for x in items):
                 raise Unsupported("a list that may hold none")
             return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
                       all(x.safe for x in items), items=items)
@@ -501,7 +513,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
         el = self.expr(node.element, inner)
         if el.kind.startswith(("die", "dice", "timer")):
             raise Unsupported("a comprehension of dice")
-        if el.kind == "player" and not el.safe:
+        if el.kind in ("player", "team") and not el.safe:
             raise Unsupported("a list that may hold none")
         test, safe = "", it.safe and el.safe
         if node.cond is not None:
@@ -581,7 +593,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             return Ex(f"{self._seats('NP', _next_player(self.n))}({a.src}, E)", "player",
                       a.safe)
         if f in ("first", "last") and len(args) == 1 and args[0].kind in (
-                "list:player", "list:int", "list:num", "list:str"):
+                "list:player", "list:int", "list:num", "list:str", "list:team"):
             a, k = args[0], (0 if f == "first" else -1)
             if a.items:
                 return a.items[k]
@@ -654,6 +666,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             if face is not None:
                 return face
             obj = self.expr(node.obj, ctx.scope)
+            if obj.kind == "team":
+                return self._team_target(obj, node.name)
             var = self.vars.get(node.name)
             if obj.kind != "player" or var is None or var[0] != "player" or var[2] == "list":
                 raise Unsupported("target")
@@ -663,7 +677,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
     @staticmethod
     def _fits(var_kind: str, value_kind: str) -> bool:
         return var_kind == value_kind or (var_kind == "num" and value_kind == "int") or (
-            var_kind in ("player", "dref") and value_kind == "none") or (
+            var_kind in _NONEABLE and value_kind == "none") or (
             var_kind.startswith("list:") and value_kind == "list:?")
 
     def _only(self, spec: dict, *keys: str) -> None:
@@ -783,7 +797,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
                 t = self.temp("a")
                 self.emit(d, f"{t} = {e.src}")
                 # Held in a local: reading it cannot raise, but a player may be none.
-                e = Ex(t, e.kind, e.safe or e.kind not in ("player", "dref"), items=None,
+                e = Ex(t, e.kind, e.safe or e.kind not in _NONEABLE, items=None,
                        zone=e.zone)
             scope[k] = e
         # A procedure sees the game's names and its arguments, not the caller's bindings.
@@ -1042,6 +1056,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
                 per = [self._initial(name, kind, {"player": Ex(str(i), "player", True)})
                        for i in range(self.n)]
                 e(d, f"{py} = [{', '.join(per)}]")
+        self._team_state_init(d)
         self.reset("turn", d)
         self.reset("round", d)
         if self.track:
@@ -1166,7 +1181,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
     def round(self, spec: dict, until: Ex | None, d: int) -> None:
         e = self.emit
         turns = spec["turns"]
-        self._only(turns, "order", "first", "skip")
+        self._only(turns, "order", "first", "skip", "by_team")
+        by_team = bool(turns.get("by_team")) and bool(self.team_names)
         if turns.get("order", "clockwise") not in ("clockwise", "counterclockwise"):
             raise Unsupported("turn order")
         e(d, "round_n += 1")
@@ -1191,6 +1207,11 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter):
             if ccw:
                 order = [order[0]] + order[:0:-1]
             src = repr(order)
+            if by_team:
+                e(d, f"order = {src}")
+                src = "order"
+        if by_team:
+            self._team_order(d)
         e(d, "stop = False")
         e(d, f"for pc in {src}:")
         d1 = d + 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
-from interpreter.specialize_base import _NO, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.specialize_base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, _node
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -191,7 +191,7 @@ class ZoneWriter:
             return
         t = self.temp("l")
         self.emit(d, f"{t} = {v.src}")
-        ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.kind not in ("player", "dref"),
+        ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.kind not in _NONEABLE,
                                     zone=v.zone)
 
     def _items(self, what: Ex) -> tuple[str, bool]:
