@@ -32,10 +32,10 @@ consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`, `eligi
 seats. Expressions: numbers, texts, booleans, players (possibly none in player state), dice,
 timers, zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total,
 doubles, remaining, first, last, opponents, next_player, highest, lowest, faces, range.
-Teams (interpreter/specialize_teams.py): team state, `teams`, `p.team`, a team's name, leader
-and members, `turns.by_team`. Anything else (cards, grids, zones owned by a team, list state per
-team, `race`, `changed` triggers, `by` a list, numeric choices, `let` names reading `option`,
-event fields...) returns None.
+Teams (interpreter/specialize_teams.py): team state (lists too, read and set at an index),
+zones per team, `teams`, `p.team`, a team's name, leader and members, `turns.by_team`. Anything
+else (cards, grids, `race`, `changed` triggers, `by` a list, numeric choices, `let` names
+reading `option`, timed rolls of dice known at run time, event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
@@ -378,6 +378,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         key = self.expr(node.key, scope)
         if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
             return Ex("", "die", True, dice=(obj.dice[key.const],))
+        item = self._team_index(node, scope)  # an item of a team's list state
+        if item is not None:
+            return item
         raise Unsupported("index")
 
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
@@ -652,9 +655,11 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             raise Unsupported(f"effect {name}")
         method(spec, d, ctx)
 
-    def _target(self, text: str, ctx: _Ctx) -> tuple[str, str, str]:
-        """(python target, kind, name written) of a set/add target."""
+    def _target(self, text: str, ctx: _Ctx, read: bool = False) -> tuple[str, str, str]:
+        """(python target, kind, name written) of a set/add target (`read`: `add` reads it)."""
         node = parse_expression(text)
+        if isinstance(node, n.Index):
+            return self._team_index_target(node, ctx.scope, read)
         if isinstance(node, n.Name):
             var = self.vars.get(node.id)
             if var is None or var[0] == "player":
@@ -708,7 +713,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         self._only(spec, "add", "min", "max")
         pairs = []
         for text, value in spec["add"].items():
-            target, kind, name = self._target(text, ctx)
+            target, kind, name = self._target(text, ctx, read=True)
             v = self.expr(_node(value), ctx.scope)
             if kind not in _NUMS or not self._fits(kind, v.kind):
                 raise Unsupported(f"add {text}")
@@ -716,7 +721,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         low = self.expr(_node(spec["min"]), ctx.scope) if "min" in spec else None
         high = self.expr(_node(spec["max"]), ctx.scope) if "max" in spec else None
         for b in (low, high):
-            if b is not None and not all(self._fits(self._target(t, ctx)[1], b.kind)
+            if b is not None and not all(self._fits(self._target(t, ctx, True)[1], b.kind)
                                          for t in spec["add"]):
                 raise Unsupported("add bounds")
         temps = [self.temp() for _ in pairs]

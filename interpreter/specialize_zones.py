@@ -1,13 +1,14 @@
 """Phase 5b, compile for simulation (specializer): zones and dice that move, as code.
 
-Input: the checked ruleset's `components` (zones, global or one per player, and dice, some
+Input: the checked ruleset's `components` (zones: global, one per player or per team; dice, some
 placed `in` a zone) and the generator of interpreter/specialize.py. Output: the state of the
 generated game for them and the Python lines of the effects and expressions that use them:
 
 - each die is a number (its index in the order components declare them); `F[i]` is the face
   it shows (None until rolled or set), `W[i]` the zone list it is in (None: in none);
   attributes, ids and faces are constant tables indexed by die;
-- a zone is a Python list of dice in order (`Z_name`, or `ZP_name[seat]` for one per player);
+- a zone is a Python list of dice in order (`Z_name`, `ZP_name[seat]` for one per player,
+  `ZT_name[team]` for one per team);
 - kinds: `dref` (a die, or none when not `safe`), `list:dref`, `zone` (read as the list of
   what it holds where the language reads it so);
 - `move` and `draw` as Game.put and steps._draw (a blind draw is `rng.sample(items, 1)`:
@@ -45,8 +46,13 @@ class ZoneWriter:
             if spec.get("capacity") is not None:
                 raise Unsupported("a zone with a capacity")
             owner = spec.get("owner", "none")
-            if owner not in ("none", "player"):
-                raise Unsupported("a zone per team")
+            if owner not in ("none", "player", "team"):
+                raise Unsupported(f"a zone owned by {owner}")
+            if owner == "team" and (not self.team_names or name in (
+                    "name", "leader", "members") or name in (
+                    (self.data.get("state") or {}).get("team") or {})):
+                # Team state is set after the zones (Game.__init__): a clash would hide one.
+                raise Unsupported("a zone per team named as a team field")
             self.zones[name] = (owner, spec.get("kind", "pool"))
         self.die_ids: list[str] = []
         self.die_faces: list[tuple] = []
@@ -94,6 +100,8 @@ class ZoneWriter:
         for name, (owner, _) in self.zones.items():
             if owner == "player":
                 e(d, f"ZP_{name} = [[] for _ in range({self.n})]")
+            elif owner == "team":
+                e(d, f"ZT_{name} = [[] for _ in range({len(self.team_names)})]")
             else:
                 e(d, f"Z_{name} = []")
         for zone, a, b in self.placed:
@@ -114,6 +122,12 @@ class ZoneWriter:
     def _player_zone(self, obj: Ex, f: str) -> Ex | None:
         if self.dyn and self.zones.get(f, ("",))[0] == "player":
             return Ex(f"ZP_{f}[{obj.src}]", "zone", obj.safe, zone=f)
+        return None
+
+    def _team_zone(self, obj: Ex, f: str) -> Ex | None:
+        """A team's own zone (as Game._build_components: one per team), or None."""
+        if self.dyn and self.zones.get(f, ("",))[0] == "team":
+            return Ex(f"ZT_{f}[{obj.src}]", "zone", obj.safe, zone=f)
         return None
 
     def _die_field(self, obj: Ex, f: str) -> Ex:
