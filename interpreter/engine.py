@@ -37,6 +37,7 @@ class SeatResult:
     score: Any
     placement: int
     eliminated: bool
+    team: str | None = None  # the seat's team, in a team game
 
 
 @dataclass
@@ -54,7 +55,8 @@ class Result:
     def to_json(self) -> dict:
         return {
             "winners": self.winners,
-            "seats": [s.__dict__ for s in self.seats],
+            "seats": [{k: v for k, v in s.__dict__.items() if k != "team" or v is not None}
+                      for s in self.seats],
             "reason": self.reason, "rounds": self.rounds, "turns": self.turns,
             "steps": self.steps, "rolls": self.rolls, "seconds": round(self.seconds, 3),
         }
@@ -711,7 +713,8 @@ class Game:
                 place = i + 1
                 last = k
             seats.append(SeatResult(p.seat, p.name, self.controllers[p.seat - 1].name,
-                                    plain(scores[p.seat]), place, p.eliminated))
+                                    plain(scores[p.seat]), place, p.eliminated,
+                                    p.team.name if p.team is not None else None))
         seats.sort(key=lambda s: s.seat)
         return Result([p.name for p in winners], seats, reason, self.round, self.turn,
                       self.steps, self.rolls, self.clock.now(), error)

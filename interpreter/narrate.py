@@ -28,12 +28,7 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t == "turn":
         return f"\n-- round {rec['round']}, turn {rec['turn']}: {rec['player']} --"
     if t == "roll":
-        dice = game.env
-        parts = []
-        for did, face in zip(rec["dice"], rec["faces"], strict=True):
-            sides = _sides(dice, did)
-            parts.append(f"{did} {die_face(face, sides)}")
-        return f"  {game.current.name} rolls {'  '.join(parts)}"
+        return f"  {game.current.name} rolls {_rolled(game.env, rec['dice'], rec['faces'])}"
     if t == "decision":
         if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
             return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
@@ -93,6 +88,32 @@ def _listed(refs: list, most: int = 6) -> str:
     return ", ".join(f"{n} {name}" for name, n in counts.items())
 
 
+def _rolled(env, dice: list, faces: list, most: int = 6) -> str:
+    """The dice of one roll with their faces: each die while there are few, else how many of
+    each component show each face ("30 white_sailors: ⚀ 1 ×9, ⚁ 2 ×5, ...")."""
+    if len(dice) <= most:
+        return "  ".join(f"{did} {die_face(face, _sides(env, did))}"
+                         for did, face in zip(dice, faces, strict=True))
+    groups: dict[str, list] = {}
+    for did, face in zip(dice, faces, strict=True):
+        groups.setdefault(str(did).partition("[")[0], []).append((did, face))
+    parts = []
+    for name, rolled in groups.items():
+        sides = _sides(env, rolled[0][0])
+        counts: dict = {}
+        for _, face in rolled:
+            counts[face] = counts.get(face, 0) + 1
+        shown = ", ".join(f"{die_face(face, sides)} ×{k}"
+                          for face, k in sorted(counts.items(), key=_face_order))
+        parts.append(f"{len(rolled)} {name}: {shown}")
+    return "; ".join(parts)
+
+
+def _face_order(face_count: tuple) -> tuple:
+    face = face_count[0]
+    return (0, face, "") if isinstance(face, (int, float)) else (1, 0, str(face))
+
+
 def _sides(env, did: str) -> int | None:
     name, _, idx = did.partition("[")
     v = env.get(name)
@@ -112,17 +133,25 @@ def result_lines(result) -> list[str]:
     lines = ["", f"Game over: {result.reason}"]
     if result.error is not None:
         return lines
+    team_of = {s.name: s.team for s in result.seats}
+    teamed = any(t is not None for t in team_of.values())
     if result.winners:
-        lines.append(("Winner: " if len(result.winners) == 1 else "Winners: ")
-                     + ", ".join(result.winners))
+        line = ("Winner: " if len(result.winners) == 1 else "Winners: ") + ", ".join(result.winners)
+        won = {team_of.get(w) for w in result.winners}
+        if teamed and len(won) == 1 and None not in won:
+            line += f" (team {won.pop()})"  # a team game is won by a team
+        lines.append(line)
     else:
         lines.append("No winner.")
     width = max(len(s.name) for s in result.seats)
-    lines.append(f"  {'place':>5}  {'player':<{width}}  {'score':>6}  seat controller")
+    team_width = max([4] + [len(s.team or "") for s in result.seats])
+    team_head = f"  {'team':<{team_width}}" if teamed else ""
+    lines.append(f"  {'place':>5}  {'player':<{width}}{team_head}  {'score':>6}  seat controller")
     for s in sorted(result.seats, key=lambda s: (s.placement, s.seat)):
         score = "" if s.score is None else s.score
         out = " (out)" if s.eliminated else ""
-        lines.append(f"  {s.placement:>5}  {s.name:<{width}}  {score!s:>6}  {s.seat}: "
+        team = f"  {s.team or '':<{team_width}}" if teamed else ""
+        lines.append(f"  {s.placement:>5}  {s.name:<{width}}{team}  {score!s:>6}  {s.seat}: "
                      f"{s.controller}{out}")
     lines.append(f"  {result.rounds} rounds, {result.turns} turns, {result.rolls} rolls, "
                  f"{result.steps} steps" + (f", {result.seconds:.0f} s of play"

@@ -1474,6 +1474,7 @@ class Specialized:
     ties: str
     has_score: bool
     fallbacks: int = field(default=0)
+    seat_teams: list[str | None] = field(default_factory=list)  # each seat's team, if any
 
     def play(self, seed: Any, track: bool = False) -> Played:
         """One game on `seed`: exactly what the interpreter's game on that seed gives."""
@@ -1531,7 +1532,8 @@ class Specialized:
             placed[i] = place
         out = raw[15]  # who was eliminated (None: nobody can be)
         seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
-                            placed[i], bool(out and out[i])) for i in range(n)]
+                            placed[i], bool(out and out[i]),
+                            self.seat_teams[i] if self.seat_teams else None) for i in range(n)]
         return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
                       steps, rolls, now)
 
@@ -1576,4 +1578,5 @@ def specialize(program: Program, players: int | None = None,
     sc = program.data.get("scoring") or {}
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
                        [c.name for c in controllers], sc.get("order", "highest"),
-                       sc.get("ties", "shared"), "score" in sc)
+                       sc.get("ties", "shared"), "score" in sc,
+                       seat_teams=[gen.team_names[t] for t in gen.seat_team])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,31 @@ def test_a_person_plays_each_of_the_newer_seed_games_to_the_end_seeing_only_thei
     shown = out.output
     assert not [t for t in others - mine if t in shown]  # nobody else's private lines
     assert all(t in shown for t in mine)
+
+
+def test_a_team_game_names_the_winning_team_and_each_seats_team():
+    out = run("run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--seed", "3", "--players", "4")
+    assert out.exit_code == 0, out.output
+    data = json.loads(run("run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--seed", "3",
+                          "--players", "4", "--json").output)
+    # teams are assigned alternately: seats 1 and 3 are white, 2 and 4 black
+    assert [s["team"] for s in data["seats"]] == ["white", "black", "white", "black"]
+    teams = {s["team"] for s in data["seats"] if s["name"] in data["winners"]}
+    assert len(teams) == 1
+    assert f"(team {teams.pop()})" in out.output
+    assert "  place  player    team " in out.output
+
+
+def test_a_game_without_teams_has_no_team_in_its_result():
+    data = json.loads(run("run", str(ROOT / "rulesets" / "pig.yaml"), "--seed", "2",
+                          "--json").output)
+    assert all("team" not in s for s in data["seats"])
+
+
+def test_a_roll_of_many_dice_is_narrated_as_counts_of_each_face():
+    out = run("run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--seed", "3")
+    assert out.exit_code == 0, out.output
+    first = next(line for line in out.output.splitlines() if " rolls 30 white_sailors: " in line)
+    counts = [int(k) for k in re.findall(r"×(\d+)", first)]
+    assert len(counts) <= 12 and sum(counts) == 60  # 30 white and 30 black, every die counted
+    assert "white_sailors[0]" not in first
