@@ -202,7 +202,7 @@ class Phrases:
     def limit(self, value: Mapping[str, Any]) -> Inlines:
         times = value.get("times", 1)
         per = _PERIODS.get(str(value.get("per")), f"per {value.get('per')}")
-        if times == 1:
+        if str(times).strip() == "1":  # `times: 1` or the expression "1"
             return [text(f"once {per}")]
         return [text("at most ")] + self.x(times) + [text(f" times {per}")]
 

@@ -250,3 +250,12 @@ def test_every_complete_ruleset_in_the_language_guide_renders():
         params = {k: v["default"] for k, v in (data.get("parameters") or {}).items()}
         out = _book(data, params)
         assert all(n in out for n in names_a_player_needs(data))
+
+
+def test_an_option_limit_of_one_written_as_text_reads_once(tmp_path):
+    steps = [{"choose": "act", "options": {
+        "a": {"label": "Act", "limit": {"times": "1", "per": "turn"}, "do": ["end_turn"]},
+        "b": {"label": "Rest", "limit": {"times": 2, "per": "turn"}, "do": ["end_turn"]}}}]
+    out = _book(_game(steps))
+    assert "“Act” (once per turn)" in out
+    assert "“Rest” (at most `2` times per turn)" in out
