@@ -32,7 +32,10 @@ class Writer:
     """Writes records as they happen, flushed line by line, so a killed game loses nothing."""
 
     def __init__(self, path: str, head: dict, records: list[dict] = ()):
-        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        try:
+            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        except OSError as e:  # a missing folder, no permission: the caller reports it
+            raise JournalError(f"cannot write the log {path}: {e.strerror or e}") from None
         self.write(head)
         for rec in records:  # a resumed game's log: what was played, then what follows
             self.write(rec)
@@ -96,7 +99,7 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             decisions.append(entry)
         elif t == "race":  # what each racer claimed, and how long the race took
             decisions.append({"race": rec["id"], "claims": rec["claims"],
-                              "seconds": rec["seconds"]})
+                              "seconds": rec["seconds"], "uniforms": rec.get("uniforms", 0)})
         elif t == "timeout":
             decisions.append({"timeout": rec["at"]})
         elif t == "raised" and "by" in rec:

@@ -71,12 +71,13 @@ def run_race(g, spec: RaceSpec, env) -> None:
     source = spec.items(env)
     pool = list(source.items if isinstance(source, Zone) else source)
     racers = [_racer(g, spec, env, who, i) for i, who in enumerate(racers_v)]
-    seconds = _scripted(g, spec, racers, pool)
+    seconds, uniforms = _scripted(g, spec, racers, pool)
     if seconds is None:
         seconds = _reported(g, spec, racers, pool)
         if any(not r.reported for r in racers):
-            seconds = max(seconds, _model(g, spec, env, [r for r in racers if not r.reported],
-                                          _left(pool, racers)))
+            modelled, uniforms = _model(g, spec, env, [r for r in racers if not r.reported],
+                                        _left(pool, racers))
+            seconds = max(seconds, modelled)
     # The race takes its time: timers and hazards within it happen, with the claimed items
     # out of reach (in hands): an event during the race cannot touch them.
     if isinstance(source, Zone):
@@ -85,8 +86,11 @@ def run_race(g, spec: RaceSpec, env) -> None:
         g.advance(seconds)
     result = {r.who: list(r.claims) for r in racers}
     g.env[spec.id] = result
+    # `uniforms`: how many random numbers the model drew, so that a resumed seeded game that
+    # takes this race from its log draws as many and its later dice stay the same.
     g.record("race", id=spec.id, claims={_name(r.who): [ref(x) for x in r.claims]
-                                         for r in racers}, seconds=round(seconds, 3))
+                                         for r in racers}, seconds=round(seconds, 3),
+             **({"uniforms": uniforms} if uniforms else {}))
     g.fire("decided", {"id": spec.id, "choice": result})
     g.after_op(frozenset({spec.id}))
 
@@ -142,10 +146,12 @@ def _left(pool: list, racers: list[_Racer]) -> list:
 
 # -- 1. a script --------------------------------------------------------------------------------
 
-def _scripted(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float | None:
+def _scripted(g, spec: RaceSpec, racers: list[_Racer],
+              pool: list) -> tuple[float | None, int]:
+    """(seconds, random numbers the logged model drew), or (None, 0) without a script."""
     entry = g.forced[0] if g.forced else None
     if not (isinstance(entry, dict) and "race" in entry):
-        return None
+        return None, 0
     g.forced.popleft()
     if entry["race"] != spec.id:
         raise RuleError("bad-input", f"the script has the race '{entry['race']}' where the game "
@@ -159,7 +165,10 @@ def _scripted(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float | No
                             f"'{spec.id}' are not possible: {why}", spec.path)
         r.claims = items
         r.reported = True
-    return float(entry.get("seconds", 0.0))
+    uniforms = int(entry.get("uniforms", 0))
+    for _ in range(uniforms):
+        g.chance.uniform()  # drawn again, unused: the seeded stream stays where it was
+    return float(entry.get("seconds", 0.0)), uniforms
 
 
 def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
@@ -229,15 +238,27 @@ def show_item(x: Any) -> str:
 
 # -- 3. the model ----------------------------------------------------------------------------------
 
-def _gap(g, rate: float) -> float:
-    if rate <= 0:
-        return math.inf
-    return -math.log(1.0 - g.chance.uniform()) / rate
+class _Uniforms:
+    """The model's random numbers, counted (the race's log record says how many)."""
+
+    def __init__(self, g) -> None:
+        self.g, self.drawn = g, 0
+
+    def __call__(self) -> float:
+        self.drawn += 1
+        return self.g.chance.uniform()
+
+    def gap(self, rate: float) -> float:
+        if rate <= 0:
+            return math.inf
+        return -math.log(1.0 - self()) / rate
 
 
-def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> float:
+def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> tuple[float, int]:
+    """(the moment of the last claim, how many random numbers it took)."""
+    uniform = _Uniforms(g)
     remaining = list(pool)
-    nxt = {r.index: r.latency + _gap(g, r.rate) for r in racers}
+    nxt = {r.index: r.latency + uniform.gap(r.rate) for r in racers}
     active = [r for r in racers if nxt[r.index] < math.inf]
     last = 0.0
     while active:
@@ -250,17 +271,17 @@ def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> float:
             active.remove(r)  # nothing it wants is left: it stops
             continue
         item = None
-        if r.error > 0 and g.chance.uniform() < r.error:
+        if r.error > 0 and uniform() < r.error:
             unwanted = [x for x in remaining if not any(x is w for w in wanted)]
             if unwanted:
-                item = unwanted[min(len(unwanted) - 1, int(g.chance.uniform() * len(unwanted)))]
+                item = unwanted[min(len(unwanted) - 1, int(uniform() * len(unwanted)))]
         if item is None:
             item = _preferred(g, spec, r, wanted)
         r.claims.append(item)
         remaining = [x for x in remaining if x is not item]
         last = nxt[r.index]
-        nxt[r.index] = last + _gap(g, r.rate)
-    return last
+        nxt[r.index] = last + uniform.gap(r.rate)
+    return last, uniform.drawn
 
 
 def _wants(spec: RaceSpec, env, who: Any, item: Any) -> bool:

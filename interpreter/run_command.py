@@ -147,11 +147,22 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                           "table" if dice == "table" else ("seeded" if dice == "seeded"
                                                            else "file"))
     session = _Session(loaded, head, as_json, log_path, dice)
-    writer = journal.Writer(log_path, head) if log_path else None
+    writer = _writer(log_path, head)
     _seat_and_narrate(game, live, as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
     session.finish(session.play(game, writer))
+
+
+def _writer(path: str | None, head: dict, records: list = ()) -> journal.Writer | None:
+    """The log writer, or None without --log; a log that cannot be written is a usage error
+    (exit 2) before the game starts."""
+    if not path:
+        return None
+    try:
+        return journal.Writer(path, head, records)
+    except journal.JournalError as e:
+        raise click.BadParameter(str(e), param_hint="--log") from None
 
 
 def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | None = None,
@@ -270,7 +281,7 @@ class _Session:
                             ResumeClock() if self.live else ModelledClock(), decisions)
         except SetupError as e:
             _fail(e.diagnostics, self.loaded.source)
-        writer = journal.Writer(self.log_path, self.head, records) if self.log_path else None
+        writer = _writer(self.log_path, self.head, records)
         _seat_and_narrate(game, self.live, self.as_json, writer, records, why)
         return game, writer
 

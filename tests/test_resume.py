@@ -170,3 +170,21 @@ def test_undo_with_nothing_entered_yet_says_so_and_asks_again(tmp_path):
               input="undo\n" + "3\n" * 50)
     assert out.exit_code == 0, out.output
     assert "(nothing to undo)" in out.output
+
+
+def test_a_seeded_game_with_a_modelled_race_resumes_to_the_same_game(tmp_path):
+    # The bots' grab is modelled with random numbers from the dice's own stream: a resume
+    # takes the race from the log and must draw as many, or every later die would differ.
+    ship = str(ROOT / "rulesets" / "shipwrecked.yaml")
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    answers = "1\n\n" * 200  # island 1, and a grab of nothing, every turn
+    played = run("run", ship, "--seat", "1=human", "--seed", "1", "--log", str(whole),
+                 "--json", input=answers)
+    assert played.exit_code == 0, played.output
+    assert any(json.loads(line).get("uniforms") for line in whole.read_text().splitlines())
+    stopped = run("run", ship, "--seat", "1=human", "--seed", "1", "--log", str(cut),
+                  input=answers[:6])  # past the first grab, then the terminal goes away
+    assert stopped.exit_code == 1 and "The game stopped" in stopped.output
+    resumed = run("run", "--resume", str(cut), "--json", input=answers[6:])
+    assert resumed.exit_code == 0, resumed.output
+    assert inputs(cut) == inputs(whole)

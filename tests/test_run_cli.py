@@ -156,3 +156,10 @@ def test_a_roll_of_many_dice_is_narrated_as_counts_of_each_face():
     counts = [int(k) for k in re.findall(r"×(\d+)", first)]
     assert len(counts) <= 12 and sum(counts) == 60  # 30 white and 30 black, every die counted
     assert "white_sailors[0]" not in first
+
+
+def test_a_log_in_a_missing_folder_is_a_usage_error_not_a_traceback(tmp_path):
+    out = run("run", str(ROOT / "rulesets" / "pig.yaml"), "--log",
+              str(tmp_path / "no" / "such" / "folder" / "game.jsonl"))
+    assert out.exit_code == 2
+    assert "cannot write the log" in out.output and "Traceback" not in out.output
