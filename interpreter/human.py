@@ -29,8 +29,20 @@ def _read_line(prompt: str, timeout: float | None, status: Callable[[], str] | N
     pipe that select() supports). At a terminal, `status()` (say, a countdown) is redrawn
     before the prompt every second, and a key of `single` is an answer by itself, without
     Enter (`single` maps the key to the whole answer it stands for)."""
+    global _swallow
     if (status is not None or single is not None) and _is_terminal():
         return _read_keys(prompt, timeout, status or (lambda: ""), single or {})
+    while True:
+        line = _read_whole_line(prompt, timeout)
+        left, _swallow = _swallow, ""
+        # The first line after a key that answered alone may be the rest of that answer: the
+        # Enter (or the rest of the word) typed after the key. It answered already.
+        if left and line is not None and line.strip().lower() in ("", left.strip()):
+            continue
+        return line
+
+
+def _read_whole_line(prompt: str, timeout: float | None) -> str | None:
     sys.stdout.write(prompt)
     sys.stdout.flush()
     if timeout is not None:

@@ -12,6 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.chance import TableChance, parse_faces
@@ -367,3 +368,20 @@ def test_a_table_referees_dice_survivor_from_typed_dice_correcting_mistakes():
     screen = term.expect("seat controller")  # the result table, to its last line
     assert term.wait() == 0
     assert "Winner" in screen
+
+
+def test_the_enter_typed_after_a_key_that_answered_alone_does_not_answer_the_next_question():
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--seat",
+                     "1=human", "--seed", "1"])
+    term.expect("island")
+    term.expect("> ")
+    term.type_keys("2")  # the key answers alone
+    term.expect("which did you claim")
+    term.type("")  # the Enter typed after the key, by habit: not an answer to the grab
+    with pytest.raises(AssertionError, match="never saw"):
+        term.expect("Player 1 claims", timeout=1.5)  # the grab still waits for Player 1
+    term.type("")  # now an Enter on purpose: nothing
+    screen = term.expect("Player 1 claims nothing")
+    os.kill(term.pid, 9)
+    term.wait()
+    assert "Player 1 chooses 2" in screen
