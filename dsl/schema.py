@@ -115,6 +115,10 @@ def _state_var() -> dict:
                 "visibility": _d("Who sees it: public, owner (its player), hidden (nobody "
                                  "until revealed), others (everyone but its player).",
                                  enum=VISIBILITY),
+                "bookkeeping": _d("Working state the rules keep for themselves (a list being "
+                                  "built, a flag for this step): rules and bots read it as "
+                                  "usual, but a person's view at the table leaves it out.",
+                                  type="boolean"),
                 "doc": _d("What it means.", type="string"),
             }),
         ],
@@ -219,6 +223,9 @@ def ruleset_schema() -> dict:
         "owner": _d("none (one shared zone), player (one per player, read as player.NAME), "
                     "team (one per team).", enum=["none", "player", "team"]),
         "visibility": _d("Who sees its contents.", enum=VISIBILITY),
+        "bookkeeping": _d("A place the rules keep for themselves (the box of components not "
+                          "in play, say): a person's view at the table leaves it out.",
+                          type="boolean"),
         "capacity": {**EXPR, "description": "The most items it may hold."},
         "doc": _d("What it is.", type="string"),
     })

@@ -16,11 +16,13 @@ import os
 import select
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from interpreter.decisions import Controller, Option, Request
 from interpreter.engine import TIMEOUT, Raised
+from interpreter.narrate import dice_text, listed
 from interpreter.signals import Undo
-from interpreter.views import state_of
+from interpreter.views import HIDDEN, state_of
 
 
 def _read_line(prompt: str, timeout: float | None, status: Callable[[], str] | None = None,
@@ -148,9 +150,7 @@ class HumanController(Controller):
         events = _raisable(game)
         self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
         if request.numeric:
-            # A bound of a billion or more stands for "no limit" in a ruleset: not worth saying.
-            self.echo(f"  a number from {request.low} to {request.high}" if request.high < 10**9
-                      else f"  a number, {request.low} or more")
+            self.echo(f"  a number{_bounds(request)}")
         else:
             for i, opt in enumerate(request.options, 1):
                 cost = ""
@@ -189,23 +189,41 @@ class HumanController(Controller):
             chosen = pick(request, text)
             if chosen is not None:
                 return chosen
-            self.echo("  not a legal answer; enter its number or name")
+            self.echo("  not a legal answer; " + (f"enter a whole number{_bounds(request)}"
+                                                  if request.numeric else
+                                                  "enter its number or name"))
 
     def report(self, game, prompt: str, parse: Callable, player=None) -> list:
         """What a person claimed in a race (interpreter/race.py): asked until it is possible."""
         if self.screen is not None and player is not None:
             self.screen.take(player)
-        return ask_report(lambda q: self.read(q, None), self.echo, prompt, parse)
+        view = None
+        if player is not None:
+            self.show(game, player)
+
+            def view() -> None:
+                self.show(game, player, whole=True)
+        return ask_report(lambda q: self.read(q, None), self.echo, prompt, parse, view)
 
     def show(self, game, player, whole: bool = False) -> None:
         """The person's view of the game: all of it the first time (and on `?`), then only
         what changed since they last saw it, so that a long game stays readable."""
         view = state_of(game, player)
-        now = {("", k): str(v) for k, v in view["state"].items()}  # (whose, what): value
+        skip = _bookkeeping(game) | {"seat", "name"}
+        rows = []  # (whose, its values): each player, then each team
         for row in view["players"]:
             me = " (you)" if row["name"] == player.name else ""
-            now.update({(row["name"] + me, k): str(v) for k, v in row.items()
-                        if k not in ("seat", "name")})
+            rows.append((row["name"] + me, {k: v for k, v in row.items() if k not in skip}))
+        for row in view.get("teams") or ():
+            mine = " (yours)" if player.name in row["members"] else ""
+            rows.append((f"team {row['name']}{mine}",
+                         {k: v for k, v in row.items() if k not in skip}))
+        shared = {k: v for k, v in view["state"].items() if k not in skip}
+        shared.update((f"{name} (zone)", listed(items) if _refs(items) else items)
+                      for name, items in (view.get("zones") or {}).items() if name not in skip)
+        now = {("", k): _shown(v) for k, v in shared.items()}  # (whose, what): value
+        for whose, values in rows:
+            now.update({(whose, k): _shown(v) for k, v in values.items()})
         timers = []
         for name, t in (view.get("timers") or {}).items():
             if t["running"]:
@@ -214,25 +232,67 @@ class HumanController(Controller):
         before = self.seen.get(player.name)
         self.seen[player.name] = now
         if whole or before is None:
-            parts = [f"{k}={v}" for k, v in view["state"].items()] + timers
+            parts = [f"{k}={now['', k]}" for k in shared] + timers
             if parts:
                 self.echo("  [" + "; ".join(parts) + "]")
-            for row in view["players"]:
-                fields = [f"{k}={v}" for k, v in row.items() if k not in ("seat", "name")]
-                me = " (you)" if row["name"] == player.name else ""
-                self.echo(f"  {row['name']}{me}: {', '.join(fields)}")
+            for whose, values in rows:
+                self.echo(f"  {whose}: " + ", ".join(f"{k}={now[whose, k]}" for k in values))
             return
         changed: dict[str, list[str]] = {}
         for (whose, what), v in now.items():
-            if before.get((whose, what)) != v:
-                changed.setdefault(whose, []).append(f"{what} {before.get((whose, what), '-')} "
-                                                     f"-> {v}")
+            old = before.get((whose, what), "-")
+            if old != v:
+                changed.setdefault(whose, []).append(_change(what, old, v))
         if timers:
             self.echo("  [" + "; ".join(timers) + "]")
         if changed:
             self.echo("  since you last looked (? shows everything): " + "; ".join(
                 (f"{whose}: " if whose else "") + ", ".join(items)
                 for whose, items in changed.items()))
+
+
+def _bookkeeping(game) -> set[str]:
+    """The state and zones the ruleset marks `bookkeeping`: left out of a person's view."""
+    data = game.program.data
+    scopes = [*(data.get("state") or {}).values(), (data.get("components") or {}).get("zones")]
+    return {name for scope in scopes if isinstance(scope, dict)
+            for name, spec in scope.items()
+            if isinstance(spec, dict) and spec.get("bookkeeping")}
+
+
+def _refs(items: Any) -> bool:
+    return isinstance(items, list) and len(items) > 6 and all(isinstance(x, str) for x in items)
+
+
+def _shown(value: Any) -> str:
+    """A value of a view as a person reads it: a die as `id=face`, a hidden zone as how many
+    items it holds."""
+    if isinstance(value, dict):
+        if set(value) == {"die", "face"}:
+            return f"{value['die']}={value['face']}"
+        if set(value) == {"count", "items"} and value["items"] == HIDDEN:
+            return f"{value['count']} hidden"
+        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        if len(value) > 6 and all(isinstance(v, dict) and set(v) == {"die", "face"}
+                                  for v in value):  # many dice: how many show each face
+            return "[" + dice_text({}, [v["die"] for v in value], [v["face"] for v in value]) + "]"
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return str(value)
+
+
+def _bounds(request: Request) -> str:
+    # A bound of a billion or more stands for "no limit" in a ruleset: not worth saying.
+    return (f" from {request.low} to {request.high}" if request.high < 10**9
+            else f", {request.low} or more")
+
+
+def _change(what: str, old: str, new: str, most: int = 120) -> str:
+    """One changed value: old and new while they are short; a long one (a list of findings,
+    say) only as it is now, cut short, so that one value does not fill the screen."""
+    if len(old) + len(new) <= most:
+        return f"{what} {old} -> {new}"
+    return f"{what} now {new[:most]}{'...' if len(new) > most else ''}"
 
 
 def _single_keys(request: Request) -> dict[str, str]:
@@ -291,8 +351,9 @@ def _raisable(game) -> list[str]:
 
 
 def ask_report(read: Callable[[str], str | None], echo: Callable[[str], None], prompt: str,
-               parse: Callable) -> list:
-    """Asks one line until `parse` accepts it; says why a line was refused."""
+               parse: Callable, view: Callable[[], None] | None = None) -> list:
+    """Asks one line until `parse` accepts it; says why a line was refused. With `view`, `?`
+    shows the person's whole view and asks again."""
     *head, question = prompt.split("\n")
     for line in head:
         echo(line)
@@ -302,6 +363,9 @@ def ask_report(read: Callable[[str], str | None], echo: Callable[[str], None], p
             continue
         if text.strip() == "undo":
             raise Undo()
+        if text.strip() == "?" and view is not None:
+            view()
+            continue
         items, why = parse(text)
         if items is not None:
             return items

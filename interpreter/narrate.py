@@ -28,7 +28,7 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t == "turn":
         return f"\n-- round {rec['round']}, turn {rec['turn']}: {rec['player']} --"
     if t == "roll":
-        return f"  {game.current.name} rolls {_rolled(game.env, rec['dice'], rec['faces'])}"
+        return f"  {game.current.name} rolls {dice_text(game.env, rec['dice'], rec['faces'])}"
     if t == "decision":
         if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
             return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
@@ -68,7 +68,7 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t in ("draw", "deal"):
         return f"  {t}s {len(rec['items'])} from {rec['source']}"
     if t == "move":
-        return f"  moves {_listed(rec['items'])} to {rec['to']}"
+        return f"  moves {listed(rec['items'])} to {rec['to']}"
     if t == "shuffle":
         return f"  shuffles {rec['zone']}"
     if t == "end":
@@ -76,7 +76,7 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     return None
 
 
-def _listed(refs: list, most: int = 6) -> str:
+def listed(refs: list, most: int = 6) -> str:
     """Item references as a reader takes them in: each one while there are few, else counted
     by component ("50 chips", not fifty references)."""
     if len(refs) <= most:
@@ -88,7 +88,7 @@ def _listed(refs: list, most: int = 6) -> str:
     return ", ".join(f"{n} {name}" for name, n in counts.items())
 
 
-def _rolled(env, dice: list, faces: list, most: int = 6) -> str:
+def dice_text(env, dice: list, faces: list, most: int = 6) -> str:
     """The dice of one roll with their faces: each die while there are few, else how many of
     each component show each face ("30 white_sailors: ⚀ 1 ×9, ⚁ 2 ×5, ...")."""
     if len(dice) <= most:

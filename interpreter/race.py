@@ -217,13 +217,13 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
         return 0.0
     start = g.clock.now()
     numbered = list(pool)
-    listing = "  ".join(f"{i}:{show_item(x)}" for i, x in enumerate(numbered, 1))
+    listing = _listing(numbered)
     for r, rep in reporters:
         if rep is None:
             continue
         cap = f" (at most {r.capacity})" if r.capacity is not None else ""
-        prompt = (f"race {spec.id}! {listing}\n{_name(r.who)}: which did you claim{cap}? "
-                  f"numbers or ids separated by spaces, nothing for none: ")
+        prompt = (f"race {spec.id}! {listing}\n{_name(r.who)}{_side(r.who)}: which did you "
+                  f"claim{cap}? numbers or ids separated by spaces, nothing for none: ")
 
         def parse(text: str, r: _Racer = r):
             return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
@@ -234,6 +234,26 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
 
 def show_item(x: Any) -> str:
     return f"{ref(x)}({show(x)})" if show(x) != str(ref(x)) else str(ref(x))
+
+
+def _listing(numbered: list, most: int = 8) -> str:
+    """The items up for grabs, numbered: each with its number while there are few; else a
+    line per component and face, so that a player finds "the white 5s" at a glance."""
+    if len(numbered) <= most:
+        return "  ".join(f"{i}:{show_item(x)}" for i, x in enumerate(numbered, 1))
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, x in enumerate(numbered, 1):
+        name = str(ref(x)).partition("[")[0]
+        groups.setdefault((name, show(x) if show(x) != str(ref(x)) else ""), []).append(i)
+    lines = [f"  {name}{' showing ' + face if face else ''}: {' '.join(map(str, nums))}"
+             for (name, face), nums in sorted(groups.items())]
+    return f"{len(numbered)} items, by number:\n" + "\n".join(lines)
+
+
+def _side(who: Any) -> str:
+    """A racer's team, said with its name (a person must know whose colour is whose)."""
+    team = getattr(who, "team", None)
+    return f" (team {team.name})" if team is not None else ""
 
 
 # -- 3. the model ----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Input: a running `Game` and a viewer (a player, or None for the whole state). Output: a dict
 of the parameters, the global, round and turn state (`state`), every player's state and zones
-(`players`), the dice and
+(`players`), in a team game each team's members, state and zones (`teams`), the dice and
 the timers, with each value's visibility applied: `public` for all, `owner` for its player
 only, `hidden` for nobody, `others` for everyone but its player (for a timer, everyone but the
 player who started it). Hidden values appear as "hidden", so a view says that something is
@@ -22,10 +22,15 @@ def _visible(visibility: str, owner: Any, viewer: Player | None) -> bool:
     if viewer is None or visibility == "public":
         return True
     if visibility == "owner":
-        return owner is viewer
+        return _owns(owner, viewer)
     if visibility == "others":
-        return owner is not viewer
+        return not _owns(owner, viewer)
     return False  # hidden
+
+
+def _owns(owner: Any, viewer: Player) -> bool:
+    """The viewer is the owner, or a member of the owning team."""
+    return owner is viewer or (owner is not None and getattr(viewer, "team", None) is owner)
 
 
 def _spec_visibility(spec: Any) -> str:
@@ -53,6 +58,8 @@ def state_of(game, viewer: Player | None) -> dict:
     players = []
     for p in game.players:
         row: dict[str, Any] = {"seat": p.seat, "name": p.name, "eliminated": p.eliminated}
+        if game.teams:
+            row["team"] = p.team.name if p.team is not None else None
         for name, spec in (state.get("player") or {}).items():
             row[name] = plain(getattr(p, name)) if _visible(_spec_visibility(spec), p, viewer) \
                 else HIDDEN
@@ -61,6 +68,8 @@ def state_of(game, viewer: Player | None) -> dict:
                 row[name] = _zone(getattr(p, name), viewer)
         players.append(row)
     out["players"] = players
+    if game.teams:
+        out["teams"] = [_team_row(game, tm, state, zone_specs, viewer) for tm in game.teams]
     zones = {name: _zone(z, viewer) for name, z in game.zones.items()}
     if zones:
         out["zones"] = zones
@@ -79,6 +88,18 @@ def state_of(game, viewer: Player | None) -> dict:
     if timers:
         out["timers"] = timers
     return out
+
+
+def _team_row(game, tm, state: dict, zone_specs: dict, viewer: Player | None) -> dict:
+    """A team's members, state and zones, as its members or the others may see them."""
+    row: dict[str, Any] = {"name": tm.name, "members": [p.name for p in tm.members]}
+    for name, spec in (state.get("team") or {}).items():
+        row[name] = plain(getattr(tm, name)) if _visible(_spec_visibility(spec), tm, viewer) \
+            else HIDDEN
+    for name, spec in zone_specs.items():
+        if spec.get("owner") == "team":
+            row[name] = _zone(getattr(tm, name), viewer)
+    return row
 
 
 def _zone(z: Zone, viewer: Player | None) -> Any:

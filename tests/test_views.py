@@ -45,6 +45,17 @@ def leaks(game, viewer) -> list[str]:
                                                   or (vis == "others" and mine)):
                 if row[name] != {"count": len(getattr(player, name).items), "items": HIDDEN}:
                     out.append(f"{player.name}.{name}")
+    for row, team in zip(view.get("teams") or [], game.teams, strict=True):
+        ours = viewer is not None and viewer.team is team
+        for name, spec in [*(state.get("team") or {}).items(),
+                           *((k, z) for k, z in zones.items() if z.get("owner") == "team")]:
+            vis = _vis(spec)
+            forbidden = vis == "hidden" or (vis == "owner" and not ours) or (
+                vis == "others" and ours)
+            shown_hidden = ({"count": len(getattr(team, name).items), "items": HIDDEN}
+                            if name in zones else HIDDEN)
+            if forbidden and row[name] != shown_hidden:
+                out.append(f"team {team.name}.{name}")
     for name, t in game.timers.items():
         if (t.visibility == "others" and t.owner is viewer) or t.visibility == "hidden":
             if view["timers"][name]["remaining"] != HIDDEN:
@@ -103,3 +114,44 @@ def test_the_hidden_timer_variant_hides_the_dive_timer_from_its_diver_only():
     game.run()
     assert seen["diver"] == HIDDEN
     assert isinstance(seen["other"], float | int) and seen["other"] > 0
+
+
+TEAM_SECRETS = """\
+meeple: 1
+metadata: {name: Team secrets}
+players: {min: 4, max: 4}
+teams: {names: [red, blue]}
+components:
+  dice:
+    die: {count: 2, in: supply}
+  zones:
+    supply: {kind: pool}
+    vault: {kind: pool, owner: team, visibility: owner}
+state:
+  team:
+    plan: {type: int, initial: 7, visibility: owner}
+    score: 0
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      do:
+        - move: "[first(supply)]"
+          to: current.team.vault
+        - end_game
+"""
+
+
+def test_a_teams_own_state_and_zones_are_seen_by_its_members_only(tmp_path):
+    path = tmp_path / "secrets.yaml"
+    path.write_text(TEAM_SECRETS)
+    game = new_game(load(str(path)).program, 4, None, SeededChance(0), 0)
+    game.run()
+    p1, p2 = game.players[0], game.players[1]  # teams alternate: red, blue
+    red_as_p1 = state_of(game, p1)["teams"][0]
+    red_as_p2 = state_of(game, p2)["teams"][0]
+    assert red_as_p1["name"] == "red" and red_as_p1["members"] == ["Player 1", "Player 3"]
+    assert red_as_p1["plan"] == 7 and red_as_p1["vault"] == [{"die": "die[0]", "face": None}]
+    assert red_as_p2["plan"] == HIDDEN and red_as_p2["vault"] == {"count": 1, "items": HIDDEN}
+    assert red_as_p2["score"] == 0  # public team state: everyone sees it
+    assert leaks(game, p1) == [] and leaks(game, p2) == []

@@ -1,0 +1,93 @@
+"""A person's view at the terminal (interpreter/human.py): teams, bookkeeping left out, many
+dice counted by face, long changes cut short, number questions and the race prompt."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+from interpreter.chance import SeededChance
+from interpreter.human import HumanController, _change
+from interpreter.setup import load, new_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Stop(Exception):
+    """The scripted person has no more answers: the test has seen what it wanted."""
+
+
+def person_plays(ruleset: str, answers: list[str], players: int | None = None,
+                 seed: int = 1) -> list[str]:
+    """Plays seat 1 as a person answering `answers` in turn; returns what they were shown."""
+    lines = deque(answers)
+    shown: list[str] = []
+
+    def read(prompt: str, timeout: float | None) -> str:
+        shown.append(prompt)
+        if not lines:
+            raise Stop
+        return lines.popleft()
+    human = HumanController(read=read, echo=shown.append)
+    program = load(str(ROOT / "rulesets" / f"{ruleset}.yaml")).program
+    game = new_game(program, players, None, SeededChance(seed), seed, controllers={1: human})
+    try:
+        game.run()
+    except Stop:
+        pass
+    return shown
+
+
+def test_a_team_game_shows_each_team_and_marks_the_persons_own():
+    shown = person_plays("shipwrecked", [], players=4)
+    text = "\n".join(shown)
+    assert "team white (yours): members=[Player 1, Player 3]" in text
+    assert "team black: members=[Player 2, Player 4]" in text
+    assert "on_island=[0, 0, 0, 0, 0]" in text
+    assert "Player 1 (you): eliminated=False, team=white" in text
+
+
+def test_state_and_zones_marked_bookkeeping_are_left_out_of_a_persons_view():
+    text = "\n".join(person_plays("dark_water_salvage", []))
+    assert "loan_round=1" in text and "pool=" in text  # the state a player looks at
+    for name in ("station_index", "stations_run", "collect_rank", "wreck_cells", "chip_box",
+                 "turn_order_box"):
+        assert name not in text, name
+    ship = "\n".join(person_plays("shipwrecked", []))
+    assert "grabbing" not in ship and "thrown_back" not in ship and "sharks_fed=0" in ship
+
+
+def test_many_dice_in_a_view_are_counted_by_face_and_a_hidden_zone_by_its_size():
+    text = "\n".join(person_plays("shipwrecked", [], players=4))
+    ocean = next(line for line in text.splitlines() if "ocean (zone)=" in line)
+    assert "30 white_sailors: " in ocean and "white_sailors[0]" not in ocean
+    assert "hand=0 hidden" in text  # another player's hand: how many, not which
+
+
+def test_a_long_value_that_changed_is_shown_as_it_is_now_cut_short():
+    assert _change("pool", "30", "0") == "pool 30 -> 0"
+    long_new = "[" + ", ".join(f"finding {i}" for i in range(40)) + "]"
+    line = _change("findings", "[]", long_new)
+    assert line.startswith("findings now [finding 0") and line.endswith("...")
+    assert len(line) < 150
+
+
+def test_a_word_given_to_a_number_question_is_refused_saying_what_it_takes():
+    shown = person_plays("dark_water_salvage", ["abc", "-5", "0"])
+    refusals = [s for s in shown if "not a legal answer" in s]
+    assert len(refusals) == 2  # "0" was taken
+    assert all("enter a whole number, 0 or more" in s for s in refusals)
+
+
+def test_the_race_lists_many_items_by_face_and_question_mark_shows_the_view_again():
+    # Seed 1: Player 2 names an island, Player 1 answers "1", then the captains call and the
+    # grab begins; Player 1 asks for the view, then grabs nothing.
+    shown = person_plays("shipwrecked", ["1", "?", ""])
+    text = "\n".join(shown)
+    assert "60 items, by number:" in text
+    assert "  white_sailors showing 5: " in text
+    assert any("Player 1 (team white): which did you claim?" in s for s in shown)
+    asked = [i for i, s in enumerate(shown) if "which did you claim" in s]
+    assert len(asked) == 2  # asked, `?`, asked again
+    between = shown[asked[0] + 1:asked[1]]
+    assert any("Player 1 (you):" in s for s in between)  # the whole view, again
