@@ -114,12 +114,14 @@ def player_count(program: Program, players: int | None) -> int:
 
 
 def controller_for(program: Program, spec: str | None) -> Controller:
-    """A seat's controller from its spec: human, random, policy:NAME (or NAME)."""
+    """A seat's controller from its spec: human, random, policy:NAME (or NAME). A ruleset's
+    own policy named `random` is what `random` means for it (its author knows which choices
+    must not be drawn from everything legal, such as a number with no upper bound)."""
     if spec is None:
         if program.default_policy is None:
             return RandomController()
         return PolicyController(program.policies[program.default_policy])
-    if spec == "random":
+    if spec == "random" and "random" not in program.policies:
         return RandomController()
     if spec == "human":
         from interpreter.human import HumanController

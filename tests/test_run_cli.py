@@ -163,3 +163,16 @@ def test_a_log_in_a_missing_folder_is_a_usage_error_not_a_traceback(tmp_path):
               str(tmp_path / "no" / "such" / "folder" / "game.jsonl"))
     assert out.exit_code == 2
     assert "cannot write the log" in out.output and "Traceback" not in out.output
+
+
+def test_random_means_the_rulesets_own_random_policy_when_it_has_one():
+    # Dark Water Salvage's `random` policy applies for a fair share (a number with no upper
+    # bound is no choice to draw from everything legal); Wreckdivers has no such policy.
+    out = run("run", str(ROOT / "rulesets" / "dark_water_salvage.yaml"), "--seed", "1",
+              "--seat", "3=random")
+    assert out.exit_code == 0, out.output
+    bids = re.search(r"revealed together: (.*)", out.output).group(1)
+    assert all(int(x) < 100 for x in re.findall(r": (\d+)", bids)), bids
+    assert "3: policy:random" in out.output
+    plain = run("run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat", "2=random")
+    assert "2: random" in plain.output

@@ -363,7 +363,7 @@ def test_vs_a_seat_policy_shows_a_real_difference():
     # A random player in seat 2 loses far more often than hold-at-20.
     r = simulate_json(PIG, "--games", "400", "--vs", "seat:2=random")
     other = r["vs"][0]
-    assert other["seats"][1]["policy"] == "random"
+    assert other["seats"][1]["policy"] == "policy:random"  # Pig's own random policy
     d = other["differences"]["seats"][0]["win_rate"]
     assert d["diff"] > 0.2 and d["significant"]
 
