@@ -697,11 +697,20 @@ class Game:
         winners = winners or []
         win_seats = {p.seat for p in winners}
         sign = -1 if sc["order"] == "lowest" else 1
+        eligible: set[int] = set()
+        if error is None:
+            try:
+                eligible = {p.seat for p in self._eligible()}
+            except RuleError as e:
+                error = e
 
         def key(p: Player):
+            # Winners first, then the eligible (a player In Debt places below every player
+            # who is not, whatever their score), then by score and tie-breaks.
             s = scores[p.seat]
             tb = [f(Env({"player": p}, env)) for f in sc["tie_break"]] if error is None else []
-            return (p.seat in win_seats, sign * s if isinstance(s, (int, float)) else 0,
+            return (p.seat in win_seats, p.seat in eligible,
+                    sign * s if isinstance(s, (int, float)) else 0,
                     [sign * x if isinstance(x, (int, float)) else 0 for x in tb])
         ranked = sorted(self.players, key=key, reverse=True)
         seats = []
@@ -719,6 +728,13 @@ class Game:
         return Result([p.name for p in winners], seats, reason, self.round, self.turn,
                       self.steps, self.rolls, self.clock.now(), error)
 
+    def _eligible(self) -> list[Player]:
+        """The players `scoring.eligible` lets win; everyone when nobody (or no rule) is."""
+        sc = self.program.scoring
+        pool = [p for p in self.players
+                if "eligible" not in sc or sc["eligible"](Env({"player": p}, self.env))]
+        return pool or list(self.players)
+
     def _winners(self, scores: dict) -> list[Player]:
         sc = self.program.scoring
         env = self.env
@@ -726,9 +742,7 @@ class Game:
             return list(sc["winners"](env))
         if "score" not in sc:
             return []
-        pool = [p for p in self.players
-                if "eligible" not in sc or sc["eligible"](Env({"player": p}, env))]
-        pool = pool or list(self.players)
+        pool = self._eligible()
         sign = -1 if sc["order"] == "lowest" else 1
 
         def key(p):

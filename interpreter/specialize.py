@@ -1500,15 +1500,16 @@ class Specialized:
                       game=game)
 
     def _result(self, raw: tuple) -> Result:
-        """As Game._result: winners, then placements by (winner, score, tie-breaks)."""
+        """As Game._result: winners, then placements by (winner, eligible, score,
+        tie-breaks)."""
         reason, rounds, turns, steps, rolls, now, scores, tbs, eligible, winners = raw[:10]
         n = self.players
         sign = -1 if self.order == "lowest" else 1
+        pool = [i for i in range(n) if eligible is None or eligible[i]] or list(range(n))
         if winners is None:
             if not self.has_score:
                 winners = []
             else:
-                pool = [i for i in range(n) if eligible is None or eligible[i]] or list(range(n))
 
                 def wkey(i: int) -> tuple:
                     return (sign * scores[i], *[sign * x for x in tbs[i]])
@@ -1516,11 +1517,11 @@ class Specialized:
                 winners = [i for i in pool if wkey(i) == best]
                 if len(winners) > 1 and self.ties == "draw":
                     winners = []
-        win = set(winners)
+        win, can_win = set(winners), set(pool)
 
         def key(i: int) -> tuple:
             s = scores[i]
-            return (i in win, sign * s if isinstance(s, (int, float)) else 0,
+            return (i in win, i in can_win, sign * s if isinstance(s, (int, float)) else 0,
                     [sign * x if isinstance(x, (int, float)) else 0 for x in tbs[i]])
         ranked = sorted(range(n), key=key, reverse=True)
         place, last = 0, None

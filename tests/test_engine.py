@@ -10,6 +10,7 @@ import pytest
 from interpreter.chance import ScriptedChance, SeededChance
 from interpreter.engine import ScriptEnded
 from interpreter.setup import load, new_game
+from interpreter.specialize import specialize
 
 HEAD = """\
 meeple: 1
@@ -435,3 +436,33 @@ def test_a_move_of_many_items_is_narrated_as_counts_by_component():
     many = {"t": "move", "items": [f"red[{i}]" for i in range(9)] + ["blue[0]"], "to": "bag"}
     assert describe(None, few) == "  moves red[0], red[1] to bag"
     assert describe(None, many) == "  moves 9 red, 1 blue to bag"
+
+
+def test_a_player_who_cannot_win_places_below_every_player_who_can(tmp_path):
+    # Three players score 3, 9 and 7; the 9 is not eligible (in debt, say).
+    text = """\
+meeple: 1
+metadata: {name: Debts}
+players: {min: 3, max: 3}
+state:
+  player:
+    points: {type: int, initial: "if player.seat == 2 then 9 else player.seat * 2 + 1"}
+    debt: {type: bool, initial: "player.seat == 2"}
+flow:
+  phases:
+    play:
+      do: [end_game]
+scoring:
+  score: player.points
+  eligible: not player.debt
+"""
+    path = tmp_path / "debts.yaml"
+    path.write_text(text)
+    program = load(str(path)).program
+    result = new_game(program).run()
+    assert result.winners == ["Player 3"]
+    assert {s.name: s.placement for s in result.seats} == {
+        "Player 3": 1, "Player 1": 2, "Player 2": 3}
+    specialized = specialize(program)  # the generated code places them the same way
+    assert specialized is not None
+    assert specialized.play(0).result.seats == result.seats
