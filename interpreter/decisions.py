@@ -22,7 +22,7 @@ from dsl import nodes as n
 from dsl.compiler import Env
 from interpreter import compile_expr as cx
 from interpreter.signals import RuleError
-from interpreter.values import ref
+from interpreter.values import Die, ref, show
 
 
 @dataclass
@@ -251,4 +251,8 @@ def answer_key(chosen: Option | int) -> Any:
 
 
 def option_for_value(value: Any, label: str = "") -> Option:
-    return Option(ref(value), value, label or str(ref(value)))
+    if not label:
+        # A die or card is named by its id; people also need what it shows to choose it.
+        key, seen = str(ref(value)), show(value)
+        label = key if seen == key else (f"showing {seen}" if isinstance(value, Die) else seen)
+    return Option(ref(value), value, label)

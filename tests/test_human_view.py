@@ -7,8 +7,10 @@ from collections import deque
 from pathlib import Path
 
 from interpreter.chance import SeededChance
+from interpreter.decisions import option_for_value
 from interpreter.human import HumanController, _change
 from interpreter.setup import load, new_game
+from interpreter.values import Die
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,3 +93,11 @@ def test_the_race_lists_many_items_by_face_and_question_mark_shows_the_view_agai
     assert len(asked) == 2  # asked, `?`, asked again
     between = shown[asked[0] + 1:asked[1]]
     assert any("Player 1 (you):" in s for s in between)  # the whole view, again
+
+
+def test_a_choice_among_dice_shows_each_dies_face_beside_its_id():
+    die = Die("green_dice[1]", "green_dice", [1, 2, 3, 4, 5, 6], {"colour": "green"})
+    die.face = 5
+    option = option_for_value(die)
+    assert option.key == "green_dice[1]" and option.shown() == "showing 5"
+    assert option_for_value("north").shown() == "north"  # a plain value is its own label
