@@ -111,7 +111,8 @@ class PlaySections(StepWriter):
                 inl += [text(", at most ")] + self.x(rep["max"])
             self.p(inl + [text(".")])
         elif turns is None:
-            self.p([text("This phase is played once.")])
+            self.p([text("Each time the game comes to this phase, it is played once."
+                         if self._comes_back(name) else "This phase is played once.")])
         if spec.get("on_begin"):
             self.p([text("When the phase begins:")])
             self.blocks.append(self.steps(spec["on_begin"]))
@@ -228,6 +229,30 @@ class PlaySections(StepWriter):
         self.p([text("The game ends:")])
         self.blocks.append(ListBlock([Item(w + [text(".")]) for w in ways]))
         return True
+
+    def _comes_back(self, name: str) -> bool:
+        """Whether the flow can come back to this phase (a round of phases): through the
+        phases' `next` and `goto` steps."""
+        seen: set[str] = set()
+        todo = list(self._targets(name))
+        while todo:
+            here = todo.pop()
+            if here == name:
+                return True
+            if here in seen or here not in self.phases:
+                continue
+            seen.add(here)
+            todo.extend(self._targets(here))
+        return False
+
+    def _targets(self, name: str) -> list[str]:
+        spec = self.phases.get(name) or {}
+        nxt = spec.get("next", "end")
+        out = [e.get("to") for e in nxt if isinstance(e, dict)] if isinstance(nxt, list) \
+            else [nxt]
+        for key in ("on_begin", "do", "on_end"):
+            out += [f.get("phase") for n, f in walk_steps(spec.get(key)) if n == "goto"]
+        return [t for t in out if isinstance(t, str)]
 
     def _ends_after(self, spec: Mapping[str, Any]) -> bool:
         nxt = spec.get("next", "end")

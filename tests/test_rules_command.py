@@ -259,3 +259,19 @@ def test_an_option_limit_of_one_written_as_text_reads_once(tmp_path):
     out = _book(_game(steps))
     assert "“Act” (once per turn)" in out
     assert "“Rest” (at most `2` times per turn)" in out
+
+
+def test_a_phase_the_flow_comes_back_to_is_not_said_to_be_played_once():
+    steps = {"meeple": 1, "metadata": {"name": "Loop"}, "players": {"min": 2, "max": 2},
+             "flow": {"phases": {
+                 "setup": {"do": ["end_turn"], "next": "bid"},
+                 "bid": {"do": ["end_turn"], "next": "act"},
+                 "act": {"do": ["end_turn"], "next": [{"if": "true", "to": "tally"},
+                                                     {"to": "bid"}]},
+                 "tally": {"do": ["end_turn"], "next": "end"}}}}
+    out = _book(steps)
+    sections = {part.split("\n", 1)[0]: part for part in out.split("### Phase: ")[1:]}
+    for phase in ("bid", "act"):  # act goes back to bid: a round of phases
+        assert "Each time the game comes to this phase, it is played once." in sections[phase]
+    for phase in ("setup", "tally"):
+        assert "This phase is played once." in sections[phase]
