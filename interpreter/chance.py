@@ -165,6 +165,12 @@ class ThenChance(ChanceSource):
         return self.after.report(prompt, parse)
 
 
+def asks_for(items: list, count: int) -> bool:
+    """Whether a blind draw at the table asks people what came out: not when nothing is drawn
+    or every item is alike."""
+    return min(count, len(items)) > 0 and len({_kind(x) for x in items}) > 1
+
+
 def _kind(x: Any) -> str:
     """What people at a table call an item they drew: a die by its component (its colour,
     say), a card by its `known_by` fields."""
@@ -267,15 +273,14 @@ class TableChance(SeededChance):
         item id or by what they see (a die's component, such as its colour; a card's
         `known_by` fields, such as a chip's value)."""
         want = min(count, len(items))
-        if want == 0:
-            return []
+        if not asks_for(items, count):  # nothing, or all alike: known without asking
+            chosen = list(items)[:want]
+            if chosen:
+                self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
+            return chosen
         kinds: dict[str, int] = {}
         for x in items:
             kinds[_kind(x)] = kinds.get(_kind(x), 0) + 1
-        if len(kinds) == 1:  # all alike: what comes out is known without asking
-            chosen = list(items)[:want]
-            self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
-            return chosen
         listing = ", ".join(f"{k} ({n})" for k, n in kinds.items())
         where = getattr(items[0], "zone", "") or "the bag"
         while True:

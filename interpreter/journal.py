@@ -109,3 +109,22 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
     queries = max([queries, *fired])
     hazards = [fired.get(i) for i in range(1, queries + 1)]
     return ScriptedChance(faces, orders, picks, hazards), decisions
+
+
+def logged_seats(head: dict, players: int) -> list[str] | None:
+    """Who played each seat (human, random, policy:NAME), as the header says; None for a
+    header that does not say it for every seat."""
+    seats = head.get("seats")
+    if isinstance(seats, list) and len(seats) == players and all(
+            isinstance(s, str) for s in seats):
+        return seats
+    return None
+
+
+def first_difference(replayed: list[dict], logged: list[dict]) -> int | None:
+    """The index of the first record that differs, or None when the two are the same."""
+    a = json.loads(json.dumps(replayed, default=str))
+    for i in range(max(len(a), len(logged))):
+        if i >= len(a) or i >= len(logged) or a[i] != logged[i]:
+            return i
+    return None

@@ -3,13 +3,16 @@
 Input: a ruleset path and the run options (players, seed, seats, dice source, scripted
 decisions, parameters, variant, log file). Output: the narration and the result on stdout (or
 the result as one JSON object with `--json`), the log as JSON lines with `--log`, and the exit
-code: 0 the game ended, 1 the ruleset is invalid or the rules could not go on, 2 usage.
+code: 0 the game ended, 1 the ruleset is invalid, the rules could not go on or the game
+stopped before its end (its input ended, Ctrl-C), 2 usage.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,15 @@ import click
 
 from dsl import render
 from interpreter import journal
-from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance, ThenChance
+from interpreter.chance import (
+    ChanceError,
+    ChanceSource,
+    ScriptedChance,
+    SeededChance,
+    TableChance,
+    ThenChance,
+    asks_for,
+)
 from interpreter.clock import ModelledClock, RealClock, ReplayClock, ResumeClock
 from interpreter.engine import Result, ScriptEnded
 from interpreter.human import HumanController
@@ -61,7 +72,7 @@ def _dice_source(spec: str, seed: Any, echo) -> Any:
     if spec == "seeded":
         return SeededChance(seed)
     if spec == "table":
-        return TableChance(lambda prompt: input(prompt), echo, seed)
+        return _NotedDraws(_table(seed, echo))
     data = _data_file(spec, "--dice")
     if isinstance(data, dict):
         faces = data.get("faces", [])
@@ -71,6 +82,30 @@ def _dice_source(spec: str, seed: Any, echo) -> Any:
         raise click.BadParameter(f"{spec} must hold a list of faces (or {{faces: [...]}})",
                                  param_hint="--dice")
     return ScriptedChance(faces)
+
+
+def _table(seed: Any, echo) -> TableChance:
+    return TableChance(lambda prompt: input(prompt), echo, seed)
+
+
+class _NotedDraws:
+    """A table's chance source that notes, blind draw by blind draw, whether people said what
+    came out. A draw of items all alike is taken without asking (TableChance.pick); undo must
+    pass over it, or it would take it back, the game would take it again at once, and the
+    draw people typed before it could never be reached."""
+
+    def __init__(self, inner: ChanceSource):
+        self.inner = inner
+        self.asked: list[bool] = []  # one per blind draw made, in order
+
+    def pick(self, items: list, count: int) -> list:
+        asked = asks_for(items, count)
+        chosen = self.inner.pick(items, count)
+        self.asked.append(asked)
+        return chosen
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)  # rolls, reports, `live`: the table's own
 
 
 def _fail(diags, source) -> None:
@@ -108,8 +143,8 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
 
     Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
     terminal. `--resume LOG` continues a game that was interrupted (the terminal closed, the
-    process killed) from its log. Exit 0 when the game ends, 1 when the ruleset is invalid or
-    its rules cannot go on, 2 on a usage error.
+    process killed) from its log. Exit 0 when the game ends, 1 when the ruleset is invalid, its
+    rules cannot go on or the game stopped before its end, 2 on a usage error.
     """
     if resume_path:
         given = [o for o, v in (("RULESET", ruleset), ("--players", players),
@@ -204,12 +239,16 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
     game.narrator = narrator
 
 
-def _announce(game, loaded: Loaded, seed: Any, variant: str | None) -> None:
+def _announce(game, loaded: Loaded, seed: Any, variant: str | None,
+              controllers: list[str] | None = None) -> None:
+    """The game and who plays each seat; `controllers` names them when the game's own
+    controllers are not the ones that played (a replay's, which only follow the log)."""
     meta = loaded.program.data["metadata"]
     click.echo(f"{meta['name']}: {game.players_n} players, seed {seed}"
                + (f", variant {variant}" if variant else ""))
-    for c, p in zip(game.controllers, game.players, strict=True):
-        click.echo(f"  seat {p.seat}: {p.name} ({c.name})")
+    names = controllers or [c.name for c in game.controllers]
+    for name, p in zip(names, game.players, strict=True):
+        click.echo(f"  seat {p.seat}: {p.name} ({name})")
 
 
 class ResumeMismatch(Exception):  # noqa: N818 - reported to the user, not a crash
@@ -265,8 +304,8 @@ class _Session:
         if self.head.get("dice") == "table":
             # The dice typed in so far come from the records, the next from the table.
             scripted, _ = journal.script(records)
-            return ThenChance(scripted, _dice_source("table", self.seed, click.echo),
-                              len(scripted.hazards))
+            return _NotedDraws(ThenChance(scripted, _table(self.seed, click.echo),
+                                          len(scripted.hazards)))
         if self.head.get("dice") == "file":
             return _dice_source(self.dice, self.seed, click.echo)  # the same file again
         return SeededChance(self.seed)  # the same seed gives the same dice again
@@ -290,7 +329,7 @@ class _Session:
         while True:
             self.game = game
             try:
-                result = _play(game, self.loaded)
+                result = _play(game, self)
             except ResumeMismatch as e:
                 click.echo(f"error: {e} [bad-input]", err=True)
                 sys.exit(1)
@@ -315,15 +354,19 @@ class _Session:
 
 
 def _last_input(records: list[dict], session: _Session) -> int | None:
-    """The index of the last thing people entered: a typed die, a person's decision or race
-    report, an event a person raised. Bots' decisions and seeded dice are never undone."""
+    """The index of the last thing people entered: a typed die or blind draw, a person's
+    decision or race report, an event a person raised. Bots' decisions and seeded chance are
+    never undone; a deal takes the top of a deck, so it is never typed in."""
     people = {p.name for p in session.game.players if session.seats.get(p.seat) == "human"}
     table = session.head.get("dice") == "table"
+    asked = getattr(session.game.chance, "asked", []) if table else []
+    draws = [i for i, r in enumerate(records) if r["t"] == "draw" and r.get("blind")]
+    typed_draws = {i for i, was_asked in zip(draws, asked, strict=False) if was_asked}
     for i in range(len(records) - 1, -1, -1):
         r = records[i]
         t = r["t"]
-        if (t == "roll" and table) or (t == "decision" and not r.get("only")
-                                        and r.get("by") in people) or (
+        if (t == "roll" and table) or i in typed_draws or (
+                t == "decision" and not r.get("only") and r.get("by") in people) or (
                 t == "race" and (table or people & set(r["claims"]))) or (
                 t == "raised" and r.get("by") in people):
             return i
@@ -339,6 +382,8 @@ def _describe_input(r: dict) -> str:
         return f"{r['by']}'s choice {r['choice']} for {r['id']}"
     if t == "race":
         return f"the claims of race {r['id']}"
+    if t == "draw":
+        return f"the draw of {', '.join(r['items'])} from {r['source']}"
     return f"the event {r['event']} raised by {r['by']}"
 
 
@@ -347,13 +392,28 @@ def _logged_sets(head: dict) -> dict[str, str]:
             for k, v in (head.get("set") or {}).items()}
 
 
-def _play(game, loaded: Loaded) -> Result:
+def _play(game, session: _Session) -> Result:
     try:
         return game.run()
     except (ChanceError, EOFError, KeyboardInterrupt) as e:
-        why = "stopped at the table" if not isinstance(e, ChanceError) else str(e)
-        click.echo(f"\nThe game stopped: {why}.", err=True)
+        click.echo(f"\nThe game stopped: {_stopped(e, session)}", err=True)
         sys.exit(1)
+
+
+def _stopped(e: BaseException, session: _Session) -> str:
+    """Why the game stopped before its end, and how to go on with it when that is possible:
+    the people (or the table) left it, and a logged game continues from its log."""
+    if isinstance(e, KeyboardInterrupt):
+        why = "interrupted (Ctrl-C)"
+    elif isinstance(e, EOFError) or isinstance(e.__context__, EOFError):
+        # The table's chance source turns the end of its input into a ChanceError.
+        why = "the input ended" + (f" ({e})" if isinstance(e, ChanceError) else "")
+    else:
+        return f"{e}."  # a dice file ran out: playing on needs another file, not a resume
+    if session.log_path and session.head.get("dice") != "file":
+        return (f"{why}. It is logged: continue it with "
+                f"`meeple run --resume {shlex.quote(session.log_path)}`.")
+    return f"{why}. It was not logged (--log FILE), so it cannot be resumed."
 
 
 def _report(result: Result, loaded: Loaded, as_json: bool, seed, game) -> None:
@@ -399,31 +459,45 @@ def replay(log, as_json, quiet):
     chance, decisions = journal.script(records)
     live = any(r["t"] == "decision" and "at" in r for r in records)
     narrator = None if (as_json or quiet) else printer(click.echo)
+    # The seats' controllers only follow the log here (script_only): they never decide, so
+    # the defaults do; the result names the controllers that played, as the header logs them.
     game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
                     ReplayClock() if live else ModelledClock(), decisions, narrator)
     game.script_only = True
+    seats = journal.logged_seats(head, game.players_n)
+    if narrator is not None:
+        _announce(game, loaded, head.get("seed"), head.get("variant"), seats)
     try:
         result = game.run()
     except (ChanceError, ScriptEnded) as e:
-        click.echo(f"error: the log ends before the game does ({e}) [bad-input]", err=True)
+        # An edited log strays from the game long before its script runs dry (an edited die
+        # changes what is drawn later): name the first event that differs when there is one.
+        n = min(len(game.log), len(records))
+        _differs(game.log[:n], records[:n])
+        if n < len(records):  # the log goes on, but the replay cannot make its next event
+            click.echo(f"error: the replay differs from the log at event {n + 1}: logged "
+                       f"{json.dumps(records[n], default=str)}, which the replay cannot make "
+                       f"({e}) [bad-input]", err=True)
+        else:
+            click.echo(f"error: the log ends before the game does ({e}) [bad-input]",
+                       err=True)
         sys.exit(1)
-    logged = [r for r in records]
-    same = _same(game.log, logged)
-    if same is not None:
-        click.echo(f"error: the replay differs from the log at event {same + 1}: logged "
-                   f"{json.dumps(logged[same] if same < len(logged) else None, default=str)}, "
-                   f"replayed {json.dumps(game.log[same] if same < len(game.log) else None, default=str)}"
-                   " [bad-input]", err=True)
-        sys.exit(1)
+    _differs(game.log, records)
     if not as_json and not quiet:
         click.echo("(the replay matches the log, event for event)")
+    if seats:
+        result.seats = [replace(s, controller=seats[s.seat - 1]) for s in result.seats]
     _report(result, loaded, as_json, head.get("seed"), game)
 
 
-def _same(replayed: list[dict], logged: list[dict]) -> int | None:
-    """The index of the first record that differs, or None when the two are the same."""
-    a = json.loads(json.dumps(replayed, default=str))
-    for i in range(max(len(a), len(logged))):
-        if i >= len(a) or i >= len(logged) or a[i] != logged[i]:
-            return i
-    return None
+def _differs(replayed: list[dict], logged: list[dict]) -> None:
+    """Stops the replay (exit 1) at the first event that differs from the log, if any."""
+    same = journal.first_difference(replayed, logged)
+    if same is None:
+        return
+    a = logged[same] if same < len(logged) else None
+    b = replayed[same] if same < len(replayed) else None
+    click.echo(f"error: the replay differs from the log at event {same + 1}: logged "
+               f"{json.dumps(a, default=str)}, replayed {json.dumps(b, default=str)}"
+               " [bad-input]", err=True)
+    sys.exit(1)
