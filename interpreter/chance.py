@@ -217,9 +217,10 @@ def _faces(die) -> str:
 
 
 def parse_faces(text: str, dice: list) -> tuple[list | None, str | None]:
-    """Reads typed-in faces for these dice ("3 5", "3,5", "35" for single digits).
-    Returns (faces, None) or (None, why it was refused)."""
-    raw = text.replace(",", " ").split()
+    """Reads typed-in faces for these dice ("3 5", "3,5", "35" for single digits, "7x1" for
+    seven 1s: a table that rolled thirty dice counts them by face). Returns (faces, None) or
+    (None, why it was refused)."""
+    raw = _repeats(text.replace(",", " ").replace("×", "x").split(), dice)
     if len(raw) == 1 and len(dice) > 1 and raw[0].isdigit() and len(raw[0]) == len(dice) and all(
             d.sides <= 9 for d in dice):
         raw = list(raw[0])
@@ -232,6 +233,37 @@ def parse_faces(text: str, dice: list) -> tuple[list | None, str | None]:
             return None, f"{die.id} cannot show {token} (faces {_faces(die)})"
         out.append(value)
     return out, None
+
+
+def _repeats(tokens: list[str], dice: list) -> list[str]:
+    """Expands COUNTxFACE into COUNT tokens of FACE (a face that itself reads so is kept)."""
+    faces = {str(f) for d in dice for f in d.faces}
+    out: list[str] = []
+    for token in tokens:
+        count, x, face = token.partition("x")
+        if x and count.isdigit() and face and token not in faces and int(count) <= len(dice):
+            out += [face] * int(count)
+        else:
+            out.append(token)
+    return out
+
+
+def _dice_names(dice: list, most: int = 6) -> str:
+    """The dice to roll as a referee reads them: each while there are few; else how many of
+    each component, in the order their faces are entered."""
+    def one(d) -> str:
+        return f"(d{d.sides})" if d.faces == list(range(1, d.sides + 1)) else f"[{_faces(d)}]"
+    if len(dice) <= most:
+        return " ".join(f"{d.id}{one(d)}" for d in dice)
+    runs: list[list] = []
+    for d in dice:
+        name = d.id.partition("[")[0]
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1, one(d)])
+    return (", then ".join(f"{k} {name} {kind}" for name, k, kind in runs)
+            + ", in that order (7x1 stands for seven 1s)")
 
 
 class TableChance(SeededChance):
@@ -248,8 +280,7 @@ class TableChance(SeededChance):
         self.say = say
 
     def roll(self, dice: list) -> list:
-        names = " ".join(f"{d.id}(d{d.sides})" if d.faces == list(range(1, d.sides + 1))
-                         else f"{d.id}[{_faces(d)}]" for d in dice)
+        names = _dice_names(dice)
         while True:
             try:
                 text = self.ask(f"Roll {names} and enter the faces (or undo): ")
@@ -260,8 +291,9 @@ class TableChance(SeededChance):
                 raise Undo()
             faces, why = parse_faces(text, dice)
             if faces is not None:
-                self.say("  entered: " + ", ".join(f"{d.id}={f}" for d, f in
-                                                   zip(dice, faces, strict=True)))
+                self.say("  entered: " + (", ".join(f"{d.id}={f}" for d, f in
+                                                    zip(dice, faces, strict=True))
+                                          if len(dice) <= 6 else f"{len(dice)} faces"))
                 return faces
             self.say(f"  refused: {why}; enter them again")
 

@@ -33,6 +33,20 @@ def test_typed_faces_are_read_in_several_forms_and_impossible_ones_refused():
     assert parse_faces("3", d6)[1] == "expected 2 faces, got 1"
 
 
+def test_many_dice_are_entered_as_counts_of_each_face_component_by_component():
+    dice = ([Die(f"white[{i}]", "white", list(range(1, 7)), {}) for i in range(5)]
+            + [Die(f"black[{i}]", "black", list(range(1, 7)), {}) for i in range(4)])
+    assert parse_faces("2x1 3x6 4x2", dice) == ([1, 1, 6, 6, 6, 2, 2, 2, 2], None)
+    assert parse_faces("2×1 6 6 6 4x2", dice)[0] == [1, 1, 6, 6, 6, 2, 2, 2, 2]
+    assert parse_faces("3x1", dice)[1] == "expected 9 faces, got 3"
+    coins = [Die("c", "c", ["x", "2x3"], {})]  # a face that reads like a count stays a face
+    assert parse_faces("2x3", coins) == (["2x3"], None)
+    asked = []
+    table = TableChance(lambda prompt: asked.append(prompt) or "5x3 4x4", lambda _: None)
+    assert table.roll(dice) == [3] * 5 + [4] * 4
+    assert "5 white (d6), then 4 black (d6), in that order" in asked[0]
+
+
 def test_the_table_is_asked_again_after_an_impossible_entry():
     lines = iter(["7", "x", "4"])
     shown = []
