@@ -244,11 +244,13 @@ def _announce(game, loaded: Loaded, seed: Any, variant: str | None,
     """The game and who plays each seat; `controllers` names them when the game's own
     controllers are not the ones that played (a replay's, which only follow the log)."""
     meta = loaded.program.data["metadata"]
-    click.echo(f"{meta['name']}: {game.players_n} players, seed {seed}"
+    n = game.players_n
+    click.echo(f"{meta['name']}: {n} player{'s' if n != 1 else ''}, seed {seed}"
                + (f", variant {variant}" if variant else ""))
     names = controllers or [c.name for c in game.controllers]
     for name, p in zip(names, game.players, strict=True):
-        click.echo(f"  seat {p.seat}: {p.name} ({name})")
+        team = f", team {p.team.name}" if p.team is not None else ""
+        click.echo(f"  seat {p.seat}: {p.name} ({name}{team})")
 
 
 class ResumeMismatch(Exception):  # noqa: N818 - reported to the user, not a crash

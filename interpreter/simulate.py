@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import signal
 import time
 from collections.abc import Callable
@@ -244,7 +245,7 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
         played = special.try_play(seed, track=True)
         if played is not None:
             return _record(index, played.result, played.first, played.lead_changes), (
-                played.fired, played.chosen, played.unruled)
+                played.fired, by_component(played.chosen), played.unruled)
     game = new_game(program, setup.players, dict(setup.seats), seed=seed)
     game.logging = False
     game.narrating = False
@@ -267,7 +268,23 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
     if first is None and game.turn >= 1:
         first = game.current.seat  # the game ended during its first turn
     changes = standings.changes if standings.ok and result.error is None else None
-    return _record(index, result, first, changes), (game.fired, game.chosen, game.unruled)
+    return _record(index, result, first, changes), (game.fired, by_component(game.chosen),
+                                                    game.unruled)
+
+
+_ITEM = re.compile(r"([A-Za-z_]\w*)\[\d+\]")
+
+
+def by_component(chosen: dict[tuple, int]) -> dict[tuple, int]:
+    """Decision counts with a die or card chosen counted by its component (`payment =
+    blue_dice`, not one row per blue die): which of interchangeable items was taken says
+    nothing about the game's balance."""
+    out: dict[tuple, int] = {}
+    for (decision, answer), k in chosen.items():
+        m = _ITEM.fullmatch(answer) if isinstance(answer, str) else None
+        key = (decision, m.group(1)) if m else (decision, answer)
+        out[key] = out.get(key, 0) + k
+    return out
 
 
 def _record(index: int, result: Any, first: int | None, changes: int | None) -> GameRecord:

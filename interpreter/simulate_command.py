@@ -330,7 +330,8 @@ def _text(out: dict, infos: list[SetupInfo], all_stats: list[dict], diffs: list[
     what = ", ".join([f"variant {base.variant}"] * bool(base.variant)
                      + [f"{k}={v}" for k, v in base.sets if k != sweep_name])
     each = "" if len(infos) == 1 else " per value" if sweep_name is not None else " per setup"
-    echo(f"{out['name']}: {out['games']:,} games{each} of {out['players']} players, "
+    echo(f"{out['name']}: {out['games']:,} games{each} of {out['players']} "
+         f"player{'s' if out['players'] != 1 else ''}, "
          f"seed {out['seed']}"
          f" (game i plays with seed {out['seed']}:i)" + (f", {what}" if what else ""))
     rate = out["games_per_s"]

@@ -336,8 +336,11 @@ def text_report(stats: dict) -> list[str]:
                      f"{pct(fp['fair_share'])}: advantage {pts(fp['advantage'])} "
                      f"{interval(fp['advantage_ci95'], pts)}")
     draws, shared = stats["draws"], stats["shared_wins"]
-    lines.append(f"draws (nobody wins): {draws['games']:,} ({pct(draws['rate'])}); shared wins: "
-                 f"{shared['games']:,} ({pct(shared['rate'])})")
+    if stats["players"] == 1:  # a solo game nobody wins is a loss
+        lines.append(f"losses (nobody wins): {draws['games']:,} ({pct(draws['rate'])})")
+    else:
+        lines.append(f"draws (nobody wins): {draws['games']:,} ({pct(draws['rate'])}); "
+                     f"shared wins: {shared['games']:,} ({pct(shared['rate'])})")
     if stats["score_all_seats"] is not None:
         a = stats["score_all_seats"]
         lines.append(f"score per player, all seats: mean {num(a['mean'])} {interval(a['ci95'])}")

@@ -176,3 +176,11 @@ def test_random_means_the_rulesets_own_random_policy_when_it_has_one():
     assert "3: policy:random" in out.output
     plain = run("run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat", "2=random")
     assert "2: random" in plain.output
+
+
+def test_the_seat_lines_say_each_seats_team_and_one_player_is_singular():
+    out = run("run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--players", "3")
+    assert "  seat 2: Player 2 (policy:crew, team black)" in out.output
+    assert "  seat 3: Player 3 (policy:crew, team white)" in out.output
+    solo = run("run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"))
+    assert solo.output.startswith("Dice-Bag Dungeon: 1 player, seed 0")

@@ -593,3 +593,13 @@ def test_paired_differences_of_identical_games_are_zero_and_of_shifted_games_exa
     assert same.diff == 0 and same.lo < 0 < same.hi and not same.significant
     m = stats.paired_moments(4, 15, 27, 12, 36)
     assert (m.base, m.other, m.diff, m.lo, m.hi) == (3.75, 6.75, 3, 3, 3)
+
+
+def test_a_solo_game_nobody_wins_is_a_loss_and_dice_chosen_count_by_component():
+    dungeon = str(ROOT / "rulesets" / "dice_bag_dungeon.yaml")
+    text = simulate(dungeon, "--games", "200").output
+    assert "200 games of 1 player, " in text
+    assert "losses (nobody wins): " in text and "draws (nobody wins)" not in text
+    rows = [line.split()[2] for line in text.splitlines() if line.startswith("payment = ")]
+    assert rows and all("[" not in r for r in rows)  # payment = blue_dice, not blue_dice[7]
+    assert len(rows) == len(set(rows)) <= 6  # one row per colour that paid
