@@ -9,6 +9,7 @@ stopped before its end (its input ended, Ctrl-C), 2 usage.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import sys
@@ -327,7 +328,13 @@ class _Session:
         return game, writer
 
     def play(self, game, writer) -> Result:
-        """Plays to the end; an undo rebuilds the game without the last input and goes on."""
+        """Plays to the end; an undo rebuilds the game without the last input and goes on.
+        With --json, stdout holds the result alone: people's views and prompts go to stderr."""
+        aside = contextlib.redirect_stdout(sys.stderr) if self.as_json else contextlib.nullcontext()
+        with aside:
+            return self._play_to_end(game, writer)
+
+    def _play_to_end(self, game, writer) -> Result:
         while True:
             self.game = game
             try:

@@ -184,3 +184,17 @@ def test_the_seat_lines_say_each_seats_team_and_one_player_is_singular():
     assert "  seat 3: Player 3 (policy:crew, team white)" in out.output
     solo = run("run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"))
     assert solo.output.startswith("Dice-Bag Dungeon: 1 player, seed 0")
+
+
+def test_with_json_stdout_holds_only_the_result_even_with_people_and_a_table(tmp_path):
+    import subprocess
+    import sys
+    meeple = str(Path(sys.executable).with_name("meeple"))
+    done = subprocess.run(
+        [meeple, "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table",
+         "--seat", "1=human", "--json"],
+        input="purple\n2\nkeep\nno_bonus\nred\nsoak\n", capture_output=True, text=True,
+        timeout=60)
+    result = json.loads(done.stdout)  # nothing but the result
+    assert result["winners"] == [] and "dies" in result["reason"]
+    assert "Draw 1 blind from bag" in done.stderr and "2. take_the_hit" in done.stderr
