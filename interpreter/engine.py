@@ -22,7 +22,7 @@ from typing import Any
 from dsl.compiler import Env
 from interpreter.chance import ChanceSource
 from interpreter.clock import ModelledClock
-from interpreter.compile_expr import expr
+from interpreter.compile_expr import cond, expr
 from interpreter.decisions import Controller, Option, Request, answer_key
 from interpreter.program import Program
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
@@ -443,6 +443,23 @@ class Game:
                 trig.run(self, scope)
         finally:
             self.depth -= 1
+
+    def raisable(self) -> list[str]:
+        """The events people may raise now: declared `raised_by` someone other than the rules,
+        and their `during` holds."""
+        out = []
+        for name, spec in (self.program.data.get("events") or {}).items():
+            if spec.get("raised_by", "rules") == "rules":
+                continue
+            during = spec.get("during")
+            if during is not None:
+                try:
+                    if not cond(during, ("events", name, "during"))(Env({}, self.env)):
+                        continue
+                except Exception:  # noqa: BLE001 - asking what may be raised never stops a game
+                    continue
+            out.append(name)
+        return out
 
     def raise_event(self, name: str, by: str | None = None) -> None:
         """An event raised from outside the rules: by a player at the table (`by`), or by a

@@ -147,7 +147,7 @@ class HumanController(Controller):
         if self.screen is not None:
             self.screen.take(player)
         self.show(game, player)
-        events = _raisable(game)
+        events = game.raisable()
         self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
         if request.numeric:
             self.echo(f"  a number{_bounds(request)}")
@@ -330,24 +330,6 @@ def pick(request: Request, text: str) -> Option | int | None:
     low = text.lower()
     starts = [o for o in request.options if low and str(o.key).lower().startswith(low)]
     return starts[0] if len(starts) == 1 else None
-
-
-def _raisable(game) -> list[str]:
-    from dsl.compiler import Env
-    out = []
-    for name, spec in (game.program.data.get("events") or {}).items():
-        if spec.get("raised_by", "rules") == "rules":
-            continue
-        during = spec.get("during")
-        if during is not None:
-            from interpreter.compile_expr import cond
-            try:
-                if not cond(during, ("events", name, "during"))(Env({}, game.env)):
-                    continue
-            except Exception:  # noqa: BLE001 - a view never stops the game
-                continue
-        out.append(name)
-    return out
 
 
 def ask_report(read: Callable[[str], str | None], echo: Callable[[str], None], prompt: str,

@@ -149,6 +149,11 @@ def _left(pool: list, racers: list[_Racer]) -> list:
 def _scripted(g, spec: RaceSpec, racers: list[_Racer],
               pool: list) -> tuple[float | None, int]:
     """(seconds, random numbers the logged model drew), or (None, 0) without a script."""
+    while g.forced and isinstance(g.forced[0], dict) and "raise" in g.forced[0]:
+        # An event raised while the claims were reported (a knock during the grab): it came
+        # before the race's record, and happens again at the same point.
+        raised = g.forced.popleft()
+        g.raise_event(raised["raise"], raised.get("by"))
     entry = g.forced[0] if g.forced else None
     if not (isinstance(entry, dict) and "race" in entry):
         return None, 0
@@ -199,16 +204,26 @@ def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
 
 # -- 2. the table -----------------------------------------------------------------------------------
 
-def _reporter(g, racer: _Racer):
-    """Who reports this racer's claims: a person at the terminal, the referee's table, or
-    nobody (the model claims for it)."""
+def _reporter(g, racer: _Racer) -> tuple[Any, str] | None:
+    """Who reports this racer's claims (a person at the terminal, the referee's table, or
+    nobody: the model claims for it), with the name an event they raise is raised by."""
     player = racer.who if isinstance(racer.who, Player) else racer.who.leader
     ctrl = g.controllers[player.seat - 1] if player is not None else None
     if ctrl is not None and hasattr(ctrl, "report"):
-        return lambda game, prompt, parse: ctrl.report(game, prompt, parse, player)
+        return (lambda game, prompt, parse: ctrl.report(game, prompt, parse, player),
+                player.name)
     if getattr(g.chance, "live", False) and hasattr(g.chance, "report"):
-        return lambda game, prompt, parse: g.chance.report(prompt, parse)
+        return (lambda game, prompt, parse: g.chance.report(prompt, parse)), "table"
     return None
+
+
+class _RaiseNow(Exception):  # noqa: N818 - a request, not an error
+    """`!NAME` typed while claims are reported: the event happens now, then they are asked
+    again (what it changed, such as a knocked die's face, shows in the new listing)."""
+
+    def __init__(self, event: str):
+        super().__init__(event)
+        self.event = event
 
 
 def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
@@ -217,17 +232,32 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
         return 0.0
     start = g.clock.now()
     numbered = list(pool)
-    listing = _listing(numbered)
     for r, rep in reporters:
         if rep is None:
             continue
+        ask, by = rep
         cap = f" (at most {r.capacity})" if r.capacity is not None else ""
-        prompt = (f"race {spec.id}! {listing}\n{_name(r.who)}{_side(r.who)}: which did you "
-                  f"claim{cap}? numbers or ids separated by spaces, nothing for none: ")
 
         def parse(text: str, r: _Racer = r):
+            word = text.strip()
+            if word.startswith("!"):
+                events = g.raisable()
+                if word[1:].strip() in events:
+                    raise _RaiseNow(word[1:].strip())
+                return None, (f"no event '{word[1:].strip()}' can be raised now"
+                              + (f"; events: {', '.join(events)}" if events else ""))
             return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
-        r.claims = rep(g, prompt, parse)
+        while True:
+            events = g.raisable()
+            raising = f" (!{' or !'.join(events)} raises an event)" if events else ""
+            prompt = (f"race {spec.id}! {_listing(numbered)}\n{_name(r.who)}{_side(r.who)}: "
+                      f"which did you claim{cap}{raising}? numbers or ids separated by spaces, "
+                      f"nothing for none: ")
+            try:
+                r.claims = ask(g, prompt, parse)
+                break
+            except _RaiseNow as e:
+                g.raise_event(e.event, by)
         r.reported = True
     return max(0.0, g.clock.now() - start) if g.clock.real else 0.0
 

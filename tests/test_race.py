@@ -4,6 +4,7 @@ reported by the table and by people at the terminal, with impossible reports ref
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from collections import deque
@@ -221,3 +222,25 @@ def test_an_event_during_a_race_cannot_touch_a_claimed_item(tmp_path):
     assert g.result.error is None, g.result.error
     assert [r["text"] for r in g.log if r["t"] == "say"] == ["1 6 3 3"]
     assert [d.id for d in g.zones["pool"].items] == ["red[0]", "red[1]", "red[2]"]
+
+
+def test_the_table_raises_an_event_while_reporting_a_race_and_the_log_replays(tmp_path):
+    # The referee types !knock at the grab: the knocked die (red[0], the first within reach)
+    # is rolled again (typed: 6) and the claims are asked again, with the new face listed.
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+    path, log = tmp_path / "knocks.yaml", tmp_path / "game.jsonl"
+    path.write_text(KNOCKS.replace("    hazard: 0.5\n", "    raised_by: table\n"))
+    out = CliRunner().invoke(main, ["run", str(path), "--dice", "table", "--log", str(log)],
+                             input="1 2 3\n!knock\n6\n2\n\n")
+    assert out.exit_code == 0, out.output
+    assert "(!knock raises an event)" in out.output
+    assert "1:red[0](6)" in out.output.split("! knock")[1]  # listed again, knocked
+    assert "6 2 3 3" in out.output
+    records = [r for r in (json.loads(line) for line in log.read_text().splitlines())]
+    kinds = [r["t"] for r in records]
+    assert kinds.index("raised") < kinds.index("race")
+    assert next(r for r in records if r["t"] == "raised")["by"] == "table"
+    replayed = CliRunner().invoke(main, ["replay", str(log), "--quiet"])
+    assert replayed.exit_code == 0, replayed.output
