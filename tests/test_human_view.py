@@ -88,7 +88,7 @@ def test_the_race_lists_many_items_by_face_and_question_mark_shows_the_view_agai
     text = "\n".join(shown)
     assert "60 items, by number:" in text
     assert "  white_sailors showing 5: " in text
-    assert any("Player 1 (team white): which did you claim?" in s for s in shown)
+    assert any("Player 1 (team white): which did you claim" in s for s in shown)
     asked = [i for i, s in enumerate(shown) if "which did you claim" in s]
     assert len(asked) == 2  # asked, `?`, asked again
     between = shown[asked[0] + 1:asked[1]]
