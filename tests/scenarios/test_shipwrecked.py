@@ -456,6 +456,7 @@ def test_sh_a6b_the_game_ends_once_no_sailor_is_left_in_the_ocean():
     assert game.env["sharks_fed"] == 0 and ocean_of(game) == {}
     # Islands 1 and 2 are one each, 2 sailors ashore each, none in the ocean: a draw.
     assert game.result.winners == []
+    assert game.result.reason == "no sailor is left in the ocean"
 
 
 # -- scoring: SH-R18..SH-R21, SH-A7, SH-A13 --------------------------------------------------------
@@ -501,8 +502,10 @@ def test_sh_r18_a_side_controls_an_island_where_it_has_strictly_more_sailors():
     game = islands_game(("place", 1, 1, 3, 2), ("place", 2, 2, 2, 2), ("place", 3, 4, 0, 1))
     assert islands(game) == {"white": [3, 2, 0, 0, 0], "black": [2, 2, 0, 1, 0]}
     assert held(game) == {"white": 1, "black": 1}
-    assert ("Team white: [3, 2, 0, 0, 0] sailors on islands 1-5, controls 1 islands, 5 sailors "
-            "ashore, 3 in the ocean, 0 eaten.") in said(game)
+    assert ("Team white controls 1 of 5 islands [1] with [3, 2, 0, 0, 0] sailors on islands 1 "
+            "to 5; 5 sailors ashore, 3 in the ocean, 0 eaten.") in said(game)
+    assert ("Team black controls 1 of 5 islands [4] with [2, 2, 0, 1, 0] sailors on islands 1 "
+            "to 5; 5 sailors ashore, 3 in the ocean, 0 eaten.") in said(game)
 
 
 def test_sh_a13_an_island_with_no_sailors_is_nobodys():
@@ -535,6 +538,8 @@ def test_sh_r20_equal_islands_go_to_the_most_sailors_on_islands():
     assert sum(1 for d in ocean_of(game) if d.startswith("white")) == 4
     assert sum(1 for d in ocean_of(game) if d.startswith("black")) == 6
     assert game.result.winners == [P2]
+    assert "Tied on islands: the most sailors ashore wins." in said(game)
+    assert "Tied on sailors ashore too" not in " ".join(said(game))
 
 
 def test_sh_r21_then_to_the_fewest_sailors_left_in_the_ocean():
@@ -545,6 +550,8 @@ def test_sh_r21_then_to_the_fewest_sailors_left_in_the_ocean():
     assert [len(t.ashore.items) for t in game.teams] == [1, 1]
     assert game.result.winners == [P2]
     assert [(s.name, s.placement) for s in game.result.seats] == [(P1, 2), (P2, 1)]
+    assert ("Tied on sailors ashore too: the fewest sailors left in the ocean wins."
+            in said(game))
 
 
 def test_sh_a7_a_tie_after_every_tie_break_is_a_draw_by_default():
@@ -919,7 +926,8 @@ def test_meeple_run_plays_a_whole_game_readably(seed):
     text = out.output
     for line in ("== setup ==", "holds the captain dice first.", "swims for island", "race grab (",
                  "Sharks! Both captains show", "(3 of 3 attacks).", "== reckoning ==",
-                 "Team white: [", "Team black: [", "Game over: the flow reached its end"):
+                 "Team white controls ", "Team black controls ",
+                 "Game over: the sharks have fed 3 times"):
         assert line in text, line
     assert "Winner" in text or "No winner." in text
     assert "moves  to" not in text  # no empty moves narrated
