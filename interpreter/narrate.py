@@ -50,7 +50,12 @@ def describe(game, rec: dict, viewer=None) -> str | None:
         to = rec.get("to")
         if to is not None and viewer is not None and viewer.name not in to:
             return None
-        return f"  {'(private) ' if to is not None else ''}{rec['text']}"
+        if to is None:
+            return f"  {rec['text']}"
+        # A person sees their own private lines as such; the whole table's narration (bots,
+        # a log read afterwards) says whose they are.
+        return f"  (private) {rec['text']}" if viewer is not None else \
+            f"  (to {', '.join(map(str, to))}) {rec['text']}"
     if t == "transfer":
         return f"  {rec['source']} gives {rec['amount']} {rec['of']} to {rec['to']}"
     if t == "eliminated":

@@ -198,3 +198,11 @@ def test_with_json_stdout_holds_only_the_result_even_with_people_and_a_table(tmp
     result = json.loads(done.stdout)  # nothing but the result
     assert result["winners"] == [] and "dies" in result["reason"]
     assert "Draw 1 blind from bag" in done.stderr and "2. take_the_hit" in done.stderr
+
+
+def test_the_whole_tables_narration_says_whose_private_lines_they_are():
+    out = run("run", str(ROOT / "rulesets" / "dark_water_salvage.yaml"), "--seed", "1")
+    assert out.exit_code == 0, out.output
+    private = [line for line in out.output.splitlines() if "Sonar from" in line]
+    assert private and all(re.match(r"  \(to Player \d\) Sonar from ", line) for line in private)
+    assert "(private)" not in out.output
