@@ -101,3 +101,20 @@ def test_a_choice_among_dice_shows_each_dies_face_beside_its_id():
     option = option_for_value(die)
     assert option.key == "green_dice[1]" and option.shown() == "showing 5"
     assert option_for_value("north").shown() == "north"  # a plain value is its own label
+
+
+def test_the_dungeon_warns_before_a_reroll_only_the_last_health_die_can_pay_for():
+    # Turn 1: a blue 4 kept in Travel beside the 3. Turn 2: a blue 6, rerolled paying the
+    # Travel 4 (the Health 3 could pay too: no warning); it shows 1. Now the Travel 3 may not
+    # pay (two Travel payments in a row), so only the last Health die can: the prompt says so.
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+    out = CliRunner().invoke(main, [
+        "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table", "--seat",
+        "1=human"], input="blue\n4\nkeep\nblue\n6\nreroll\n2\n1\nkeep\n")
+    prompts = [line for line in out.output.splitlines() if "Reroll it (paying a die)" in line]
+    warning = "The only die that can pay is your last Health die: paying it kills you."
+    assert len(prompts) == 3
+    assert warning not in prompts[0] and warning not in prompts[1]
+    assert prompts[2].endswith(warning)
