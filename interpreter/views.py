@@ -60,16 +60,12 @@ def state_of(game, viewer: Player | None) -> dict:
         row: dict[str, Any] = {"seat": p.seat, "name": p.name, "eliminated": p.eliminated}
         if game.teams:
             row["team"] = p.team.name if p.team is not None else None
-        for name, spec in (state.get("player") or {}).items():
-            row[name] = plain(getattr(p, name)) if _visible(_spec_visibility(spec), p, viewer) \
-                else HIDDEN
-        for name, spec in zone_specs.items():
-            if spec.get("owner") == "player":
-                row[name] = _zone(getattr(p, name), viewer)
+        row.update(_owned(p, "player", state, zone_specs, viewer))
         players.append(row)
     out["players"] = players
     if game.teams:
-        out["teams"] = [_team_row(game, tm, state, zone_specs, viewer) for tm in game.teams]
+        out["teams"] = [{"name": tm.name, "members": [p.name for p in tm.members],
+                         **_owned(tm, "team", state, zone_specs, viewer)} for tm in game.teams]
     zones = {name: _zone(z, viewer) for name, z in game.zones.items()}
     if zones:
         out["zones"] = zones
@@ -90,15 +86,16 @@ def state_of(game, viewer: Player | None) -> dict:
     return out
 
 
-def _team_row(game, tm, state: dict, zone_specs: dict, viewer: Player | None) -> dict:
-    """A team's members, state and zones, as its members or the others may see them."""
-    row: dict[str, Any] = {"name": tm.name, "members": [p.name for p in tm.members]}
-    for name, spec in (state.get("team") or {}).items():
-        row[name] = plain(getattr(tm, name)) if _visible(_spec_visibility(spec), tm, viewer) \
-            else HIDDEN
+def _owned(owner: Any, scope: str, state: dict, zone_specs: dict,
+           viewer: Player | None) -> dict[str, Any]:
+    """A player's or a team's (`scope`) state and zones, as `viewer` may see them."""
+    row: dict[str, Any] = {}
+    for name, spec in (state.get(scope) or {}).items():
+        row[name] = plain(getattr(owner, name)) if _visible(_spec_visibility(spec), owner,
+                                                            viewer) else HIDDEN
     for name, spec in zone_specs.items():
-        if spec.get("owner") == "team":
-            row[name] = _zone(getattr(tm, name), viewer)
+        if spec.get("owner") == scope:
+            row[name] = _zone(getattr(owner, name), viewer)
     return row
 
 
