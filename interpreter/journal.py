@@ -99,7 +99,8 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             decisions.append(entry)
         elif t == "race":  # what each racer claimed, and how long the race took
             decisions.append({"race": rec["id"], "claims": rec["claims"],
-                              "seconds": rec["seconds"], "uniforms": rec.get("uniforms", 0)})
+                              "seconds": rec["seconds"], "uniforms": rec.get("uniforms", 0),
+                              "missed": rec.get("missed") or {}})
         elif t == "timeout":
             decisions.append({"timeout": rec["at"]})
         elif t == "raised" and "by" in rec:

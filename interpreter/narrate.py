@@ -34,8 +34,10 @@ def describe(game, rec: dict, viewer=None) -> str | None:
             return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
         return f"  {rec['by']} chooses {rec['choice']}"
     if t == "race":
+        missed = rec.get("missed") or {}
         return f"  race {rec['id']} ({rec['seconds']:.1f} s): " + "; ".join(
             f"{who} claims {', '.join(map(str, items)) or 'nothing'}"
+            + (f" (too slow for {', '.join(missed[who])})" if missed.get(who) else "")
             for who, items in rec["claims"].items())
     if t == "revealed":
         return "  revealed together: " + ", ".join(f"{k}: {v}" for k, v in rec["choices"].items())

@@ -15,7 +15,9 @@ Where the claims come from, first that applies:
    live play each racer a person controls reports its own. A report is one line of item numbers
    (from the list shown) or item ids; it is refused, with the reason, and asked again when an
    item does not exist, is already claimed by another racer, or the racer would hold more than
-   its capacity. Racers nobody reports for (bots in live play) are then modelled on what is left.
+   its capacity. When some racers nobody reports for (bots in live play) race too, everyone
+   races on the model's clocks: a reported racer reaches for what it reported, in order, at its
+   own modelled speed, and loses an item another racer reached first (`missed` in the record).
 3. The model (simulation). Competing exponential clocks: each racer starts after its `latency`,
    then claims one item at a time at `rate` claims per second (exponential gaps). At each claim
    it takes, with chance `error_rate`, an item it does not want (a misgrab), and otherwise the
@@ -29,7 +31,7 @@ Where the claims come from, first that applies:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.compiler import Env
@@ -63,6 +65,7 @@ class _Racer:
     model_capacity: int | None  # the lower of the two limits, for the model
     claims: list
     reported: bool = False
+    missed: list = field(default_factory=list)  # reported, but another racer was quicker
 
 
 def run_race(g, spec: RaceSpec, env) -> None:
@@ -75,8 +78,9 @@ def run_race(g, spec: RaceSpec, env) -> None:
     if seconds is None:
         seconds = _reported(g, spec, racers, pool)
         if any(not r.reported for r in racers):
-            modelled, uniforms = _model(g, spec, env, [r for r in racers if not r.reported],
-                                        _left(pool, racers))
+            # People race the bots at their seats' modelled speed: what they reported is what
+            # they reach for, in order, on the same clocks (an item a bot reaches first is lost).
+            modelled, uniforms = _model(g, spec, env, racers, pool)
             seconds = max(seconds, modelled)
     # The race takes its time: timers and hazards within it happen, with the claimed items
     # out of reach (in hands): an event during the race cannot touch them.
@@ -88,9 +92,11 @@ def run_race(g, spec: RaceSpec, env) -> None:
     g.env[spec.id] = result
     # `uniforms`: how many random numbers the model drew, so that a resumed seeded game that
     # takes this race from its log draws as many and its later dice stay the same.
+    missed = {_name(r.who): [str(ref(x)) for x in r.missed] for r in racers if r.missed}
     g.record("race", id=spec.id, claims={_name(r.who): [ref(x) for x in r.claims]
                                          for r in racers}, seconds=round(seconds, 3),
-             **({"uniforms": uniforms} if uniforms else {}))
+             **({"uniforms": uniforms} if uniforms else {}),
+             **({"missed": missed} if missed else {}))
     g.fire("decided", {"id": spec.id, "choice": result})
     g.after_op(frozenset({spec.id}))
 
@@ -139,11 +145,6 @@ def _name(who: Any) -> str:
     return who.name
 
 
-def _left(pool: list, racers: list[_Racer]) -> list:
-    taken = {id(x) for r in racers for x in r.claims}
-    return [x for x in pool if id(x) not in taken]
-
-
 # -- 1. a script --------------------------------------------------------------------------------
 
 def _scripted(g, spec: RaceSpec, racers: list[_Racer],
@@ -170,6 +171,7 @@ def _scripted(g, spec: RaceSpec, racers: list[_Racer],
                             f"'{spec.id}' are not possible: {why}", spec.path)
         r.claims = items
         r.reported = True
+        r.missed = list((entry.get("missed") or {}).get(_name(r.who), []))
     uniforms = int(entry.get("uniforms", 0))
     for _ in range(uniforms):
         g.chance.uniform()  # drawn again, unused: the seeded stream stays where it was
@@ -305,14 +307,32 @@ class _Uniforms:
 
 
 def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> tuple[float, int]:
-    """(the moment of the last claim, how many random numbers it took)."""
+    """(the moment of the last claim, how many random numbers it took). A racer a person
+    reported for reaches for what they reported, in order, on its clock like the others."""
     uniform = _Uniforms(g)
     remaining = list(pool)
+    intents = {r.index: list(r.claims) for r in racers if r.reported}
+    for r in racers:
+        if r.reported:
+            r.claims = []
     nxt = {r.index: r.latency + uniform.gap(r.rate) for r in racers}
     active = [r for r in racers if nxt[r.index] < math.inf]
     last = 0.0
     while active:
         r = min(active, key=lambda x: (nxt[x.index], x.index))
+        if r.reported:
+            intent = intents[r.index]
+            while intent and not any(x is intent[0] for x in remaining):
+                r.missed.append(intent.pop(0))  # another racer reached it first
+            if not intent:
+                active.remove(r)
+                continue
+            item = intent.pop(0)
+            r.claims.append(item)
+            remaining = [x for x in remaining if x is not item]
+            last = nxt[r.index]
+            nxt[r.index] = last + uniform.gap(r.rate)
+            continue
         if r.model_capacity is not None and len(r.claims) >= r.model_capacity:
             active.remove(r)
             continue
@@ -331,6 +351,9 @@ def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> tuple[fl
         remaining = [x for x in remaining if x is not item]
         last = nxt[r.index]
         nxt[r.index] = last + uniform.gap(r.rate)
+    for r in racers:
+        if r.reported:
+            r.missed += intents[r.index]  # a racer whose clock never ran reached nothing
     return last, uniform.drawn
 
 

@@ -244,3 +244,19 @@ def test_the_table_raises_an_event_while_reporting_a_race_and_the_log_replays(tm
     assert next(r for r in records if r["t"] == "raised")["by"] == "table"
     replayed = CliRunner().invoke(main, ["replay", str(log), "--quiet"])
     assert replayed.exit_code == 0, replayed.output
+
+
+def test_a_person_races_the_bots_at_their_seats_speed_and_loses_what_a_bot_reaches_first(
+        tmp_path):
+    # Player 1 (a person, rate 0.5) reports red[0] then red[2]; Player 2 (modelled, rate 1)
+    # reaches for the reds in order. Every uniform number is 0.5, so a gap is ln 2 / rate:
+    # Player 2 takes red[0] at 0.69. At 1.39 both reach (a tie goes to the earlier seat):
+    # Player 1 finds red[0] gone and takes red[2]; then Player 2 takes red[1].
+    lines = deque(["red[0] red[2]"])
+    human = HumanController(read=lambda prompt, timeout: lines.popleft(), echo=lambda _: None)
+    g = play(tmp_path, sets={"fast": "0.5"}, controllers={1: human})
+    assert g.result.error is None, g.result.error
+    race = next(r for r in g.log if r["t"] == "race")
+    assert race["claims"] == {"Player 1": ["red[2]"], "Player 2": ["red[0]", "red[1]"]}
+    assert race["missed"] == {"Player 1": ["red[0]"]}
+    assert race["seconds"] == pytest.approx(2 * math.log(2), abs=1e-3)
