@@ -61,6 +61,24 @@ def _read_whole_line(prompt: str, timeout: float | None) -> str | None:
     return line.rstrip("\n")
 
 
+def hand_over(prompt: str) -> str:
+    """The hot-seat hand-over: waits for the next person's Enter. Whatever was typed until
+    half a second after the question (the Enter after a key that answered alone, typed by the
+    last person out of habit) is thrown away: only an Enter pressed by the next person may show
+    their view."""
+    global _swallow
+    _swallow = ""
+    if _is_terminal():
+        import termios
+        import time
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        time.sleep(0.5)
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+        return input("")
+    return input(prompt)
+
+
 def _is_terminal() -> bool:
     try:
         return sys.stdin.isatty() and sys.stdout.isatty()

@@ -32,7 +32,7 @@ from interpreter.chance import (
 )
 from interpreter.clock import ModelledClock, RealClock, ReplayClock, ResumeClock
 from interpreter.engine import Result, ScriptEnded
-from interpreter.human import HumanController
+from interpreter.human import HumanController, hand_over
 from interpreter.narrate import Screen, printer, result_lines
 from interpreter.setup import Loaded, SetupError, load, located, new_game
 from interpreter.signals import Undo
@@ -214,7 +214,7 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         # or more the screen is handed over between them (narrate.Screen).
         people = [p for p, c in zip(game.players, game.controllers, strict=True)
                   if isinstance(c, HumanController)]
-        screen = Screen(echo, people, confirm=input if len(people) > 1 else None)
+        screen = Screen(echo, people, confirm=hand_over if len(people) > 1 else None)
         for c in game.controllers:
             if isinstance(c, HumanController):
                 c.screen = screen

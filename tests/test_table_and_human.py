@@ -340,6 +340,7 @@ def test_two_people_dive_in_wreckdivers_at_one_terminal_handing_the_screen_over(
                      "rounds=1"])
     for who in ("Player 1", "Player 2"):
         term.expect(f"{who}, press Enter when only you can see the screen")
+        time.sleep(0.8)  # an Enter within half a second of the hand-over is thrown away
         term.type("")
         term.expect(f"{who}, which die gives the tens")
         term.type_keys("r")
@@ -399,3 +400,25 @@ def test_the_enter_typed_after_a_key_that_answered_alone_does_not_answer_the_nex
     os.kill(term.pid, 9)
     term.wait()
     assert "Player 1 chooses 2" in screen
+
+
+def test_the_enter_after_a_key_that_answered_alone_never_passes_the_hand_over():
+    # Hot seat: Player 2 names an island with one key and presses Enter by habit; that Enter
+    # must not hand the screen to Player 1, whose view only Player 1 may see.
+    term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--seat",
+                     "1=human", "--seat", "2=human", "--seed", "1"])
+    term.expect("Player 2, press Enter when only you can see the screen")
+    time.sleep(0.8)  # Player 2 sits down (an Enter within half a second is thrown away)
+    term.type("")
+    term.expect("to which island")
+    term.expect("> ")
+    term.type_keys("1")
+    term.type("")  # the habit Enter, right after the key
+    term.expect("Player 1, press Enter when only you can see the screen")
+    with pytest.raises(AssertionError, match="never saw"):
+        term.expect("Player 1 (you)", timeout=1.5)  # still handed over to nobody
+    term.type("")  # Player 1, now at the screen
+    term.expect("Player 1 (you)")
+    assert "Player 2 (you)" in term.screen  # Player 2 did see their own view
+    os.kill(term.pid, 9)
+    term.wait()
