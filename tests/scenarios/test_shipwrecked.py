@@ -640,6 +640,19 @@ def test_sh_a11_a_knocked_sailor_shows_a_new_face_and_stays_in_the_ocean():
     assert game.hazard_queries == 2 and fired(game) == []
 
 
+def test_sh_a11_a_sailor_knocked_off_its_captains_number_is_no_longer_called():
+    # The captains call white 2s: W(0) and W(1). The table knocks W(0) (the first in reach)
+    # over to 4 while the grab is on; Player 1 then reports grabbing W(0): now a misgrab,
+    # back into the ocean (rerolled: 3), not onto the island.
+    dice, script = turn((1, 2), (2, 4), {P1: [W(0)]}, back=[4, 3])
+    script.insert(2, {"raise": "dice_knocked", "by": "table"})
+    game = sw((dice, script))
+    assert fired(game) == ["knocked_sailor_changes_face"]
+    assert islands(game)["white"] == [0, 0, 0, 0, 0]
+    assert "Player 1 grabbed 1 sailor(s) by mistake; back into the ocean." in said(game)
+    assert die(game, W(0)).zone == "ocean" and die(game, W(0)).face == 3
+
+
 # -- the grab modelled for bots: SH-P1, SH-P2, SH-A3, the crew policy --------------------------------
 
 def modelled(ocean, captains, uniforms, islands_named=(1, 2), players=2, sets=None, back=()):
