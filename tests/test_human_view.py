@@ -103,10 +103,10 @@ def test_a_choice_among_dice_shows_each_dies_face_beside_its_id():
     assert option_for_value("north").shown() == "north"  # a plain value is its own label
 
 
-def test_the_dungeon_warns_before_a_reroll_only_the_last_health_die_can_pay_for():
+def test_the_dungeon_warns_before_a_reroll_that_would_pay_a_last_health_or_travel_die():
     # Turn 1: a blue 4 kept in Travel beside the 3. Turn 2: a blue 6, rerolled paying the
-    # Travel 4 (the Health 3 could pay too: no warning); it shows 1. Now the Travel 3 may not
-    # pay (two Travel payments in a row), so only the last Health die can: the prompt says so.
+    # Travel 4; it shows 1. Now the Travel 3 may not pay (two Travel payments in a row), so
+    # only the last Health die can. Each reroll question says what paying would cost.
     from click.testing import CliRunner
 
     from interpreter.cli import main
@@ -114,7 +114,11 @@ def test_the_dungeon_warns_before_a_reroll_only_the_last_health_die_can_pay_for(
         "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table", "--seat",
         "1=human"], input="blue\n4\nkeep\nblue\n6\nreroll\n2\n1\nkeep\n")
     prompts = [line for line in out.output.splitlines() if "Reroll it (paying a die)" in line]
-    warning = "The only die that can pay is your last Health die: paying it kills you."
     assert len(prompts) == 3
-    assert warning not in prompts[0] and warning not in prompts[1]
-    assert prompts[2].endswith(warning)
+    # Turn 1: one Health and one Travel die, both may pay, both are the last of their row.
+    assert prompts[0].endswith("it? Paying your last Health die kills you. Paying your last "
+                               "Travel die ends your delve.")
+    # Turn 2: two Travel dice, and the Travel 4 may pay: only the Health warning.
+    assert prompts[1].endswith("it? Paying your last Health die kills you.")
+    # Then only the Health die can pay (no two Travel payments in a row).
+    assert prompts[2].endswith("it? Only one die can pay. Paying your last Health die kills you.")
