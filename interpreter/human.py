@@ -34,14 +34,14 @@ def _read_line(prompt: str, timeout: float | None, status: Callable[[], str] | N
     global _swallow
     if (status is not None or single is not None) and _is_terminal():
         return _read_keys(prompt, timeout, status or (lambda: ""), single or {})
-    while True:
-        line = _read_whole_line(prompt, timeout)
-        left, _swallow = _swallow, ""
-        # The first line after a key that answered alone may be the rest of that answer: the
-        # Enter (or the rest of the word) typed after the key. It answered already.
-        if left and line is not None and line.strip().lower() in ("", left.strip()):
-            continue
-        return line
+    line = _read_whole_line(prompt, timeout)
+    left, _swallow = _swallow, ""
+    # The first line after a key that answered alone may be the rest of that answer: the
+    # Enter (or the rest of the word) typed after the key. It answered already: read on, under
+    # the prompt already shown.
+    if left and line is not None and line.strip().lower() in ("", left.strip()):
+        line = _read_whole_line("", timeout)
+    return line
 
 
 def _read_whole_line(prompt: str, timeout: float | None) -> str | None:
@@ -310,7 +310,7 @@ def _change(what: str, old: str, new: str, most: int = 120) -> str:
     say) only as it is now, cut short, so that one value does not fill the screen."""
     if len(old) + len(new) <= most:
         return f"{what} {old} -> {new}"
-    return f"{what} now {new[:most]}{'...' if len(new) > most else ''}"
+    return f"{what} now {new[:most]}{'... (? shows it all)' if len(new) > most else ''}"
 
 
 def _single_keys(request: Request) -> dict[str, str]:

@@ -218,8 +218,9 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         for c in game.controllers:
             if isinstance(c, HumanController):
                 c.screen = screen
-        if not as_json:
-            narrate = screen.narrate
+        # People follow the game by its narration even with --json (play() sends it, with
+        # their prompts, to stderr: stdout keeps the result alone).
+        narrate = screen.narrate
     seen = 0
     expected = replayed or []
 
@@ -377,7 +378,7 @@ def _last_input(records: list[dict], session: _Session) -> int | None:
         if (t == "roll" and table) or i in typed_draws or (
                 t == "decision" and not r.get("only") and r.get("by") in people) or (
                 t == "race" and (table or people & set(r["claims"]))) or (
-                t == "raised" and r.get("by") in people):
+                t == "raised" and (r.get("by") in people or (table and r.get("by") == "table"))):
             return i
     return None
 
@@ -385,6 +386,8 @@ def _last_input(records: list[dict], session: _Session) -> int | None:
 def _describe_input(r: dict) -> str:
     t = r["t"]
     if t == "roll":
+        if len(r["dice"]) > 6:
+            return f"the roll of {len(r['dice'])} dice"
         return "the dice " + ", ".join(f"{d}={f}" for d, f in zip(r["dice"], r["faces"],
                                                                   strict=True))
     if t == "decision":

@@ -70,8 +70,8 @@ def test_a_long_value_that_changed_is_shown_as_it_is_now_cut_short():
     assert _change("pool", "30", "0") == "pool 30 -> 0"
     long_new = "[" + ", ".join(f"finding {i}" for i in range(40)) + "]"
     line = _change("findings", "[]", long_new)
-    assert line.startswith("findings now [finding 0") and line.endswith("...")
-    assert len(line) < 150
+    assert line.startswith("findings now [finding 0") and line.endswith("... (? shows it all)")
+    assert len(line) < 170
 
 
 def test_a_word_given_to_a_number_question_is_refused_saying_what_it_takes():

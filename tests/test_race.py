@@ -260,3 +260,20 @@ def test_a_person_races_the_bots_at_their_seats_speed_and_loses_what_a_bot_reach
     assert race["claims"] == {"Player 1": ["red[2]"], "Player 2": ["red[0]", "red[1]"]}
     assert race["missed"] == {"Player 1": ["red[0]"]}
     assert race["seconds"] == pytest.approx(2 * math.log(2), abs=1e-3)
+
+
+def test_undo_at_the_table_takes_back_an_event_it_raised_during_a_race(tmp_path):
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+    path, log = tmp_path / "knocks.yaml", tmp_path / "game.jsonl"
+    path.write_text(KNOCKS.replace("    hazard: 0.5\n", "    raised_by: table\n"))
+    # !knock, the knocked die's new face (6), then undo: the face is taken back; undo again:
+    # the knock itself. Then the claims, with no knock at all.
+    out = CliRunner().invoke(main, ["run", str(path), "--dice", "table", "--log", str(log)],
+                             input="1 2 3\n!knock\n6\nundo\nundo\n2\n\n")
+    assert out.exit_code == 0, out.output
+    assert "(undone: the event knock raised by table)" in out.output
+    kinds = [json.loads(line)["t"] for line in log.read_text().splitlines()]
+    assert "raised" not in kinds
+    assert "1 2 3 3" in out.output  # nothing was knocked

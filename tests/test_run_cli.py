@@ -198,6 +198,7 @@ def test_with_json_stdout_holds_only_the_result_even_with_people_and_a_table(tmp
     result = json.loads(done.stdout)  # nothing but the result
     assert result["winners"] == [] and "dies" in result["reason"]
     assert "Draw 1 blind from bag" in done.stderr and "2. take_the_hit" in done.stderr
+    assert "Player 1 rolls purple_dice" in done.stderr  # the person follows the narration
 
 
 def test_the_whole_tables_narration_says_whose_private_lines_they_are():

@@ -395,6 +395,7 @@ def test_the_enter_typed_after_a_key_that_answered_alone_does_not_answer_the_nex
     term.type("")  # the Enter typed after the key, by habit: not an answer to the grab
     with pytest.raises(AssertionError, match="never saw"):
         term.expect("Player 1 claims", timeout=1.5)  # the grab still waits for Player 1
+    assert term.screen.count("which did you claim") == 1  # swallowed, not asked again
     term.type("")  # now an Enter on purpose: nothing
     screen = term.expect("Player 1 claims nothing")
     os.kill(term.pid, 9)
