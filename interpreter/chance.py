@@ -181,7 +181,9 @@ def _kind(x: Any) -> str:
 
 
 def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
-    """The items a typed draw names (ids or kinds), or (None, why it is refused)."""
+    """The items a typed draw names (ids, kinds, or KIND=FACE for a die of that kind showing
+    that face: a die knocked over on the table is named by the face it showed), or (None, why
+    it is refused)."""
     from interpreter.values import ref
     tokens = text.replace(",", " ").split()
     if len(tokens) != want:
@@ -190,12 +192,15 @@ def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
     kinds = {_kind(x) for x in items}
     out = []
     for t in tokens:
-        starts = [k for k in kinds if k.startswith(t)]  # "green" for green_dice
-        kind = t if t in kinds else (starts[0] if len(starts) == 1 else None)
+        name, _, face = t.partition("=")
+        starts = [k for k in kinds if k.startswith(name)]  # "green" for green_dice
+        kind = name if name in kinds else (starts[0] if len(starts) == 1 else None)
         item = next((x for x in left if str(ref(x)) == t), None) or next(
-            (x for x in left if _kind(x) == kind), None)
+            (x for x in left if _kind(x) == kind
+             and (not face or str(getattr(x, "face", None)) == face)), None)
         if item is None:
-            return None, f"no '{t}' is left to draw"
+            return None, (f"no {kind or name} showing {face} is left to draw" if face
+                          else f"no '{t}' is left to draw")
         left.remove(item)
         out.append(item)
     return out, None
@@ -314,6 +319,8 @@ class TableChance(SeededChance):
         for x in items:
             kinds[_kind(x)] = kinds.get(_kind(x), 0) + 1
         listing = ", ".join(f"{k} ({n})" for k, n in kinds.items())
+        if all(getattr(x, "face", None) is not None for x in items):
+            listing += "; KIND=FACE names a die by the face it shows"  # rolled dice in view
         where = getattr(items[0], "zone", "") or "the bag"
         while True:
             try:

@@ -79,6 +79,19 @@ def test_a_blind_draw_of_cards_is_typed_in_by_the_fields_people_read():
     assert table.pick(cards, 2) == [cards[0], cards[1]]  # alike cards are interchangeable
 
 
+def test_a_die_drawn_at_the_table_is_named_by_its_kind_and_the_face_it_shows():
+    dice = [Die(f"white[{i}]", "white", list(range(1, 7)), {}) for i in range(3)] + [
+        Die("black[0]", "black", list(range(1, 7)), {})]
+    for d, face in zip(dice, [1, 3, 3, 2], strict=True):
+        d.face, d.zone = face, "ocean"
+    asked, shown = [], []
+    lines = iter(["white=5", "white=3"])
+    table = TableChance(lambda prompt: asked.append(prompt) or next(lines), shown.append)
+    assert table.pick(dice, 1) == [dice[1]]  # the first white showing 3, not white[0]
+    assert "KIND=FACE names a die by the face it shows" in asked[0]
+    assert shown[0] == "  refused: no white showing 5 is left to draw; enter them again"
+
+
 def test_wreckdivers_is_refereed_from_typed_in_dice():
     # Every dive: tens from white; dive time 6,5 = 65 s; the threshold bot rolls until its
     # tally reaches 10: whites 6 6 against reds 1 2 pay 2 * (12 - 3) = 18 on the first roll,
