@@ -10,8 +10,10 @@ import textwrap
 from collections import deque
 
 import pytest
+from click.testing import CliRunner
 
 from interpreter.chance import ScriptedChance, TableChance
+from interpreter.cli import main
 from interpreter.human import HumanController
 from interpreter.setup import load, new_game
 
@@ -224,17 +226,21 @@ def test_an_event_during_a_race_cannot_touch_a_claimed_item(tmp_path):
     assert [d.id for d in g.zones["pool"].items] == ["red[0]", "red[1]", "red[2]"]
 
 
-def test_the_table_raises_an_event_while_reporting_a_race_and_the_log_replays(tmp_path):
-    # The referee types !knock at the grab: the knocked die (red[0], the first within reach)
-    # is rolled again (typed: 6) and the claims are asked again, with the new face listed.
-    from click.testing import CliRunner
-
-    from interpreter.cli import main
+def referee_knocks(tmp_path, typed: str):
+    """The knocks ruleset refereed from `typed`, its knock raised by the table: the run's
+    result and its log."""
     path, log = tmp_path / "knocks.yaml", tmp_path / "game.jsonl"
     path.write_text(KNOCKS.replace("    hazard: 0.5\n", "    raised_by: table\n"))
     out = CliRunner().invoke(main, ["run", str(path), "--dice", "table", "--log", str(log)],
-                             input="1 2 3\n!knock\n6\n2\n\n")
+                             input=typed)
     assert out.exit_code == 0, out.output
+    return out, log
+
+
+def test_the_table_raises_an_event_while_reporting_a_race_and_the_log_replays(tmp_path):
+    # The referee types !knock at the grab: the knocked die (red[0], the first within reach)
+    # is rolled again (typed: 6) and the claims are asked again, with the new face listed.
+    out, log = referee_knocks(tmp_path, "1 2 3\n!knock\n6\n2\n\n")
     assert "(!knock raises an event)" in out.output
     assert "1:red[0](6)" in out.output.split("! knock")[1]  # listed again, knocked
     assert "6 2 3 3" in out.output
@@ -263,16 +269,9 @@ def test_a_person_races_the_bots_at_their_seats_speed_and_loses_what_a_bot_reach
 
 
 def test_undo_at_the_table_takes_back_an_event_it_raised_during_a_race(tmp_path):
-    from click.testing import CliRunner
-
-    from interpreter.cli import main
-    path, log = tmp_path / "knocks.yaml", tmp_path / "game.jsonl"
-    path.write_text(KNOCKS.replace("    hazard: 0.5\n", "    raised_by: table\n"))
     # !knock, the knocked die's new face (6), then undo: the face is taken back; undo again:
     # the knock itself. Then the claims, with no knock at all.
-    out = CliRunner().invoke(main, ["run", str(path), "--dice", "table", "--log", str(log)],
-                             input="1 2 3\n!knock\n6\nundo\nundo\n2\n\n")
-    assert out.exit_code == 0, out.output
+    out, log = referee_knocks(tmp_path, "1 2 3\n!knock\n6\nundo\nundo\n2\n\n")
     assert "(undone: the event knock raised by table)" in out.output
     kinds = [json.loads(line)["t"] for line in log.read_text().splitlines()]
     assert "raised" not in kinds
