@@ -90,9 +90,9 @@ def run_race(g, spec: RaceSpec, env) -> None:
         g.advance(seconds)
     result = {r.who: list(r.claims) for r in racers}
     g.env[spec.id] = result
+    missed = {_name(r.who): [str(ref(x)) for x in r.missed] for r in racers if r.missed}
     # `uniforms`: how many random numbers the model drew, so that a resumed seeded game that
     # takes this race from its log draws as many and its later dice stay the same.
-    missed = {_name(r.who): [str(ref(x)) for x in r.missed] for r in racers if r.missed}
     g.record("race", id=spec.id, claims={_name(r.who): [ref(x) for x in r.claims]
                                          for r in racers}, seconds=round(seconds, 3),
              **({"uniforms": uniforms} if uniforms else {}),
