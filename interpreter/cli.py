@@ -15,8 +15,9 @@ import click
 from dsl import render, validate_path
 from dsl.diagnostics import Severity
 from dsl.schema import schema_json
+from interpreter.replay_command import replay
 from interpreter.rules_command import rules
-from interpreter.run_command import replay, run
+from interpreter.run_command import run
 from interpreter.simulate_command import simulate
 
 

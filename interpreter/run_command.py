@@ -1,4 +1,5 @@
-"""The `meeple run` and `meeple replay` commands: one game, narrated, with its result.
+"""The `meeple run` command: one game, narrated, with its result (`meeple replay` is in
+interpreter/replay_command.py).
 
 Input: a ruleset path and the run options (players, seed, seats, dice source, scripted
 decisions, parameters, variant, log file). Output: the narration and the result on stdout (or
@@ -13,7 +14,6 @@ import contextlib
 import json
 import shlex
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,8 @@ from interpreter.chance import (
     ThenChance,
     asks_for,
 )
-from interpreter.clock import ModelledClock, RealClock, ReplayClock, ResumeClock
-from interpreter.engine import Result, ScriptEnded
+from interpreter.clock import ModelledClock, RealClock, ResumeClock
+from interpreter.engine import Result
 from interpreter.human import HumanController, hand_over
 from interpreter.narrate import Screen, printer, result_lines
 from interpreter.setup import Loaded, SetupError, load, located, new_game
@@ -447,69 +447,3 @@ def _report(result: Result, loaded: Loaded, as_json: bool, seed, game) -> None:
                           loaded.source), err=True)
         sys.exit(1)
     sys.exit(0)
-
-
-@click.command()
-@click.argument("log", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
-@click.option("--quiet", is_flag=True, help="Do not narrate; print the result only.")
-def replay(log, as_json, quiet):
-    """Replay a logged game (from `meeple run --log`) to the same result.
-
-    Every die and decision is taken from the log; the replay checks that each event comes out
-    the same and exits 1 where it does not (the ruleset changed since, or the log was edited).
-    """
-    try:
-        head, records = journal.read(log)
-    except journal.JournalError as e:
-        click.echo(f"error: {e} [bad-input]", err=True)
-        sys.exit(1)
-    try:
-        loaded = load(head["ruleset"], head.get("variant"), _logged_sets(head))
-    except SetupError as e:
-        _fail(e.diagnostics, e.source)
-    chance, decisions = journal.script(records)
-    live = any(r["t"] == "decision" and "at" in r for r in records)
-    narrator = None if (as_json or quiet) else printer(click.echo)
-    # The seats' controllers only follow the log here (script_only): they never decide, so
-    # the defaults do; the result names the controllers that played, as the header logs them.
-    game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
-                    ReplayClock() if live else ModelledClock(), decisions, narrator)
-    game.script_only = True
-    seats = journal.logged_seats(head, game.players_n)
-    if narrator is not None:
-        _announce(game, loaded, head.get("seed"), head.get("variant"), seats)
-    try:
-        result = game.run()
-    except (ChanceError, ScriptEnded) as e:
-        # An edited log strays from the game long before its script runs dry (an edited die
-        # changes what is drawn later): name the first event that differs when there is one.
-        n = min(len(game.log), len(records))
-        _differs(game.log[:n], records[:n])
-        if n < len(records):  # the log goes on, but the replay cannot make its next event
-            click.echo(f"error: the replay differs from the log at event {n + 1}: logged "
-                       f"{json.dumps(records[n], default=str)}, which the replay cannot make "
-                       f"({e}) [bad-input]", err=True)
-        else:
-            click.echo(f"error: the log ends before the game does ({e}) [bad-input]",
-                       err=True)
-        sys.exit(1)
-    _differs(game.log, records)
-    if not as_json and not quiet:
-        click.echo("(the replay matches the log, event for event)")
-    if seats:
-        result.seats = [replace(s, controller=seats[s.seat - 1]) for s in result.seats]
-    _report(result, loaded, as_json, head.get("seed"), game)
-
-
-def _differs(replayed: list[dict], logged: list[dict]) -> None:
-    """Stops the replay (exit 1) at the first event that differs from the log, if any."""
-    same = journal.first_difference(replayed, logged)
-    if same is None:
-        return
-    a = logged[same] if same < len(logged) else None
-    b = replayed[same] if same < len(replayed) else None
-    click.echo(f"error: the replay differs from the log at event {same + 1}: logged "
-               f"{json.dumps(a, default=str)}, replayed {json.dumps(b, default=str)}"
-               " [bad-input]", err=True)
-    sys.exit(1)
