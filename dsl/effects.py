@@ -148,6 +148,10 @@ EFFECTS_LIST = [
                "sealed": _f(BOOL, "With several deciders: each decides without seeing the "
                                   "others; all are revealed together."),
                "prompt": _f(TEMPLATE, "The question shown to a human."),
+               "option_label": _f(TEMPLATE, "With options given by an expression: how a "
+                                            "person sees each, text where `option` is the "
+                                            "option (`{option.colour} {option.face}`).",
+                                  binds=("option",)),
                "before": _f(TEXT, "What this choice commits to before chance resolves it "
                                   "(documentation for the rulebook)."),
                "duration": _DURATION,

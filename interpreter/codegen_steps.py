@@ -224,7 +224,8 @@ class _Emitter:
         opts = spec["options"]
         limited = isinstance(opts, dict) and any(
             isinstance(o, dict) and "limit" in o for o in opts.values())
-        options = self.const(self.sc._options(opts, path + ("options",)), "o")
+        options = self.const(self.sc._options(opts, path + ("options",),
+                                              spec.get("option_label")), "o")
         self.consts.update(_Request=Request, _within_limit=_within_limit,
                            _count_use=_count_use, _label=_label)
         if "duration" in spec:

@@ -43,7 +43,8 @@ _NUMS = ("int", "num")
 _NONEABLE = ("player", "dref", "team")  # kinds whose values may be none
 _UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
 _MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
-_DOC_KEYS = frozenset({"doc", "description", "prompt", "before", "label", "id"})
+_DOC_KEYS = frozenset({"doc", "description", "prompt", "option_label", "before", "label",
+                       "id"})
 
 
 @dataclass

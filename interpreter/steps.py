@@ -311,8 +311,9 @@ class StepCompiler:
         return reveal
 
     # -- decisions -----------------------------------------------------------------------------
-    def _options(self, value: Any, path: tuple) -> Callable:
-        """Returns options(g, env) -> list of legal Options (without limits and costs)."""
+    def _options(self, value: Any, path: tuple, label: Any = None) -> Callable:
+        """Returns options(g, env) -> list of legal Options (without limits and costs);
+        `label`, for options given by an expression, is how a person sees each."""
         if isinstance(value, list):
             opts = [Option(v, v, str(v)) for v in value]
             return lambda g, env: opts
@@ -340,17 +341,21 @@ class StepCompiler:
                 return out
             return named
         values = cx.expr(value, path)
+        shown = cx.template(label, path[:-1] + ("option_label",)) if label is not None else None
 
         def computed(g, env):
             vs = values(env)
             if isinstance(vs, Zone):
                 vs = vs.items
-            return [option_for_value(v) for v in vs]
+            if shown is None:
+                return [option_for_value(v) for v in vs]
+            return [option_for_value(v, shown(Env({"option": v}, env))) for v in vs]
         return computed
 
     def _choose(self, spec, path, name) -> Step:
         did = spec["choose"]
-        options = self._options(spec["options"], path + ("options",)) if "options" in spec \
+        options = self._options(spec["options"], path + ("options",),
+                                spec.get("option_label")) if "options" in spec \
             else None
         low = cx.expr(spec["min"], path + ("min",)) if "min" in spec else None
         high = cx.expr(spec["max"], path + ("max",)) if "max" in spec else None

@@ -259,3 +259,22 @@ def test_known_by_names_fields_every_card_of_its_deck_has():
     assert found == [("unknown-field", 10, "'colour' is not a field of 1 of the 'chips' cards, "
                                            "so it cannot tell them apart")]
     assert validate_text(text.replace("value, colour", "value"), "t.yaml").diagnostics == []
+
+
+def test_an_option_label_names_the_option_as_option_and_nothing_else_new():
+    found = check("""\
+    flow:
+      phases:
+        play:
+          turns: {order: clockwise}
+          do:
+            - choose: pick
+              options: pair
+              option_label: "a die showing {option.face}"
+            - choose: other
+              options: pair
+              option_label: "a die showing {choice.face}"
+            - end_game
+    """)
+    assert [(c, line) for c, line, _ in found] == [("unknown-name", 28)]  # the second label
+    assert "choice" in found[0][2]

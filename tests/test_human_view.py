@@ -122,3 +122,15 @@ def test_the_dungeon_warns_before_a_reroll_that_would_pay_a_last_health_or_trave
     assert prompts[1].endswith("it? Paying your last Health die kills you.")
     # Then only the Health die can pay (no two Travel payments in a row).
     assert prompts[2].endswith("it? Only one die can pay. Paying your last Health die kills you.")
+
+
+def test_a_choice_given_by_an_expression_is_shown_as_its_option_label_says():
+    # The dungeon's payment: each die that may pay, named by its row and face.
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+    out = CliRunner().invoke(main, [
+        "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table", "--seat",
+        "1=human"], input="blue\n4\nkeep\nblue\n6\nreroll\n2\n1\nkeep\n")
+    assert "  1. green_dice[0]: your Health 3 (green)" in out.output
+    assert "  2. blue_dice[1]: your Travel 4 (blue)" in out.output
