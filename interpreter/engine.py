@@ -38,6 +38,7 @@ class SeatResult:
     placement: int
     eliminated: bool
     team: str | None = None  # the seat's team, in a team game
+    eligible: bool | None = None  # whether `scoring.eligible` let it win (None: no such rule)
 
 
 @dataclass
@@ -55,8 +56,8 @@ class Result:
     def to_json(self) -> dict:
         return {
             "winners": self.winners,
-            "seats": [{k: v for k, v in s.__dict__.items() if k != "team" or v is not None}
-                      for s in self.seats],
+            "seats": [{k: v for k, v in s.__dict__.items()
+                       if k not in ("team", "eligible") or v is not None} for s in self.seats],
             "reason": self.reason, "rounds": self.rounds, "turns": self.turns,
             "steps": self.steps, "rolls": self.rolls, "seconds": round(self.seconds, 3),
         }
@@ -740,7 +741,9 @@ class Game:
                 last = k
             seats.append(SeatResult(p.seat, p.name, self.controllers[p.seat - 1].name,
                                     plain(scores[p.seat]), place, p.eliminated,
-                                    p.team.name if p.team is not None else None))
+                                    p.team.name if p.team is not None else None,
+                                    p.seat in eligible if "eligible" in sc and error is None
+                                    else None))
         seats.sort(key=lambda s: s.seat)
         return Result([p.name for p in winners], seats, reason, self.round, self.turn,
                       self.steps, self.rolls, self.clock.now(), error)

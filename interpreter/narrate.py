@@ -156,7 +156,8 @@ def result_lines(result) -> list[str]:
     lines.append(f"  {'place':>5}  {'player':<{width}}{team_head}  {'score':>6}  seat controller")
     for s in sorted(result.seats, key=lambda s: (s.placement, s.seat)):
         score = "" if s.score is None else s.score
-        out = " (out)" if s.eliminated else ""
+        out = (" (out)" if s.eliminated else "") + (" (cannot win)" if s.eligible is False
+                                                     else "")
         team = f"  {s.team or '':<{team_width}}" if teamed else ""
         lines.append(f"  {s.placement:>5}  {s.name:<{width}}{team}  {score!s:>6}  {s.seat}: "
                      f"{s.controller}{out}")

@@ -1534,7 +1534,8 @@ class Specialized:
         out = raw[15]  # who was eliminated (None: nobody can be)
         seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
                             placed[i], bool(out and out[i]),
-                            self.seat_teams[i] if self.seat_teams else None) for i in range(n)]
+                            self.seat_teams[i] if self.seat_teams else None,
+                            i in can_win if eligible is not None else None) for i in range(n)]
         return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
                       steps, rolls, now)
 

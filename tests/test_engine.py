@@ -9,6 +9,7 @@ import pytest
 
 from interpreter.chance import ScriptedChance, SeededChance
 from interpreter.engine import ScriptEnded
+from interpreter.narrate import result_lines
 from interpreter.setup import load, new_game
 from interpreter.specialize import specialize
 
@@ -463,6 +464,8 @@ scoring:
     assert result.winners == ["Player 3"]
     assert {s.name: s.placement for s in result.seats} == {
         "Player 3": 1, "Player 1": 2, "Player 2": 3}
+    assert [s.eligible for s in result.seats] == [True, False, True]
+    assert "(cannot win)" in "\n".join(result_lines(result)).split("Player 2")[1]
     specialized = specialize(program)  # the generated code places them the same way
     assert specialized is not None
     assert specialized.play(0).result.seats == result.seats
