@@ -138,7 +138,7 @@ def main() -> int:
             print(f"{path.stem:<34} skipped: {why}")
             continue
         interp, players = interpreter_player(path)
-        name = f"{path.stem} ({players} players)"
+        name = f"{path.stem} ({players} player{'s' if players != 1 else ''})"
         m, _ = rate(interp, args.seconds)
         runnable.append((path, m))
         special = specialized_player(path)
