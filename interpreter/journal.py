@@ -24,7 +24,8 @@ class JournalError(Exception):
 
 def header(path: str, players: int, seed: Any, seats: list[str], variant: str | None,
            sets: dict[str, Any], dice: str) -> dict:
-    return {"t": "game", "format": FORMAT, "ruleset": path, "players": players, "seed": seed,
+    return {"t": "game", "format": FORMAT, "ruleset": path,
+            "ruleset_abs": str(Path(path).resolve()), "players": players, "seed": seed,
             "seats": seats, "variant": variant, "set": sets, "dice": dice}
 
 

@@ -148,9 +148,13 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
     rules cannot go on or the game stopped before its end, 2 on a usage error.
     """
     if resume_path:
+        ctx = click.get_current_context()
+        typed = {name for name in ("seed", "dice")
+                 if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
         given = [o for o, v in (("RULESET", ruleset), ("--players", players),
                                 ("--seat", seats), ("--decisions", decisions), ("--set", sets),
-                                ("--variant", variant), ("--log", log_path)) if v]
+                                ("--variant", variant), ("--log", log_path),
+                                ("--seed", "seed" in typed), ("--dice", "dice" in typed)) if v]
         if given:
             raise click.UsageError(f"--resume takes everything from the log; drop "
                                    f"{', '.join(given)}")
@@ -184,10 +188,22 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                                                            else "file"))
     session = _Session(loaded, head, as_json, log_path, dice)
     writer = _writer(log_path, head)
-    _seat_and_narrate(game, live, as_json, writer)
+    _seat_and_narrate(game, live or dice == "table", as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
     session.finish(session.play(game, writer))
+
+
+def logged_ruleset(head: dict, log_path: str) -> str:
+    """The ruleset a log was played with: its path as typed when that still leads to a file,
+    else the absolute path the log also keeps, else the path taken from the log's folder (a
+    log read from another folder than the one the game was played in)."""
+    typed = str(head.get("ruleset", ""))
+    for candidate in (typed, str(head.get("ruleset_abs") or ""),
+                      str(Path(log_path).parent / typed)):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return typed  # not found: loading it says so
 
 
 def _writer(path: str | None, head: dict, records: list = ()) -> journal.Writer | None:
@@ -214,7 +230,10 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         # or more the screen is handed over between them (narrate.Screen).
         people = [p for p, c in zip(game.players, game.controllers, strict=True)
                   if isinstance(c, HumanController)]
-        screen = Screen(echo, people, confirm=hand_over if len(people) > 1 else None)
+        # Clearing means clearing, scrollback too, where there is a terminal to clear.
+        clear = "\x1b[2J\x1b[3J\x1b[H" if sys.stdout.isatty() else "\n" * 40
+        screen = Screen(echo, people, confirm=hand_over if len(people) > 1 else None,
+                        clear=clear)
         for c in game.controllers:
             if isinstance(c, HumanController):
                 c.screen = screen
@@ -278,7 +297,7 @@ def _resume(path: str, as_json: bool) -> None:
                    "again with the same --dice file and --decisions [bad-input]", err=True)
         sys.exit(2)
     try:
-        loaded = load(head["ruleset"], head.get("variant"), _logged_sets(head))
+        loaded = load(logged_ruleset(head, path), head.get("variant"), _logged_sets(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     session = _Session(loaded, head, as_json, path, head.get("dice", "seeded"))
@@ -325,7 +344,8 @@ class _Session:
         except SetupError as e:
             _fail(e.diagnostics, self.loaded.source)
         writer = _writer(self.log_path, self.head, records)
-        _seat_and_narrate(game, self.live, self.as_json, writer, records, why)
+        _seat_and_narrate(game, self.live or self.head.get("dice") == "table", self.as_json,
+                          writer, records, why)
         return game, writer
 
     def play(self, game, writer) -> Result:

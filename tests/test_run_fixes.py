@@ -136,3 +136,39 @@ def test_a_replay_that_cannot_make_the_next_logged_draw_names_it(tmp_path):
     assert f"the replay differs from the log at event {i}: logged {json.dumps(rec)}" \
         in out.output
     assert "no_such_die[0], which is not there to draw" in out.output
+
+
+# -- 5. found by checking docs/running.md against what runs ----------------------------------
+
+def test_a_log_replays_and_resumes_from_another_folder_than_the_one_it_was_played_in(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    log = tmp_path / "moved.jsonl"
+    played = run("run", "rulesets/pig.yaml", "--seat", "1=human", "--seed", "3", "--log",
+                 str(log), input="r\nh\n")  # stopped after two answers
+    assert played.exit_code == 1
+    monkeypatch.chdir(tmp_path)  # "rulesets/pig.yaml" no longer leads anywhere from here
+    assert json.loads(log.read_text().splitlines()[0])["ruleset"] == "rulesets/pig.yaml"
+    resumed = run("run", "--resume", str(log), "--json", input="h\n" * 200)
+    assert resumed.exit_code == 0, resumed.output
+    assert run("replay", str(log), "--quiet").exit_code == 0
+
+
+def test_resume_refuses_a_seed_or_dice_source_it_would_not_use(tmp_path):
+    log = tmp_path / "g.jsonl"
+    run("run", PIG, "--seat", "1=human", "--log", str(log), input="r\n")
+    for option in (["--seed", "3"], ["--dice", "table"]):
+        out = run("run", "--resume", str(log), *option, input="h\n" * 200)
+        assert out.exit_code == 2
+        assert f"--resume takes everything from the log; drop {option[0]}" in out.output
+
+
+def test_a_refereed_game_of_bots_keeps_the_bots_private_lines_from_the_table():
+    # The table deals the turn order (card 1, then the last is taken) and draws the chips.
+    typed = "1\n" + "5 5 10 10\n" * 8
+    out = run("run", SALVAGE, "--dice", "table", "--players", "2", "--seed", "1", input=typed)
+    assert "Player 1 researches " in out.output  # the bots research in front of the table
+    assert "Sonar from" not in out.output  # but what their sonar said is theirs alone
+    assert "(to Player" not in out.output
+    bots = run("run", SALVAGE, "--players", "2", "--seed", "1")  # no table: all is shown
+    assert "(to Player 1) Sonar from" in bots.output or "(to Player 2) Sonar from" in bots.output
