@@ -182,7 +182,7 @@ def _kind(x: Any) -> str:
 
 def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
     """The items a typed draw names (ids, kinds, or KIND=FACE for a die of that kind showing
-    that face: a die knocked over on the table is named by the face it showed), or (None, why
+    that face: a die people see on the table is named by the face it shows), or (None, why
     it is refused)."""
     from interpreter.values import ref
     tokens = text.replace(",", " ").split()

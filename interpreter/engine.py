@@ -707,23 +707,21 @@ class Game:
             except RuleError as e:
                 error = error or e
                 scores[p.seat] = None
-        if winners is None and error is None:
+        pool: list[Player] = []
+        if error is None:
             try:
-                winners = self._winners(scores)
+                pool = self._eligible()
+                if winners is None:
+                    winners = self._winners(scores, pool)
             except RuleError as e:
                 error, winners = e, []
         winners = winners or []
         win_seats = {p.seat for p in winners}
+        eligible = {p.seat for p in pool}
         sign = -1 if sc["order"] == "lowest" else 1
-        eligible: set[int] = set()
-        if error is None:
-            try:
-                eligible = {p.seat for p in self._eligible()}
-            except RuleError as e:
-                error = e
 
         def key(p: Player):
-            # Winners first, then the eligible (a player In Debt places below every player
+            # Winners first, then the eligible (a player who cannot win places below every player
             # who is not, whatever their score), then by score and tie-breaks.
             s = scores[p.seat]
             tb = [f(Env({"player": p}, env)) for f in sc["tie_break"]] if error is None else []
@@ -755,14 +753,15 @@ class Game:
                 if "eligible" not in sc or sc["eligible"](Env({"player": p}, self.env))]
         return pool or list(self.players)
 
-    def _winners(self, scores: dict) -> list[Player]:
+    def _winners(self, scores: dict, pool: list[Player]) -> list[Player]:
+        """By `scoring.winners`, else the best score (and tie-breaks) among `pool`, the
+        eligible players."""
         sc = self.program.scoring
         env = self.env
         if "winners" in sc:
             return list(sc["winners"](env))
         if "score" not in sc:
             return []
-        pool = self._eligible()
         sign = -1 if sc["order"] == "lowest" else 1
 
         def key(p):

@@ -306,7 +306,7 @@ def _bounds(request: Request) -> str:
 
 
 def _change(what: str, old: str, new: str, most: int = 120) -> str:
-    """One changed value: old and new while they are short; a long one (a list of findings,
+    """One changed value: old and new while they are short; a long one (a list of notes,
     say) only as it is now, cut short, so that one value does not fill the screen."""
     if len(old) + len(new) <= most:
         return f"{what} {old} -> {new}"

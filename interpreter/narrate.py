@@ -97,7 +97,7 @@ def listed(refs: list, most: int = 6) -> str:
 
 def dice_text(env, dice: list, faces: list, most: int = 6) -> str:
     """The dice of one roll with their faces: each die while there are few, else how many of
-    each component show each face ("30 white_sailors: ⚀ 1 ×9, ⚁ 2 ×5, ...")."""
+    each component show each face ("30 red: ⚀ 1 ×9, ⚁ 2 ×5, ...")."""
     if len(dice) <= most:
         return "  ".join(f"{did} {die_face(face, _sides(env, did))}"
                          for did, face in zip(dice, faces, strict=True))

@@ -151,7 +151,7 @@ def _scripted(g, spec: RaceSpec, racers: list[_Racer],
               pool: list) -> tuple[float | None, int]:
     """(seconds, random numbers the logged model drew), or (None, 0) without a script."""
     while g.forced and isinstance(g.forced[0], dict) and "raise" in g.forced[0]:
-        # An event raised while the claims were reported (a knock during the grab): it came
+        # An event raised while the claims were reported (an event `during` the race): it came
         # before the race's record, and happens again at the same point.
         raised = g.forced.popleft()
         g.raise_event(raised["raise"], raised.get("by"))
@@ -221,7 +221,7 @@ def _reporter(g, racer: _Racer) -> tuple[Any, str] | None:
 
 class _RaiseNow(Exception):  # noqa: N818 - a request, not an error
     """`!NAME` typed while claims are reported: the event happens now, then they are asked
-    again (what it changed, such as a knocked die's face, shows in the new listing)."""
+    again (what it changed, such as a die's new face, shows in the new listing)."""
 
     def __init__(self, event: str):
         super().__init__(event)
@@ -270,7 +270,7 @@ def show_item(x: Any) -> str:
 
 def _listing(numbered: list, most: int = 8) -> str:
     """The items up for grabs, numbered: each with its number while there are few; else a
-    line per component and face, so that a player finds "the white 5s" at a glance."""
+    line per component and face, so that a player finds "the red 5s" at a glance."""
     if len(numbered) <= most:
         return "  ".join(f"{i}:{show_item(x)}" for i, x in enumerate(numbered, 1))
     groups: dict[tuple[str, str], list[int]] = {}

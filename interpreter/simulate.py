@@ -277,7 +277,7 @@ _ITEM = re.compile(r"([A-Za-z_]\w*)\[\d+\]")
 
 def by_component(chosen: dict[tuple, int]) -> dict[tuple, int]:
     """Decision counts with a die or card chosen counted by its component (`payment =
-    blue_dice`, not one row per blue die): which of interchangeable items was taken says
+    red`, not one row per red die): which of interchangeable items was taken says
     nothing about the game's balance."""
     out: dict[tuple, int] = {}
     for (decision, answer), k in chosen.items():

@@ -48,8 +48,8 @@ text, player, dice...) and only operations whose Python meaning equals the langu
 those kinds are emitted. What can still go wrong at run time (a die read before it was
 rolled, a division by zero, a budget: steps, turns, loop passes, chain depth) raises an
 exception in the generated code, and that seed is then played again by the interpreter, which
-gives its own result or located error. tests/test_specialize.py and
-tests/test_specialize_dice_survivor.py compare both on many seeds. The vocabulary the writers
+gives its own result or located error. The tests/test_specialize*.py files compare both on
+many seeds. The vocabulary the writers
 share (`Ex`, `_Ctx`, the signals) is interpreter/specialize_base.py.
 """
 

@@ -53,14 +53,7 @@ class DecisionWriter:
             lg = self.temp("lg")
             self.emit(d, f"{lg} = []")
             # As _options then _within_limit: every `if` first, in order, then the limits.
-            tests = []
-            for cnd in conds:
-                if cnd.const is _NO:
-                    t = self.temp("ok")
-                    self.emit(d, f"{t} = {cnd.src}")
-                    tests.append([t])
-                else:
-                    tests.append([] if cnd.const is True else None)
+            tests = self._guards(conds, d)
             for i, test in enumerate(tests):
                 if test is None:
                     continue
@@ -174,6 +167,19 @@ class DecisionWriter:
         self.after_op(d, frozenset({did}), ctx)
 
     # -- limits ----------------------------------------------------------------------------------
+    def _guards(self, conds: list, d: int) -> list[list[str] | None]:
+        """Per option, the tests its `if` leaves to run time, each evaluated once into a temp
+        at depth `d`, in order: [] when it always holds, None when it never does."""
+        tests: list[list[str] | None] = []
+        for cnd in conds:
+            if cnd.const is _NO:
+                t = self.temp("ok")
+                self.emit(d, f"{t} = {cnd.src}")
+                tests.append([t])
+            else:
+                tests.append([] if cnd.const is True else None)
+        return tests
+
     def _limit(self, did: str, key: str, o: dict) -> tuple | None:
         """(counter index, period, times) of an option's `limit`, or None."""
         spec = o.get("limit")
@@ -245,15 +251,8 @@ class DecisionWriter:
         e(d1 + 1, "raise _Fallback()")
         e(d1, f"{lg} = []")
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
-        tests = []
-        for _, o in named:
-            cnd = self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)
-            if cnd.const is _NO:
-                t = self.temp("ok")
-                e(d1, f"{t} = {cnd.src}")
-                tests.append([t])
-            else:
-                tests.append([] if cnd.const is True else None)
+        tests = self._guards([self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)
+                              for _, o in named], d1)
         for i, test in enumerate(tests):
             if test is None:
                 continue

@@ -71,18 +71,21 @@ def test_wreckdivers_variants_equal_interpreter(variant, sets, players):
     _same(WRECK, range(100), variant, sets, players)
 
 
-def test_budget_hands_the_seed_to_the_interpreter():
-    # With a tiny step budget every game stops with the interpreter's error: the generated
-    # code notices the budget and the interpreter replays the seed.
-    program = load(PIG).program
-    program.limits = {**program.limits, "max_steps": 30}
+@pytest.mark.parametrize("ruleset,limit,value", [
+    ("pig", "max_steps", 30), ("dice_survivor", "max_turns", 3),
+    ("dice_bag_dungeon", "max_turns", 3)])
+def test_a_budget_hands_the_seed_to_the_interpreter(ruleset, limit, value):
+    # With a tight budget many games stop with the interpreter's error: the generated code
+    # notices the budget and the interpreter replays the seed, to the same result and counts.
+    program = load(str(ROOT / "rulesets" / f"{ruleset}.yaml")).program
+    program.limits = {**program.limits, limit: value}
     special = specialize(program)
     assert special is not None
-    for seed in range(5):
+    for seed in range(20):
         played = special.play(seed)
-        assert not played.specialized
-        assert played.result.error is not None
-        assert played.result.to_json() == _interpreted(program, None, None, seed)[0]
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed)
+    assert special.fallbacks > 0
 
 
 @pytest.mark.parametrize("name", ["dark_water_salvage", "shipwrecked"])

@@ -63,18 +63,6 @@ def test_simulation_records_are_unchanged(monkeypatch):
     assert fast == slow
 
 
-def test_a_budget_hands_the_seed_to_the_interpreter():
-    program = load(DUNGEON).program
-    program.limits = {**program.limits, "max_turns": 3}
-    special = specialize(program)
-    assert special is not None
-    for seed in range(20):
-        played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
-            _interpreted(program, None, None, seed)
-    assert special.fallbacks > 0
-
-
 # A small neutral game with what the dungeon does not exercise: several players with a zone
 # each, dice with different faces (a d4, dice with faces of their own) and an attribute only
 # some dice have, a die that is no zone's at the start, a roll of a whole zone, a first draw
