@@ -67,15 +67,45 @@ def builtin(name: str, params: list[Param], returns, doc: str, example: str, cat
 
 
 def get(value: Any, name: str) -> Any:
-    """Reads a field of a runtime value: a mapping key or an attribute."""
+    """Reads a field of a runtime value: a mapping's key, or one of the fields the object opens
+    to expressions (`_readable`: built-in and declared fields). Nothing else: the language is
+    closed, so no field access reaches an attribute of a host object."""
     if isinstance(value, dict):
         if name in value:
             return value[name]
         raise EvalError(f"no field '{name}'")
-    try:
-        return getattr(value, name)
-    except AttributeError:
-        raise EvalError(f"no field '{name}'") from None
+    if name in getattr(value, "_readable", ()):
+        try:
+            return getattr(value, name)
+        except AttributeError:  # declared, not yet set (state set up in order)
+            pass
+    raise EvalError(f"{_what(value)} has no field '{name}'")
+
+
+def put(value: Any, name: str, new: Any) -> None:
+    """Writes a field for `set` and `add`: a mapping's key, or a field the object lets the
+    ruleset change (`_settable`: declared state, a die's face, card and cell fields)."""
+    if isinstance(value, dict):
+        value[name] = new
+    elif name in getattr(value, "_settable", ()):
+        setattr(value, name, new)
+    else:
+        raise EvalError(f"'{name}' of {_what(value)} cannot be set")
+
+
+def _what(value: Any) -> str:
+    """A value's kind in the language's words, for messages."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return f"a {type(value).__name__.lower()}"
 
 
 def face(die: Any) -> int:
@@ -218,14 +248,20 @@ def _range(start, stop):
 @builtin("keys", [Param("map", t.MAP)], t.ANY_LIST, "The keys of a map.", "keys(notes)",
          "collections")
 def _keys(m):
-    return list(m.keys())
+    return list(_map(m).keys())
 
 
 @builtin("get", [Param("map", t.MAP), Param("key", t.ANY), Param("default", t.ANY)], t.ANY,
          "The value of a map at a key, or the default when the key is absent.",
          "get(notes, key, [])", "collections")
 def _get(m, key, default):
-    return m.get(key, default)
+    return _map(m).get(key, default)
+
+
+def _map(m: Any) -> dict:
+    if not isinstance(m, dict):
+        raise EvalError(f"expected a map, got {_what(m)}")
+    return m
 
 
 # -- numbers -------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from dsl import types as t
 from dsl.diagnostics import WARNINGS, Diagnostic, Severity, suggestion
 from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression, parse_template
-from dsl.symbols import CONTEXT_NAMES, END, Symbols, collect_symbols
+from dsl.symbols import CARD_FIELDS, CELL_FIELDS, CONTEXT_NAMES, END, Symbols, collect_symbols
 from dsl.typecheck import TypeChecker
 
 Scope = dict[str, t.Type]
@@ -175,7 +175,9 @@ class Checker:
                                          self.sym.player_state)
                   or (base.kind == "team" and node.name in self.sym.team_state)
                   or (base.kind == "die" and node.name == "face")
-                  or base.kind in ("card", "cell"))
+                  or (base.kind == "card" and node.name not in CARD_FIELDS)
+                  or (base.kind == "cell" and (node.name not in CELL_FIELDS
+                                               or node.name == "occupant")))
             if not ok:
                 bad(f"'{node.name}' of {base} cannot be set", "set state variables, a die's "
                     "face, or card and cell fields")

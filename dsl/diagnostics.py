@@ -71,6 +71,9 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "An expression uses an operator from another language (&&, ||, !, =, ===).",
        "when: 'a && b'", "Use `and`, `or`, `not`, `==`."),
     # check
+    _c("private-name", "parse",
+       "A name or field starts with `_`: such names are the engine's own, never a ruleset's.",
+       "when: 'current.__class__'", "Rename it without the leading `_`."),
     _c("unknown-name", "check", "A name is not declared anywhere in the ruleset.",
        "score: scroe + 1", "Fix the spelling or declare the name in `state:` or `parameters:`."),
     _c("unknown-field", "check", "A field does not exist on a value of this kind.",

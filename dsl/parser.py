@@ -12,13 +12,14 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from dsl import nodes as n
 
 MAX_EXPRESSION_CHARS = 2_000
-MAX_NESTING = 40
+MAX_NESTING = 40  # brackets
+MAX_DEPTH = 64    # operations inside operations (`not not ...`, `a + b + ... + z`, if-then-else)
 
 KEYWORDS = frozenset({"and", "or", "not", "in", "if", "then", "else", "for", "true", "false",
                       "none"})
@@ -88,9 +89,15 @@ _BAD_OPS = {
 
 
 def _ident(tok: Token) -> Token:
-    """Rejects a keyword lexed as a name (Lark's contextual lexer does so where no keyword fits)."""
+    """Rejects a keyword lexed as a name (Lark's contextual lexer does so where no keyword fits),
+    and a name that starts with `_`: those are the engine's own, never a ruleset's (the
+    language is closed: an expression reaches only what the ruleset declares)."""
     if str(tok) in KEYWORDS:
         raise ExprSyntaxError(f"'{tok}' is a keyword, not a name", tok.start_pos, len(tok))
+    if str(tok).startswith("_"):
+        raise ExprSyntaxError(f"'{tok}' starts with '_': names and fields that start with '_' "
+                              "are kept for the engine", tok.start_pos, len(tok),
+                              "private-name", "rename it without the leading '_'")
     return tok
 
 
@@ -134,6 +141,7 @@ class _ToNodes(Transformer):
 
     def field(self, meta, children):
         obj, name = children
+        _ident(name)
         return n.Field(_pos(meta), obj, str(name), _tpos(name))
 
     def index(self, meta, children):
@@ -145,6 +153,7 @@ class _ToNodes(Transformer):
 
     def keyword(self, meta, children):
         name, value = children
+        _ident(name)
         return ("kw", str(name), value)
 
     def call(self, meta, children):
@@ -234,6 +243,20 @@ def _check_limits(text: str) -> None:
             depth -= 1
 
 
+def _check_depth(tree: Tree) -> None:
+    """Refuses a tree nested deeper than MAX_DEPTH, walking it without recursion, so that the
+    recursive phases after parsing (transform, check, compile) never meet a deep tree."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            start = getattr(node.meta, "start_pos", 0) if not node.meta.empty else 0
+            raise ExprSyntaxError(f"the expression nests operations deeper than {MAX_DEPTH} "
+                                  "levels", start, 1, "limit-exceeded",
+                                  "split it: compute parts in earlier `let` steps")
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+
+
 @lru_cache(maxsize=4096)
 def parse_expression(text: str) -> n.Node:
     """Parses one expression. Raises ExprSyntaxError with the offset of the problem.
@@ -248,6 +271,7 @@ def parse_expression(text: str) -> n.Node:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text) from None
+    _check_depth(tree)
     try:
         try:
             return _transformer.transform(tree)

@@ -131,4 +131,27 @@ def check_structure(doc: Document, sections: list[str] | None = None) -> list[Di
                   for e in validator.descend(doc.data[key], props[key], path=key))
     for error in errors:
         out.extend(_diagnose(error, doc))
+    roots = [((), doc.data)] if sections is None else [
+        ((key,), doc.data[key]) for key in sections if key in doc.data]
+    out.extend(_private_keys(doc, roots))
+    return out
+
+
+def _private_keys(doc: Document, roots: list[tuple[tuple, Any]]) -> list[Diagnostic]:
+    """Refuses every mapping key that starts with `_`, anywhere: such names are the engine's
+    own (the language is closed). Walked without recursion; the loader bounds the depth."""
+    out: list[Diagnostic] = []
+    stack = list(roots)
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(key, str) and key.startswith("_"):
+                    out.append(Diagnostic(
+                        "private-name", f"'{key}' starts with '_': names that start with '_' "
+                        "are kept for the engine", doc.positions.key(path + (key,)),
+                        path + (key,), hint="rename it without the leading '_'"))
+                stack.append((path + (key,), value))
+        elif isinstance(node, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(node))
     return out

@@ -7,6 +7,7 @@ team, die, card and cell values carry, plus `duplicate-name` and `reserved-name`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,10 +32,15 @@ CELL_FIELDS = {"id": t.STRING, "row": t.ANY, "column": t.ANY, "neighbours": t.CE
 TIMER_FIELDS = {"remaining": t.NUMBER, "elapsed": t.NUMBER, "seconds": t.NUMBER,
                 "running": t.BOOL}
 GRID_FIELDS = {"cells": t.CELLS, "rows": t.ANY_LIST, "columns": t.ANY_LIST}
+# Names the engine keeps on each kind of object besides its fields: a ruleset's own field may
+# not take them either (a die attribute `faces` would replace the die's faces).
+ENGINE_ATTRIBUTES = {"die": {"id", "faces"}, "card": {"id"},
+                     "cell": {"row_index", "column_index"}}
 BUILTIN_EVENTS = ("rolled", "drawn", "moved", "changed", "decided", "turn_start", "turn_end",
                   "round_start", "round_end", "phase_start", "phase_end", "game_start",
                   "timer_expired")
 END = "end"  # the phase name that ends the game
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 @dataclass
@@ -109,6 +115,13 @@ class _Collector:
     def declare(self, name: str, namespace: str, ty: t.Type, path: tuple,
                 bare: bool = True) -> None:
         span = self.doc.positions.key(path)
+        if not isinstance(name, str) or not _NAME.fullmatch(name) or name.startswith("_"):
+            # The schema says so first; held here too, because code generators make Python
+            # names of declared names.
+            self.diags.append(Diagnostic(
+                "reserved-name", f"'{name}' cannot name a {namespace}", span, path,
+                hint="use letters, digits and '_', starting with a letter"))
+            return
         if name in KEYWORDS or name in RESERVED or name in CONTEXT_NAMES or name in (
                 "player", "event", "me", "option", "bank", END):
             self.diags.append(Diagnostic(
@@ -132,6 +145,19 @@ class _Collector:
         if bare:
             self.sym.globals[name] = decl
 
+    def own_field(self, name: Any, kind: str, builtins: dict, path: tuple) -> bool:
+        """False (and a diagnostic) when a ruleset's field of a player, team, die, card or cell
+        would take the name of one the engine keeps, such as a player's `others`."""
+        taken = set(builtins) | ENGINE_ATTRIBUTES.get(kind, set())
+        if name not in taken:
+            return True
+        self.diags.append(Diagnostic(
+            "reserved-name", f"'{name}' is a built-in field of every {kind} and cannot be "
+            "declared again", self.doc.positions.key(path), path,
+            hint=f"choose another name; a {kind} already has "
+                 + ", ".join(f"`{x}`" for x in sorted(taken))))
+        return False
+
     def collect(self) -> Symbols:
         data = self.doc.data
         sym = self.sym
@@ -145,11 +171,15 @@ class _Collector:
                              ("state", scope, name))
                 sym.assignable.add(name)
         for name, spec in (state.get("player") or {}).items():
+            if not self.own_field(name, "player", PLAYER_FIELDS, ("state", "player", name)):
+                continue
             self.declare(name, "per-player state variable", state_type(spec),
                          ("state", "player", name), bare=False)
             sym.player_fields[name] = state_type(spec)
             sym.player_state.add(name)
         for name, spec in (state.get("team") or {}).items():
+            if not self.own_field(name, "team", TEAM_FIELDS, ("state", "team", name)):
+                continue
             self.declare(name, "per-team state variable", state_type(spec),
                          ("state", "team", name), bare=False)
             sym.team_fields[name] = state_type(spec)
@@ -159,6 +189,10 @@ class _Collector:
             owner = spec.get("owner", "none")
             sym.zones[name] = owner
             ztype = t.ANY_LIST
+            where = ("components", "zones", name)
+            if owner in ("player", "team") and not self.own_field(
+                    name, owner, PLAYER_FIELDS if owner == "player" else TEAM_FIELDS, where):
+                continue
             if owner == "player":
                 self.declare(name, "per-player zone", ztype, ("components", "zones", name),
                              bare=False)
@@ -174,13 +208,22 @@ class _Collector:
                 "die", name=name)
             self.declare(name, "die", ty, ("components", "dice", name))
             for attr, value in (spec.get("attributes") or {}).items():
-                sym.die_fields.setdefault(attr, t.type_of_value(value))
+                if self.own_field(attr, "die", DIE_FIELDS,
+                                  ("components", "dice", name, "attributes", attr)):
+                    sym.die_fields.setdefault(attr, t.type_of_value(value))
         for name, spec in (comps.get("decks") or {}).items():
             self.declare(name, "deck", t.list_of(t.Type("card", name=name)),
                          ("components", "decks", name))
             cards = [c for c in spec.get("cards") or [] if isinstance(c, dict)]
-            for card in cards:
-                for key, value in card.items():
+            refused: set = set()  # one finding per field name, not one per card
+            for i, card in enumerate(spec.get("cards") or []):
+                for key, value in (card.items() if isinstance(card, dict) else ()):
+                    if key in refused:
+                        continue
+                    if not self.own_field(key, "card", CARD_FIELDS,
+                                          ("components", "decks", name, "cards", i, key)):
+                        refused.add(key)
+                        continue
                     prev = sym.card_fields.get(key)
                     vt = t.type_of_value(value)
                     sym.card_fields[key] = vt if prev is None else t.join(prev, vt)
@@ -195,12 +238,15 @@ class _Collector:
                         self.doc.positions.value(where), where))
         for name, spec in (comps.get("grids") or {}).items():
             self.declare(name, "grid", t.GRID, ("components", "grids", name))
-            attrs = dict(spec.get("default") or {})
+            attrs = {key: (value, ("components", "grids", name, "default", key))
+                     for key, value in (spec.get("default") or {}).items()}
             for table in ("row_attributes", "column_attributes", "cells"):
-                for cell in (spec.get(table) or {}).values():
-                    attrs.update(cell or {})
-            for key, value in attrs.items():
-                sym.cell_fields.setdefault(key, t.type_of_value(value))
+                for where, cell in (spec.get(table) or {}).items():
+                    attrs.update({key: (value, ("components", "grids", name, table, where, key))
+                                  for key, value in (cell or {}).items()})
+            for key, (value, where) in attrs.items():
+                if self.own_field(key, "cell", CELL_FIELDS, where):
+                    sym.cell_fields.setdefault(key, t.type_of_value(value))
         for name in comps.get("timers") or {}:
             self.declare(name, "timer", t.TIMER, ("components", "timers", name))
             sym.timers.add(name)

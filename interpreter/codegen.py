@@ -130,15 +130,10 @@ class _Source:
         return "[" + ", ".join(self.gen(x)[0] for x in node.items) + "]", False
 
     def _field(self, node: n.Field) -> tuple[str, bool]:
+        # Always through builtins.get, which reads only the fields an object opens to the
+        # language (never a Python attribute by name); the field name is a quoted constant.
         obj, _ = self.gen(node.obj)
-        if self.plain:
-            return f"_get({obj}, {node.name!r})", False
-        t = self.temp()
-        name = node.name
-        attr = f"{t}.{name}" if name.isidentifier() and not keyword.iskeyword(name) \
-            else f"getattr({t}, {name!r})"
-        # As builtins.get: a map's key, else an attribute.
-        return f"({t}[{name!r}] if isinstance({t} := {obj}, dict) else {attr})", False
+        return f"_get({obj}, {node.name!r})", False
 
     def _index(self, node: n.Index) -> tuple[str, bool]:
         obj, key = self.gen(node.obj)[0], self.gen(node.key)[0]

@@ -111,10 +111,12 @@ class _Emitter:
 
     def _write(self, depth: int, node: n.Node, path: tuple, v: str) -> None:
         if isinstance(node, n.Name):
-            self.emit(depth, f"g.env[{node.id!r}] = {v}")
+            self.emit(depth, f"g.env[{self.sc.assignable(node.id, path)!r}] = {v}")
             return
+        # Names reach the generated source only as quoted constants (repr), never as code.
         obj = self.const(cx.located(cx.compile_expression(node.obj), path), "e")
-        self.emit(depth, f"setattr({obj}(env), {node.name!r}, {v})")
+        self.consts["_put"] = cx.put_field
+        self.emit(depth, f"_put({obj}(env), {node.name!r}, {v}, {self.const(path)})")
 
     def _add(self, spec: dict, path: tuple, depth: int) -> bool | None:
         pairs = spec["add"]

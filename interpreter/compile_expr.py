@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import EvalError, put
 from dsl.compiler import ExprEvalError, compile_expression, compile_template
 from dsl.parser import parse_expression, parse_template
 from interpreter import codegen
@@ -98,3 +99,12 @@ def template(value: Any, path: tuple) -> Callable[[Mapping[str, Any]], str]:
 
 def target_node(text: str) -> n.Node:
     return parse_expression(text)
+
+
+def put_field(obj: Any, name: str, value: Any, path: tuple) -> None:
+    """Writes a field for `set` and `add`, only where the object allows it (declared state, a
+    die's face, card and cell fields): checked as the game runs, whatever the checker said."""
+    try:
+        put(obj, name, value)
+    except EvalError as err:
+        raise RuleError("runtime-error", str(err), path) from None

@@ -26,7 +26,7 @@ from interpreter.compile_expr import cond, expr
 from interpreter.decisions import Controller, Option, Request, answer_key
 from interpreter.program import Program
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.values import Card, Cell, Die, Grid, Player, Team, Timer, Zone, plain, ref
+from interpreter.values import Card, Cell, Die, Grid, Player, Team, Timer, Zone, declare_fields, plain, ref
 
 
 @dataclass
@@ -151,14 +151,15 @@ class Game:
         # per player (may read `player`), per team; turn and round state are set when they begin.
         for name, init in p.state.get("global", {}).items():
             env[name] = init(env)
-        for pl in self.players:
-            scope = Env({"player": pl}, env)
-            for name, init in p.state.get("player", {}).items():
-                setattr(pl, name, init(scope))
-        for tm in self.teams:
-            scope = Env({"team": tm}, env)
-            for name, init in p.state.get("team", {}).items():
-                setattr(tm, name, init(scope))
+        zones = (data.get("components") or {}).get("zones") or {}
+        for owner, objs in (("player", self.players), ("team", self.teams)):
+            owned = [z for z, spec in zones.items() if spec.get("owner", "none") == owner]
+            for obj in objs:
+                # Expressions may read (and set and add write) only the declared fields.
+                declare_fields(obj, owned, p.state.get(owner, {}))
+                scope = Env({owner: obj}, env)
+                for name, init in p.state.get(owner, {}).items():
+                    setattr(obj, name, init(scope))
         self._reset("turn")
         self._reset("round")
 

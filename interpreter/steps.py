@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import EvalError, get, put
 from dsl.compiler import Env
 from dsl.effects import EFFECTS
 from interpreter import compile_expr as cx
@@ -83,12 +84,20 @@ class StepCompiler:
         return getattr(self, f"_{name}")(spec, path, name)
 
     # -- state ---------------------------------------------------------------------------------
+    def assignable(self, name: str, path: tuple) -> str:
+        """The name, when `set` and `add` may write it (declared global, round or turn state);
+        the checker says so first, this holds even when a check is bypassed."""
+        if name not in self.sym.assignable:
+            raise RuleError("not-assignable", f"'{name}' is not declared state and cannot be "
+                            "set", path)
+        return name
+
     def _setter(self, text: str, path: tuple) -> tuple[Callable, Callable]:
         """(read, write) for a set/add target."""
         node = cx.target_node(text)
         read = cx.located(cx.compile_expression(node), path)
         if isinstance(node, n.Name):
-            name = node.id
+            name = self.assignable(node.id, path)
 
             def write_name(g, env, v):
                 g.env[name] = v
@@ -98,7 +107,7 @@ class StepCompiler:
             attr = node.name
 
             def write_field(g, env, v):
-                setattr(obj(env), attr, v)
+                cx.put_field(obj(env), attr, v, path)
             return read, write_field
         if isinstance(node, n.Index):
             obj = cx.located(cx.compile_expression(node.obj), path)
@@ -108,10 +117,15 @@ class StepCompiler:
                 container = obj(env)
                 k = key(env)
                 try:
-                    container[k] = v
-                except (TypeError, IndexError, KeyError):
-                    raise RuleError("runtime-error", f"cannot set item {k!r} of {container!r}",
-                                    path) from None
+                    if type(container) is list and type(k) is int:
+                        container[k] = v
+                    elif type(container) is dict:
+                        container[k] = v
+                    else:
+                        raise TypeError
+                except (TypeError, IndexError):
+                    raise RuleError("runtime-error", f"cannot set item {show(k)} of "
+                                    f"{show(container)}", path) from None
             return read, write_index
         raise RuleError("runtime-error", f"'{text}' cannot be set", path)  # the checker refuses
 
@@ -190,12 +204,15 @@ class StepCompiler:
                 raise RuleError("runtime-error", f"a transfer needs an amount of 0 or more, "
                                 f"not {want!r}", path + ("transfer",))
             moved = want
-            if src != "bank":
-                have = getattr(src, of)
-                moved = min(want, max(0, have))
-                setattr(src, of, have - moved)
-            if dst != "bank":
-                setattr(dst, of, getattr(dst, of) + moved)
+            try:
+                if src != "bank":
+                    have = get(src, of)
+                    moved = min(want, max(0, have))
+                    put(src, of, have - moved)
+                if dst != "bank":
+                    put(dst, of, get(dst, of) + moved)
+            except EvalError as err:
+                raise RuleError("runtime-error", str(err), path + ("of",)) from None
             g.record("transfer", amount=moved, of=of, source=_who(src), to=_who(dst))
             g.after_op(writes)
         return transfer

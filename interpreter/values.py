@@ -2,18 +2,47 @@
 
 Input: nothing (classes). Output: `Player`, `Team`, `Die`, `Zone`, `Card`, `Timer`, `Cell` and
 `Grid`, whose attributes are the built-in fields the checker knows (dsl/symbols.py) plus the
-ruleset's own (per-player state, die attributes, card fields). Expressions read them with
-`getattr`, so reads on the hot path cost one attribute lookup. `ref` gives each object a short,
+ruleset's own (per-player state, die attributes, card fields). The language is closed: each
+object names the fields an expression may read (`_readable`) and the ones `set` and `add` may
+write (`_settable`), and dsl/builtins.py's `get` and `put` go through those lists only, so no
+expression reaches an attribute the ruleset did not declare. `ref` gives each object a short,
 stable id for logs and decision scripts; `plain` turns any runtime value into JSON-able data.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
+
+from dsl.symbols import (
+    CARD_FIELDS,
+    CELL_FIELDS,
+    DIE_FIELDS,
+    GRID_FIELDS,
+    PLAYER_FIELDS,
+    TEAM_FIELDS,
+    TIMER_FIELDS,
+)
+
+
+@cache
+def fieldset(builtin: frozenset, declared: frozenset) -> frozenset:
+    """The built-in fields plus the ruleset's, one shared set per kind of object."""
+    return builtin | declared
+
+
+def declare_fields(obj: Any, readable: Any = (), settable: Any = ()) -> None:
+    """Opens a ruleset's declared fields of one object to expressions (set up once)."""
+    cls = type(obj)
+    obj._readable = fieldset(cls._readable, frozenset(readable) | frozenset(settable))
+    obj._settable = fieldset(cls._settable, frozenset(settable))
 
 
 class Player:
     """One seat. Per-player state variables and player-owned zones are plain attributes."""
+
+    _readable = frozenset(PLAYER_FIELDS)
+    _settable: frozenset = frozenset()
 
     def __init__(self, seat: int, name: str, game_players: list[Player]):
         self.seat = seat
@@ -33,6 +62,9 @@ class Player:
 
 
 class Team:
+    _readable = frozenset(TEAM_FIELDS)
+    _settable: frozenset = frozenset()
+
     def __init__(self, name: str):
         self.name = name
         self.members: list[Player] = []
@@ -48,6 +80,9 @@ class Team:
 class Die:
     """A die: its faces (1..sides, or custom), the face it shows, and its fixed attributes."""
 
+    _readable = frozenset(DIE_FIELDS)
+    _settable = frozenset({"face"})
+
     def __init__(self, id: str, kind: str, faces: list, attributes: dict[str, Any]):
         self.id = id
         self.kind = kind
@@ -57,6 +92,8 @@ class Die:
         self.zone = ""
         for key, value in attributes.items():
             setattr(self, key, value)
+        if attributes:
+            declare_fields(self, attributes)
 
     def __repr__(self) -> str:
         return f"{self.id}={self.face}"
@@ -65,6 +102,9 @@ class Die:
 class Card:
     """A card (or chip, tile...) with data fields. `_spoken` is how people name it at a table:
     the values of its set's `known_by` fields (default all), joined by '-'."""
+
+    _readable = frozenset(CARD_FIELDS)
+    _settable: frozenset = frozenset()
 
     def __init__(self, id: str, deck: str, fields: dict[str, Any],
                  known_by: list[str] | None = None):
@@ -75,13 +115,18 @@ class Card:
         self._spoken = "-".join(str(fields.get(f)) for f in (known_by or fields))
         for key, value in fields.items():
             setattr(self, key, value)
+        declare_fields(self, settable=fields)
 
     def __repr__(self) -> str:
         return self.id
 
 
 class Zone:
-    """A place holding dice or cards; `items` is in order (the top of a deck is items[0])."""
+    """A place holding dice or cards; `items` is in order (the top of a deck is items[0]).
+    An expression reads a zone as the list of what it holds: it has no fields."""
+
+    _readable: frozenset = frozenset()
+    _settable: frozenset = frozenset()
 
     def __init__(self, id: str, kind: str, capacity: int | None = None,
                  owner: Player | Team | None = None, visibility: str = "public"):
@@ -107,6 +152,9 @@ class Zone:
 
 class Timer:
     """A countdown read against the game's clock (modelled or real)."""
+
+    _readable = frozenset(TIMER_FIELDS)
+    _settable: frozenset = frozenset()
 
     def __init__(self, name: str, clock, visibility: str = "public"):
         self.name = name
@@ -140,6 +188,9 @@ class Timer:
 
 
 class Cell:
+    _readable = frozenset(CELL_FIELDS)
+    _settable = frozenset({"occupant"})
+
     def __init__(self, id: str, row: Any, column: Any, row_index: int, column_index: int,
                  attributes: dict[str, Any]):
         self.id = id
@@ -154,12 +205,16 @@ class Cell:
         self._directions: dict[Cell, str] = {}
         for key, value in attributes.items():
             setattr(self, key, value)
+        declare_fields(self, settable=attributes)
 
     def __repr__(self) -> str:
         return self.id
 
 
 class Grid:
+    _readable = frozenset(GRID_FIELDS)
+    _settable: frozenset = frozenset()
+
     def __init__(self, name: str, rows: list, columns: list, cells: list[Cell]):
         self.name = name
         self.rows = rows

@@ -178,14 +178,21 @@ def test_envs_layer_and_plain_dicts_work():
     assert "y" in inner and "zz" not in inner and inner.get("zz", 3) == 3
 
 
-def test_fields_read_attributes_too():
+def test_fields_read_only_what_an_object_opens_to_the_language():
     class Die:
+        _readable = frozenset({"face"})
         face = 4
+        secret = "host"
 
     f = compile_expression(parse_expression("d.face + total([d, d])"))
     assert f({"d": Die()}) == 12
     with pytest.raises(ExprEvalError, match="no field 'colour'"):
         compile_expression(parse_expression("d.colour"))({"d": Die()})
+    # An attribute the object does not open is out of reach, as is any attribute of a host
+    # object that opens nothing (a number's `real`, a text's `upper`).
+    for text, env in (("d.secret", {"d": Die()}), ("x.real", {"x": 3}), ("s.upper", {"s": "a"})):
+        with pytest.raises(ExprEvalError, match="has no field"):
+            compile_expression(parse_expression(text))(env)
 
 
 def test_templates_fill_their_holes():
