@@ -16,6 +16,11 @@ from typing import Any
 from dsl import types as t
 
 MAX_RANGE = 10_000
+# Sizes a value may reach (docs/security.md): past them a game stops with a located error
+# instead of filling the memory or the processor (`x * x` in a loop, a text doubled in a loop).
+MAX_INT = 2**63 - 1     # whole numbers, as a 64-bit integer holds them
+MAX_TEXT = 100_000      # characters in one text
+MAX_ITEMS = 100_000     # items in one list
 
 
 class EvalError(Exception):
@@ -45,6 +50,11 @@ class Builtin:
         return self.returns(args) if callable(self.returns) else self.returns
 
     @property
+    def counted(self) -> bool:
+        """Whether it works over lists: its items are charged to the game's step budget."""
+        return self.name == "range" or any(p.type.kind == "list" for p in self.params)
+
+    @property
     def signature(self) -> str:
         ps = [f"{p.name}{'?' if p.optional else ''}: {p.type}" for p in self.params]
         if self.variadic:
@@ -64,6 +74,20 @@ def builtin(name: str, params: list[Param], returns, doc: str, example: str, cat
                                  variadic, tuple(keywords or ()))
         return fn
     return register
+
+
+def sized(value: Any) -> Any:
+    """The value, when it is within the size limits; else an EvalError saying which."""
+    kind = type(value)
+    if kind is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return value
+        raise EvalError(f"a whole number beyond ±{MAX_INT:,} (the language's limit)")
+    if kind is str and len(value) > MAX_TEXT:
+        raise EvalError(f"a text longer than {MAX_TEXT:,} characters (the language's limit)")
+    if kind is list and len(value) > MAX_ITEMS:
+        raise EvalError(f"a list of more than {MAX_ITEMS:,} items (the language's limit)")
+    return value
 
 
 def get(value: Any, name: str) -> Any:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS, EvalError, get
+from dsl.builtins import BUILTINS, MAX_INT, EvalError, get, sized
 
 Compiled = Callable[[Mapping[str, Any]], Any]
 
@@ -28,13 +28,27 @@ _NUM = (int, float)
 _LISTS = (list, tuple)
 
 
+# The key of the work meter in a game's environment (no name of a ruleset starts with `_`):
+# comprehensions and built-ins over lists charge their items to it, so their work counts in
+# the game's step budget. An environment without one (a lone expression) charges nothing.
+WORK = "_work"
+
+
 class ExprEvalError(EvalError):
     """A runtime error of one expression, located by the (start, end) offsets of its node."""
+
+    code = "runtime-error"
 
     def __init__(self, message: str, pos: n.Pos):
         super().__init__(message)
         self.message = message
         self.pos = pos
+
+
+class OverBudget(ExprEvalError):
+    """The work of comprehensions and built-ins went past the game's step budget."""
+
+    code = "budget-exceeded"
 
 
 class Env(dict):
@@ -211,13 +225,21 @@ def _zone_items(x):
 
 def _add(a, b):
     if type(a) in _NUM and type(b) in _NUM:
-        return a + b
+        return sized(a + b)
     if type(a) is str and type(b) is str:
-        return a + b
+        return sized(a + b)
     a, b = _zone_items(a), _zone_items(b)
     if isinstance(a, _LISTS) and isinstance(b, _LISTS):
-        return [*a, *b]
+        return sized([*a, *b])
     raise EvalError(f"cannot add {kind(a)} and {kind(b)}")
+
+
+def _times(a, b):
+    """`*` within the size limit, refused before a huge product is computed."""
+    if type(a) is int and type(b) is int and a and b and (
+            a.bit_length() + b.bit_length() > MAX_INT.bit_length() + 1):
+        raise EvalError(f"a whole number beyond ±{MAX_INT:,} (the language's limit)")
+    return sized(a * b)
 
 
 def _numeric(op: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -266,8 +288,8 @@ def _member(a, b) -> bool:
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": _add,
-    "-": _numeric("-", lambda a, b: a - b),
-    "*": _numeric("*", lambda a, b: a * b),
+    "-": _numeric("-", lambda a, b: sized(a - b)),
+    "*": _numeric("*", lambda a, b: _times(a, b)),
     "/": _numeric("/", lambda a, b: a / b),
     "//": _numeric("//", lambda a, b: int(a // b)),
     "%": _numeric("%", lambda a, b: a % b),
@@ -327,6 +349,9 @@ def _comprehension(node: n.Comprehension) -> Compiled:
             if not isinstance(inner, list):
                 raise ExprEvalError(f"'for {var} in ...' needs a list, not {kind(items)}", ipos)
             items = inner
+        meter = env.get(WORK)
+        if meter is not None:
+            meter(len(items), ipos)
         scope = Env((), env)
         out = []
         for x in items:
@@ -351,17 +376,35 @@ def _call(node: n.Call) -> Compiled:
     args = tuple(compile_expression(a) for a in node.args)
     kwargs = tuple((k, compile_expression(v)) for k, v in node.kwargs)
 
+    counted = fn.counted
+
     def call(env):
         values = [a(env) for a in args]
         named = {k: v(env) for k, v in kwargs} if kwargs else None
         try:
+            if counted:
+                return charged(env, impl, values, named, pos)
             return impl(*values, **named) if named else impl(*values)
         except EvalError as err:
+            if isinstance(err, ExprEvalError):
+                raise
             raise ExprEvalError(f"{name}(): {err}", pos) from None
         except (TypeError, ValueError, AttributeError, ZeroDivisionError):
             got = ", ".join(kind(v) for v in values) or "no arguments"
             raise ExprEvalError(f"{name}() cannot work with {got}", pos) from None
     return call
+
+
+def charged(env: Mapping[str, Any], impl: Callable, values: list, named: dict | None,
+            pos: n.Pos) -> Any:
+    """Calls a built-in that works over lists, charging the items it reads and makes to the
+    game's work meter."""
+    result = impl(*values, **named) if named else impl(*values)
+    meter = env.get(WORK)
+    if meter is not None:
+        items = sum(len(v) for v in values if type(v) is list)
+        meter(items + (len(result) if type(result) is list else 0), pos)
+    return result
 
 
 _COMPILERS: dict[type, Callable[[Any], Compiled]] = {

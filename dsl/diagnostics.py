@@ -206,6 +206,9 @@ def sort_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+SHOWN_LINE = 160  # characters of a source line shown under a diagnostic
+
+
 def render(diag: Diagnostic, source: SourceFile | None = None) -> str:
     """Renders one diagnostic compiler-style, with the source line and a caret."""
     s = diag.span
@@ -215,12 +218,19 @@ def render(diag: Diagnostic, source: SourceFile | None = None) -> str:
         text = source.line_text(s.line)
         if text:
             gutter = f"{s.line:>4} | "
+            column = s.column
+            if len(text) > SHOWN_LINE:  # a window around the column, not a 60,000-char line
+                start = max(0, column - 1 - SHOWN_LINE // 2)
+                window = text[start:start + SHOWN_LINE]
+                column -= start - (1 if start else 0)
+                text = ("…" if start else "") + window + (
+                    "…" if start + SHOWN_LINE < len(text) else "")
             lines.append(gutter + text)
             width = 1
             if s.end_line == s.line and s.end_column and s.end_column > s.column:
                 width = s.end_column - s.column
-            width = max(1, min(width, len(text) - s.column + 1))
-            caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[: s.column - 1])
+            width = max(1, min(width, len(text) - column + 1))
+            caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[: column - 1])
             lines.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^" + "~" * (width - 1))
     if diag.hint:
         lines.append(f"     = hint: {diag.hint}")

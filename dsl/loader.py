@@ -212,9 +212,11 @@ def _mark_span(source: SourceFile, mark: Any) -> Span:
     return Span(source.name, mark.line + 1, mark.column + 1)
 
 
-def _alias_problem(text: str, source: SourceFile) -> Diagnostic | None:
-    """Counts aliases, and the values they expand to, on the event stream before anything is
-    composed: an alias bomb is refused at the alias that crosses a limit, in milliseconds."""
+def _stream_problem(text: str, source: SourceFile) -> Diagnostic | None:
+    """Reads the event stream before anything is composed (composing recurses, and would crash
+    the process on a document nested thousands deep): refuses nesting past MAX_DEPTH, and
+    counts aliases and the values they expand to, so that an alias bomb is refused at the
+    alias that crosses a limit, in milliseconds."""
     sizes: dict[str, int] = {}  # anchor -> values it expands to
     open_anchors: dict[str, bool] = {}  # anchor -> its latest value is still being read
     frames: list[list] = [[None, 0, False, 0]]  # open collections: anchor, values, mapping?, items
@@ -253,6 +255,12 @@ def _alias_problem(text: str, source: SourceFile) -> Diagnostic | None:
                               Span(source.name, s.line + 1, s.column + 1, e.line + 1,
                                    e.column + 1), hint="write the values out, or use fewer aliases")
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(frames) > MAX_DEPTH + 1:  # the top level, then MAX_DEPTH levels in it
+                s = event.start_mark
+                return Diagnostic("too-deep", f"the document nests deeper than {MAX_DEPTH} "
+                                  "levels", Span(source.name, s.line + 1, s.column + 1,
+                                                 s.line + 1, s.column + 2),
+                                  hint="flatten the structure")
             frames.append([event.anchor, n, isinstance(event, yaml.MappingStartEvent), 0])
             if event.anchor:
                 open_anchors[event.anchor] = True
@@ -270,12 +278,10 @@ def load_text(text: str, name: str = "<text>") -> tuple[Document | None, list[Di
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         return None, [Diagnostic("too-large",
                                  f"the file is larger than {MAX_BYTES:,} bytes", Span(name, 1, 1))]
-    aliases = text.count("*")  # cheap pre-check; the real count is on the event stream below
     try:
-        if aliases:
-            problem = _alias_problem(text, source)
-            if problem is not None:
-                return None, [problem]
+        problem = _stream_problem(text, source)
+        if problem is not None:
+            return None, [problem]
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

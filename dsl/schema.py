@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from dsl import effects as fx
+from dsl.limits import LIMIT_CEILINGS, MAX_VARIANTS
 
 SCHEMA_ID = "https://meeple.dev/schema/ruleset.schema.json"
 
@@ -430,13 +431,19 @@ def ruleset_schema() -> dict:
                                                "the last player standing)."},
             "doc": _d("The scoring in words.", type="string"),
         }),
-        "variants": _named("Variants of the rules.", variant),
+        "variants": {**_named("Variants of the rules.", variant),
+                     "maxProperties": MAX_VARIANTS},
         "policies": _named("Bot strategies.", policy),
         "limits": _obj("Budgets that stop a runaway game with a clear error.", {
-            "max_steps": _d("Most steps in one game.", type="integer", minimum=1),
-            "max_turns": _d("Most turns in one game.", type="integer", minimum=1),
-            "max_loop": _d("Most passes of one loop.", type="integer", minimum=1),
-            "max_chain_depth": _d("Most nested trigger firings.", type="integer", minimum=1),
+            "max_steps": _d("Most steps in one game (items that comprehensions and built-ins "
+                            "go through count too).", type="integer", minimum=1,
+                            maximum=LIMIT_CEILINGS["max_steps"]),
+            "max_turns": _d("Most turns in one game.", type="integer", minimum=1,
+                            maximum=LIMIT_CEILINGS["max_turns"]),
+            "max_loop": _d("Most passes of one loop.", type="integer", minimum=1,
+                           maximum=LIMIT_CEILINGS["max_loop"]),
+            "max_chain_depth": _d("Most nested trigger firings.", type="integer", minimum=1,
+                                  maximum=LIMIT_CEILINGS["max_chain_depth"]),
         }),
         "assumptions": _d("How this ruleset resolves the rule text's gaps.", type="array",
                           items=assumption),

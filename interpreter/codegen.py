@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS, get
-from dsl.compiler import _OPS, _add, _eq, _member
+from dsl.builtins import BUILTINS, get, sized
+from dsl.compiler import _OPS, WORK, _add, _eq, _member, charged
 from interpreter.values import Grid
 
 Fn = Callable[[Mapping[str, Any]], Any]
@@ -63,15 +63,19 @@ def _index(value: Any, k: Any) -> Any:
     return value[k]  # a map, a grid: their own lookups raise on a missing key
 
 
-def _iter(items: Any) -> Any:
+def _iter(items: Any, env: Any) -> Any:
     if isinstance(items, list | tuple):
-        return items
-    if isinstance(items, dict):
-        return list(items)
-    inner = getattr(items, "items", None)
-    if isinstance(inner, list):
-        return inner
-    raise TypeError("not a list")
+        pass
+    elif isinstance(items, dict):
+        items = list(items)
+    else:
+        items = getattr(items, "items", None)
+        if not isinstance(items, list):
+            raise TypeError("not a list")
+    meter = env.get(WORK)  # the work counts in the step budget, as in the closures
+    if meter is not None:
+        meter(len(items), None)
+    return items
 
 
 def _neg(x: Any) -> Any:
@@ -82,6 +86,7 @@ def _neg(x: Any) -> Any:
 
 HELPERS: dict[str, Any] = {
     "_fail": _fail, "_neg": _neg, "_get": get, "_bool": _bool, "_index": _index, "_iter": _iter, "_add": _add,
+    "_charged": charged, "_sized": sized,
     "_eq": _eq, "_member": _member, "_NUM": _NUM,
     # numbers or texts; anything else raises (then the closure reports it)
     "_lt": _OPS["<"], "_le": _OPS["<="], "_gt": _OPS[">"], "_ge": _OPS[">="],
@@ -173,11 +178,13 @@ class _Source:
         both = f"(type({ta} := {a}) in _NUM) & (type({tb} := {b}) in _NUM)"
         if op in _ORDER_HELPER:
             return f"({ta} {op} {tb} if {both} else {_ORDER_HELPER[op]}({ta}, {tb}))", True
-        if op == "+":
-            return f"({ta} + {tb} if {both} else _add({ta}, {tb}))", False
+        if op == "+":  # within the size limits (dsl/builtins.py sized)
+            return f"(_sized({ta} + {tb}) if {both} else _add({ta}, {tb}))", False
         if op == "//":
             return f"(int({ta} // {tb}) if {both} else _fail())", False
-        return f"({ta} {op} {tb} if {both} else _fail())", False  # - * / %
+        if op in ("-", "*"):
+            return f"{self.const(_OPS[op])}({a}, {b})", False
+        return f"({ta} {op} {tb} if {both} else _fail())", False  # / %
 
     def _equal(self, node: n.Binary, a: str, b: str) -> str:
         """`==` never equates true/false with a number; Python's does (True == 1)."""
@@ -221,7 +228,7 @@ class _Source:
                 test = f" if {c if c_bool else f'_bool({c})'}"
         finally:
             self.scopes.pop()
-        return f"[{element} for {var} in _iter({items}){test}]", False
+        return f"[{element} for {var} in _iter({items}, env){test}]", False
 
     def _call(self, node: n.Call) -> tuple[str, bool]:
         fn = BUILTINS.get(node.func)
@@ -231,6 +238,11 @@ class _Source:
         args += [f"{k}={self.gen(v)[0]}" for k, v in node.kwargs]
         if any(not k.isidentifier() or keyword.iskeyword(k) for k, _ in node.kwargs):
             raise Unsupported("keyword")
+        if fn.counted:  # its items count in the step budget
+            kw = "{" + ", ".join(f"{k!r}: {self.gen(v)[0]}" for k, v in node.kwargs) + "}"
+            pos = [self.gen(a)[0] for a in node.args]
+            return (f"_charged(env, {self.const(fn.impl)}, [{', '.join(pos)}], "
+                    f"{kw if node.kwargs else None}, None)"), False
         return f"{self.const(fn.impl)}({', '.join(args)})", False
 
 

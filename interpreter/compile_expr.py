@@ -51,7 +51,7 @@ def located(f: Fn, path: tuple) -> Fn:
         try:
             return f(env)
         except ExprEvalError as err:
-            raise RuleError("runtime-error", err.message, path, err.pos) from None
+            raise RuleError(err.code, err.message, path, err.pos) from None
         except RecursionError:
             raise RuleError("budget-exceeded", "the expression nests too deeply to evaluate",
                             path) from None

@@ -19,14 +19,28 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsl.compiler import Env
+from dsl.compiler import WORK, Env, OverBudget
+from dsl.limits import MAX_PIECES
 from interpreter.chance import ChanceSource
 from interpreter.clock import ModelledClock
 from interpreter.compile_expr import cond, expr
 from interpreter.decisions import Controller, Option, Request, answer_key
 from interpreter.program import Program
 from interpreter.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.values import Card, Cell, Die, Grid, Player, Team, Timer, Zone, declare_fields, plain, ref
+from interpreter.values import (
+    Card,
+    Cell,
+    Die,
+    Grid,
+    Player,
+    Team,
+    Timer,
+    Zone,
+    declare_fields,
+    plain,
+    ref,
+    show,
+)
 
 
 @dataclass
@@ -114,6 +128,7 @@ class Game:
         self.fired: dict[str, int] = {}     # trigger name -> times it fired
         self.chosen: dict[tuple, int] = {}  # (decision id, answer key) -> times taken
         self.expected_state = None   # a restored snapshot's state (interpreter/snapshot.py)
+        self.work = 0                # items expressions went through (charge), in the budget
         self.replay_until = 0
         self.triggers = p.triggers
         self._build_state()
@@ -122,6 +137,7 @@ class Game:
     def _build_state(self) -> None:
         p, data = self.program, self.program.data
         env: dict[str, Any] = dict(p.parameters)
+        env[WORK] = self.charge  # comprehensions' work counts in the step budget
         self.env = env
         names = (data["players"].get("seat_names") or [])
         self.players: list[Player] = []
@@ -184,12 +200,13 @@ class Game:
                 self.zones[name] = z
                 env[name] = z
         for name, spec in (comps.get("dice") or {}).items():
+            where = ("components", "dice", name)
             faces = list(spec["faces"]) if "faces" in spec else list(
-                range(1, _int(spec.get("sides", 6), env) + 1))
+                range(1, _pieces(spec.get("sides", 6), env, where + ("sides",)) + 1))
             attrs = spec.get("attributes") or {}
             if "count" in spec:
                 dice = [Die(f"{name}[{i}]", name, faces, attrs)
-                        for i in range(_int(spec["count"], env))]
+                        for i in range(_pieces(spec["count"], env, where + ("count",)))]
                 env[name] = dice
             else:
                 dice = [Die(name, name, faces, attrs)]
@@ -351,6 +368,15 @@ class Game:
             self.on_turn_end(self, player)
 
     # -- after every operation -------------------------------------------------------------------
+    def charge(self, items: int, pos: Any) -> None:
+        """The work meter of expressions (dsl/compiler.py WORK): items that comprehensions and
+        built-ins over lists go through count in the step budget like steps."""
+        self.work += items
+        if self.work + self.steps > self.limits["max_steps"]:
+            raise OverBudget(f"the game went past {self.limits['max_steps']} steps "
+                             "(limits.max_steps), counting the items its expressions went "
+                             "through", pos)
+
     def after_op(self, writes: frozenset | None = None) -> None:
         """After an operation that wrote `writes` (None: anything): the step budget, then the
         checks and the end condition, when they read something that was written."""
@@ -781,8 +807,21 @@ def _int(value: Any, env) -> int:
     return expr(value, ())(env)
 
 
+def _pieces(value: Any, env, path: tuple) -> int:
+    """A number of dice or sides: a whole number up to MAX_PIECES, else a located error (a
+    set of a billion dice would fill the memory before the game began)."""
+    n = expr(value, path)(env)
+    if type(n) is not int or not 0 <= n <= MAX_PIECES:
+        raise RuleError("limit-exceeded", f"{show(n)} is not a whole number from 0 to "
+                        f"{MAX_PIECES:,} (the most dice in a set, or sides of a die)", path)
+    return n
+
+
 def _grid(name: str, spec: dict) -> Grid:
     rows, cols = list(spec["rows"]), list(spec["columns"])
+    if len(rows) * len(cols) > MAX_PIECES:
+        raise RuleError("limit-exceeded", f"a map of {len(rows) * len(cols):,} cells (the most "
+                        f"is {MAX_PIECES:,})", ("components", "grids", name))
     fmt = spec.get("id", "{column}{row}")
     cells = []
     by_rc = {}

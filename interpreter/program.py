@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.inherit import resolve_policies
+from dsl.limits import DEFAULT_LIMITS
 from dsl.symbols import Symbols
 from interpreter import compile_expr as cx
 from interpreter.decisions import Policy
 from interpreter.reads import names_read, union
 from interpreter.steps import StepCompiler
-
-DEFAULT_LIMITS = {"max_steps": 1_000_000, "max_turns": 10_000, "max_loop": 10_000,
-                  "max_chain_depth": 50}
 
 
 @dataclass
@@ -77,9 +75,12 @@ class Program:
     hazards: list[tuple[str, Any, Any]]   # (event, per-second chance, during or None)
     state: dict[str, dict[str, Any]]     # scope -> name -> compiled initial value
     watched: frozenset | None             # names checks and end.when read (None: anything)
+    source: Any = None                    # the ruleset's text and positions, set by setup.load,
+    positions: Any = None                 # so that an error at setup is located
 
 
-def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) -> Program:
+def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any],
+                    raised: dict[str, int] | None = None) -> Program:
     # Policies that extend others are compiled (and specialized, and written up) whole.
     if data.get("policies"):
         data = {**data, "policies": resolve_policies(data["policies"])[0]}
@@ -93,7 +94,8 @@ def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any]) ->
     if watched is not None and data.get("checks"):
         watched |= {"eliminated"}  # checks for each player skip the eliminated
 
-    limits = {**DEFAULT_LIMITS, **(data.get("limits") or {})}
+    # The ruleset's own (the schema keeps them under the ceilings), then the person's --limit.
+    limits = {**DEFAULT_LIMITS, **(data.get("limits") or {}), **(raised or {})}
     events = frozenset(spec["on"] for spec in (data.get("triggers") or {}).values())
     procedures: dict[str, Any] = {}
     sc = StepCompiler(symbols, procedures, events, watched, limits)

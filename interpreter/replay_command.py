@@ -18,6 +18,7 @@ from interpreter import journal
 from interpreter.chance import ChanceError
 from interpreter.clock import ModelledClock, ReplayClock
 from interpreter.engine import ScriptEnded
+from interpreter.limit_option import logged_limits
 from interpreter.narrate import printer
 from interpreter.run_command import _announce, _fail, _logged_sets, _report, logged_ruleset
 from interpreter.setup import SetupError, load, new_game
@@ -39,7 +40,8 @@ def replay(log, as_json, quiet):
         click.echo(f"error: {e} [bad-input]", err=True)
         sys.exit(1)
     try:
-        loaded = load(logged_ruleset(head, log), head.get("variant"), _logged_sets(head))
+        loaded = load(logged_ruleset(head, log), head.get("variant"), _logged_sets(head),
+                      limits=logged_limits(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     chance, decisions = journal.script(records)

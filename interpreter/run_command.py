@@ -33,6 +33,7 @@ from interpreter.chance import (
 from interpreter.clock import ModelledClock, RealClock, ResumeClock
 from interpreter.engine import Result
 from interpreter.human import HumanController, hand_over
+from interpreter.limit_option import limit_option, logged_limits
 from interpreter.narrate import Screen, printer, result_lines
 from interpreter.setup import Loaded, SetupError, load, located, new_game
 from interpreter.signals import Undo
@@ -137,9 +138,10 @@ def _fail(diags, source) -> None:
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), metavar="LOG",
               help="Continue an interrupted game from its log (written with --log), exactly "
                    "where it stood; the log goes on growing.")
+@limit_option
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
 def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, resume_path,
-        as_json):
+        limits, as_json):
     """Play one game of RULESET, narrated, and print the result.
 
     Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
@@ -154,6 +156,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
         given = [o for o, v in (("RULESET", ruleset), ("--players", players),
                                 ("--seat", seats), ("--decisions", decisions), ("--set", sets),
                                 ("--variant", variant), ("--log", log_path),
+                                ("--limit", limits),
                                 ("--seed", "seed" in typed), ("--dice", "dice" in typed)) if v]
         if given:
             raise click.UsageError(f"--resume takes everything from the log; drop "
@@ -166,7 +169,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
     seat_specs = _seats(seats)
     echo = click.echo
     try:
-        loaded = load(ruleset, variant, _pairs(sets, "--set"))
+        loaded = load(ruleset, variant, _pairs(sets, "--set"), limits=limits)
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     scripted = []
@@ -186,6 +189,8 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                           [c.name for c in game.controllers], variant, loaded.sets,
                           "table" if dice == "table" else ("seeded" if dice == "seeded"
                                                            else "file"))
+    if limits:
+        head["limits"] = limits  # replay and --resume play with the same budgets
     session = _Session(loaded, head, as_json, log_path, dice)
     writer = _writer(log_path, head)
     _seat_and_narrate(game, live or dice == "table", as_json, writer)
@@ -297,7 +302,8 @@ def _resume(path: str, as_json: bool) -> None:
                    "again with the same --dice file and --decisions [bad-input]", err=True)
         sys.exit(2)
     try:
-        loaded = load(logged_ruleset(head, path), head.get("variant"), _logged_sets(head))
+        loaded = load(logged_ruleset(head, path), head.get("variant"), _logged_sets(head),
+                      limits=logged_limits(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     session = _Session(loaded, head, as_json, path, head.get("dice", "seeded"))

@@ -21,6 +21,7 @@ from interpreter.clock import ModelledClock
 from interpreter.decisions import Controller, PolicyController, RandomController
 from interpreter.engine import Game
 from interpreter.program import Program, compile_program
+from interpreter.signals import RuleError
 
 
 class SetupError(Exception):
@@ -70,9 +71,10 @@ def parse_value(spec: dict, text: str) -> Any:
 
 
 def load(path: str, variant: str | None = None, sets: dict[str, str] | None = None,
-         text: str | None = None) -> Loaded:
+         text: str | None = None, limits: dict[str, int] | None = None) -> Loaded:
     """Validates, applies a variant and parameter values, and compiles the ruleset: the file at
-    `path`, or `text` when given (then `path` only names it in diagnostics)."""
+    `path`, or `text` when given (then `path` only names it in diagnostics). `limits` are the
+    budgets a person raised with --limit (beyond the ruleset's ceiling)."""
     v = validate_path(path) if text is None else validate_text(text, path)
     if not v.ok or v.document is None:
         raise SetupError(v.diagnostics, v.source)
@@ -101,7 +103,8 @@ def load(path: str, variant: str | None = None, sets: dict[str, str] | None = No
             raise _usage(f"--set {name}={text}: {problem}", params_spec[name].get("doc"),
                          doc.source)
         values[name] = parsed[name] = value
-    program = compile_program(doc.data, symbols, values)
+    program = compile_program(doc.data, symbols, values, limits)
+    program.source, program.positions = doc.source, doc.positions
     return Loaded(program, doc.source, doc.positions, str(path), variant, parsed)
 
 
@@ -144,9 +147,13 @@ def new_game(program: Program, players: int | None = None, seats: dict[int, str]
             raise _usage(f"seat {k} does not exist in a game of {n} players")
     ctrls = [(controllers or {}).get(i + 1) or controller_for(program, seats.get(i + 1))
              for i in range(n)]
-    return Game(program, n, ctrls, chance if chance is not None else SeededChance(seed),
-                clock if clock is not None else ModelledClock(), list(decisions or []), seed,
-                narrator)
+    try:
+        return Game(program, n, ctrls, chance if chance is not None else SeededChance(seed),
+                    clock if clock is not None else ModelledClock(), list(decisions or []), seed,
+                    narrator)
+    except RuleError as err:  # at setup: a component count, a state's initial value
+        raise SetupError([located(err, program.source, program.positions)],
+                         program.source) from None
 
 
 def located(err, source: SourceFile | None, positions) -> Diagnostic:

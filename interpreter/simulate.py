@@ -55,6 +55,7 @@ class Setup:
     sets: tuple[tuple[str, str], ...] = ()
     seats: tuple[tuple[int, str], ...] = ()
     players: int | None = None
+    limits: tuple[tuple[str, int], ...] = ()  # budgets a person raised with --limit
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,8 @@ def program_for(job: Job, setup: Setup) -> Program:
         if _PROGRAMS and next(iter(_PROGRAMS))[0] != digest:
             _PROGRAMS.clear()  # another ruleset (or an edited one): drop the old programs
         # A worker compiles exactly the text the command read, whatever the file holds now.
-        program = load(job.name, setup.variant, dict(setup.sets), text=job.text).program
+        program = load(job.name, setup.variant, dict(setup.sets), text=job.text,
+                       limits=dict(setup.limits)).program
         _PROGRAMS[key] = program
     return program
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, NoReturn
@@ -22,6 +23,7 @@ import click
 from dsl import render
 from dsl.diagnostics import Diagnostic
 from interpreter import plots
+from interpreter.limit_option import limit_option
 from interpreter.run_command import _fail, _pairs, _seats
 from interpreter.setup import SetupError, load, new_game
 from interpreter.simulate import Guard, Job, Outcome, Setup, SimulationError, game_seed
@@ -135,7 +137,7 @@ def _info(ruleset: str, setup: Setup) -> SetupInfo:
             _usage(f"seat {seat} cannot be human: simulate plays bots only",
                    "use random or policy:NAME (meeple run plays with people)")
     try:
-        loaded = load(ruleset, setup.variant, dict(setup.sets))
+        loaded = load(ruleset, setup.variant, dict(setup.sets), limits=dict(setup.limits))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     try:
@@ -218,10 +220,11 @@ def _duration(seconds: float) -> str:
               help="Write one row per game to this CSV file.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), metavar="FILE.png",
               help="Draw the charts to this image (needs meeple[plot]).")
+@limit_option
 def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tuple[str, ...],
              sets: tuple[str, ...], variant: str | None, workers: int, scheduler: str | None,
              versus: tuple[str, ...], sweep: str | None, as_json: bool, csv_path: str | None,
-             plot_path: str | None) -> None:
+             plot_path: str | None, limits: dict[str, int]) -> None:
     """Play many seeded games of RULESET with bots and report balance statistics.
 
     Win rates with 95% intervals, score distributions, draws and shared wins, first-player
@@ -259,6 +262,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tu
                   for v in values]
     else:
         setups = [base] + [parse_vs(v, base) for v in versus]
+    setups = [replace(s, limits=tuple(sorted(limits.items()))) for s in setups]
     infos = [_info(ruleset, s) for s in setups]
     if len({len(i.seats) for i in infos}) > 1:
         _usage("the setups compared have different numbers of players",

@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import MAX_INT
 from dsl.parser import parse_expression
 from interpreter.codegen_steps import loop_head
 from interpreter.decisions import PolicyController, RandomController
@@ -86,6 +87,8 @@ from interpreter.specialize_base import (
     _EndTurn,
     _lit,
     _node,
+    within,
+    work,
 )
 from interpreter.specialize_checks import CheckWriter
 from interpreter.specialize_decisions import DecisionWriter
@@ -524,7 +527,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             if c.kind != "bool":
                 raise Unsupported("condition")
             test, safe = f" if {c.src}", safe and c.safe
-        return Ex(f"[{el.src} for {var} in {it.src}{test}]", "list:" + el.kind, safe)
+        counted = f"_work(_W, {it.src}, steps, {self.max_steps})"  # in the step budget
+        return Ex(f"[{el.src} for {var} in {counted}{test}]", "list:" + el.kind, safe)
 
     def _count_filtered(self, node: n.Comprehension, scope: dict) -> Ex | None:
         """`count(x for x in players if ...)` as a sum of 0s and 1s, without a list: each
@@ -699,12 +703,16 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             if not self._fits(kind, v.kind):
                 raise Unsupported(f"set {text}: {v.kind} into {kind}")
             pairs.append((target, v, name))
+        # What a write stores stays within the size limits (numbers, texts and lists that
+        # could grow in a loop: `x * x`, `t + t`); a value of another kind cannot grow.
+        sized = [f"_within({v.src})" if v.kind in ("int", "num", "str") or v.kind.startswith(
+            "list:") else v.src for _, v, _ in pairs]
         if len(pairs) == 1:
-            self.emit(d, f"{pairs[0][0]} = {pairs[0][1].src}")
+            self.emit(d, f"{pairs[0][0]} = {sized[0]}")
         else:  # every value is read before any is written
             temps = [self.temp() for _ in pairs]
-            for t, (_, v, _) in zip(temps, pairs, strict=True):
-                self.emit(d, f"{t} = {v.src}")
+            for t, src in zip(temps, sized, strict=True):
+                self.emit(d, f"{t} = {src}")
             for t, (target, _, _) in zip(temps, pairs, strict=True):
                 self.emit(d, f"{target} = {t}")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
@@ -734,6 +742,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             if high is not None:
                 expr = f"min({high.src}, {expr})"
             self.emit(d, f"{target} = {expr}")
+            if low is None or high is None:  # an unbounded sum may grow past the limit
+                self.emit(d, f"if not -{MAX_INT} <= {target} <= {MAX_INT}:")
+                self.emit(d + 1, "raise _Fallback()")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -1036,6 +1047,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             e(d, "rnd = _Random(seed).random")
         e(d, "drnd = None")
         e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
+        e(d, "_W = [0]")  # items comprehensions went through (specialize_base.work)
         e(d, "now = 0.0")
         e(d, f"FI = [0] * {_Late('fired')}")
         e(d, f"CH = [0] * {_Late('chosen')}")
@@ -1567,6 +1579,7 @@ def specialize(program: Program, players: int | None = None,
             gen = _Gen(program, n, controllers, track)
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
+                     "_within": within, "_work": work,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
                      "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}

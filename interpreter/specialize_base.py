@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT
 from dsl.parser import parse_expression
 
 
@@ -24,6 +25,26 @@ class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
 
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code
     """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
+
+
+def within(value: Any) -> Any:
+    """A value a state write stores, within the language's size limits (dsl/builtins.py
+    sized): past them the interpreter replays the seed and stops with the located error."""
+    kind = type(value)
+    if (kind is int and not -MAX_INT <= value <= MAX_INT) or (
+            kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS)):
+        raise Fallback()
+    return value
+
+
+def work(meter: list, items: Any, steps: int, budget: int) -> Any:
+    """A comprehension's items, counted: the interpreter counts them in the step budget, so
+    the generated code hands the seed to it well before that budget could run out (early is
+    safe: the interpreter replays the seed exactly)."""
+    meter[0] += len(items)
+    if meter[0] + steps > budget // 2:
+        raise Fallback()
+    return items
 
 
 class _EndTurn(Exception):  # noqa: N818
