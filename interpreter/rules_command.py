@@ -14,7 +14,8 @@ import click
 
 from dsl import validate_path
 from interpreter import rulebook
-from interpreter.run_command import _fail, _pairs
+from interpreter.options import pairs as _pairs
+from interpreter.run_command import _fail
 from interpreter.setup import SetupError, load
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from dsl import render
-from interpreter import journal
+from interpreter import data_files, journal
 from interpreter.chance import (
     ChanceError,
     ChanceSource,
@@ -34,39 +34,11 @@ from interpreter.clock import ModelledClock, RealClock, ResumeClock
 from interpreter.engine import Result
 from interpreter.human import HumanController, hand_over
 from interpreter.narrate import Screen, printer, result_lines
+from interpreter.options import pairs as _pairs
+from interpreter.options import seats as _seats
+from interpreter.options import seed as _seed
 from interpreter.setup import Loaded, SetupError, load, located, new_game
 from interpreter.signals import Undo
-
-
-def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
-    out = {}
-    for v in values:
-        name, sep, value = v.partition("=")
-        if not sep or not name:
-            raise click.BadParameter(f"'{v}' is not NAME=VALUE", param_hint=what)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _seats(values: tuple[str, ...]) -> dict[int, str]:
-    out = {}
-    for k, v in _pairs(values, "--seat").items():
-        if not k.isdigit():
-            raise click.BadParameter(f"seat '{k}' is not a seat number", param_hint="--seat")
-        out[int(k)] = v
-    return out
-
-
-def _data_file(path: str, what: str) -> Any:
-    import yaml
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path} ({e.strerror})", param_hint=what) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise click.BadParameter(f"{path} is not YAML or JSON: {e}", param_hint=what) from None
 
 
 def _dice_source(spec: str, seed: Any, echo) -> Any:
@@ -74,15 +46,16 @@ def _dice_source(spec: str, seed: Any, echo) -> Any:
         return SeededChance(seed)
     if spec == "table":
         return _NotedDraws(_table(seed, echo))
-    data = _data_file(spec, "--dice")
-    if isinstance(data, dict):
-        faces = data.get("faces", [])
-    else:
-        faces = data
-    if not isinstance(faces, list):
-        raise click.BadParameter(f"{spec} must hold a list of faces (or {{faces: [...]}})",
-                                 param_hint="--dice")
-    return ScriptedChance(faces)
+    return ScriptedChance(_read(data_files.read_dice, spec))
+
+
+def _read(reader, path: str) -> list:
+    """A data file's entries, or its first problem, located, and exit 2."""
+    try:
+        return reader(path)
+    except data_files.DataFileError as e:
+        click.echo(render(e.diagnostic, e.source), err=True)
+        sys.exit(2)
 
 
 def _table(seed: Any, echo) -> TableChance:
@@ -162,18 +135,14 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
         return
     if not ruleset:
         raise click.UsageError("give a RULESET to play (or --resume LOG)")
-    seed_value: Any = int(seed) if seed.lstrip("-").isdigit() else seed
+    seed_value = _seed(seed)
     seat_specs = _seats(seats)
     echo = click.echo
     try:
         loaded = load(ruleset, variant, _pairs(sets, "--set"))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
-    scripted = []
-    if decisions:
-        scripted = _data_file(decisions, "--decisions")
-        if not isinstance(scripted, list):
-            raise click.BadParameter(f"{decisions} must hold a list", param_hint="--decisions")
+    scripted = _read(data_files.read_decisions, decisions) if decisions else []
     chance = _dice_source(dice, seed_value, echo)
     live = any(v == "human" for v in seat_specs.values())
     clock = RealClock() if live else ModelledClock()

@@ -22,7 +22,11 @@ import click
 from dsl import render
 from dsl.diagnostics import Diagnostic
 from interpreter import plots
-from interpreter.run_command import _fail, _pairs, _seats
+from interpreter.options import MAX_SEAT_DIGITS, seat_problem, shown, text_problem
+from interpreter.options import pairs as _pairs
+from interpreter.options import seats as _seats
+from interpreter.options import seed as _seed
+from interpreter.run_command import _fail
 from interpreter.setup import SetupError, load, new_game
 from interpreter.simulate import Guard, Job, Outcome, Setup, SimulationError, game_seed
 from interpreter.simulate import simulate as run_simulation
@@ -69,6 +73,8 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     instance the choices of a choice parameter): the parameter and its values as `--set`
     text."""
     hint = "write NAME=LO..HI[:STEP] (e.g. threshold=5..25 or margin=0.5..3:0.5) or NAME=A,B,C"
+    if problem := text_problem(text):
+        _usage(f"--sweep '{shown(text)}' {problem}", hint)
     name, sep, spec = text.partition("=")
     name, spec = name.strip(), spec.strip()
     if not sep or not name or not spec:
@@ -100,6 +106,8 @@ def parse_vs(text: str, base: Setup) -> Setup:
     `set:NAME=VALUE`, `seat:K=POLICY`."""
     hint = ("--vs takes variant=NAME, set:NAME=VALUE or seat:K=POLICY, several joined by "
             "commas (e.g. --vs variant=long_game or --vs set:threshold=15,seat:2=random)")
+    if problem := text_problem(text):
+        _usage(f"--vs '{shown(text)}' {problem}", hint)
     variant = base.variant
     sets = dict(base.sets)
     seats = dict(base.seats)
@@ -116,9 +124,12 @@ def parse_vs(text: str, base: Setup) -> Setup:
             sets[name.strip()] = value.strip()
         elif item.startswith("seat:"):
             k, sep, who = item[len("seat:"):].partition("=")
-            if not sep or not k.strip().isdigit() or not who.strip():
+            k, who = k.strip(), who.strip()
+            if not sep or not (k.isascii() and k.isdigit()) or seat_problem(who):
                 _usage(f"--vs '{item}' is not seat:K=POLICY", hint)
-            seats[int(k)] = who.strip()
+            if len(k.lstrip("0")) > MAX_SEAT_DIGITS:
+                _usage(f"--vs '{item}': there is no seat {shown(k, 12)}", hint)
+            seats[int(k)] = who
         else:
             _usage(f"--vs '{item}' is not a change meeple knows", hint)
     other = Setup(text, variant, tuple(sorted(sets.items())), tuple(sorted(seats.items())),
@@ -229,7 +240,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tu
     another setup on the same seeds; `--sweep` runs a parameter over a range. See
     docs/simulate.md.
     """
-    seed_value: Any = int(seed) if seed.lstrip("-").isdigit() else seed
+    seed_value = _seed(seed)
     if sweep and versus:
         _usage("--sweep and --vs cannot be combined", "sweep first, then compare two values "
                "with --set NAME=A --vs set:NAME=B")
