@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from interpreter import log_check
 from interpreter.chance import ScriptedChance
 
 FORMAT = "meeple-log/1"
@@ -50,30 +51,22 @@ class Writer:
 
 
 def read(path: str, cut_short: bool = False) -> tuple[dict, list[dict]]:
-    """The header and records of a log. With `cut_short`, a last line cut off in the middle
-    (the process was killed while writing it) is dropped instead of refused."""
+    """The header and records of a log, every line checked (interpreter/log_check.py): a
+    log that cannot be used is a `JournalError` naming the file, the line and the field.
+    With `cut_short`, a last line cut off in the middle (the process was killed while
+    writing it) is dropped instead of refused."""
+    p = Path(path)
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
-        raise JournalError(f"{path}: cannot read the log ({why})") from None
-    records = []
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            if cut_short and i == len(lines):
-                break
-            raise JournalError(f"{path}:{i}:{e.colno}: not a JSON line ({e.msg})") from None
-        if not isinstance(rec, dict) or "t" not in rec:
-            raise JournalError(f"{path}:{i}:1: not a meeple log record")
-        records.append(rec)
-    if not records or records[0].get("t") != "game" or records[0].get("format") != FORMAT:
-        raise JournalError(f"{path}:1:1: not a meeple log (the first line must be the game "
-                           f"header of format {FORMAT})")
-    return records[0], records[1:]
+        if p.stat().st_size > log_check.MAX_LOG_BYTES:
+            raise JournalError(f"{path}: the log is larger than "
+                               f"{log_check.MAX_LOG_BYTES:,} bytes")
+        raw = p.read_bytes()
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read the log ({e.strerror or e})") from None
+    try:
+        return log_check.parse(path, raw, FORMAT, cut_short)
+    except log_check.LogError as e:
+        raise JournalError(str(e)) from None
 
 
 def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:

@@ -6,6 +6,8 @@ principle 12)."""
 
 from __future__ import annotations
 
+import copy
+import json
 import subprocess
 import sys
 import time
@@ -194,3 +196,154 @@ def test_a_seed_is_a_number_or_a_short_text(seed, words):
         assert played.exit_code == 0, played.output
         return
     refused(run("run", PIG, "--seed", seed), 2, "--seed", words)
+
+
+# -- logs for replay and --resume -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pig_log(tmp_path_factory) -> list[dict]:
+    """The records of a short logged game of Pig (header first)."""
+    path = tmp_path_factory.mktemp("log") / "pig.jsonl"
+    assert run("run", PIG, "--seed", "3", "--log", str(path), "--json").exit_code == 0
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_log(path, records: list[dict], end: bool = True) -> str:
+    if not end:
+        records = [r for r in records if r["t"] != "end"]
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+                    encoding="utf-8")
+    return str(path)
+
+
+def first(records: list[dict], kind: str) -> dict:
+    return next(r for r in records if r["t"] == kind)
+
+
+EDITS = {
+    "header players is text": (lambda r: r[0].update(players="2"), ":1:", "'players'"),
+    "header players is huge": (lambda r: r[0].update(players=10**30), ":1:", "'players'"),
+    "header seats is a number": (lambda r: r[0].update(seats=5), ":1:", "'seats'"),
+    "header seat is empty": (lambda r: r[0].update(seats=["", "random"]), ":1:", "seat 1"),
+    "header seat holds an escape": (lambda r: r[0].update(seats=["\x1b[2J", "random"]), ":1:",
+                                    "U+001B"),
+    "header set is a list": (lambda r: r[0].update(set=[1]), ":1:", "'set'"),
+    "header set value is a mapping": (lambda r: r[0].update(set={"goal": {}}), ":1:", "'goal'"),
+    "header variant is a number": (lambda r: r[0].update(variant=3), ":1:", "'variant'"),
+    "header ruleset is a number": (lambda r: r[0].update(ruleset=3), ":1:", "'ruleset'"),
+    "header ruleset holds a NUL": (lambda r: r[0].update(ruleset="pig\x00.yaml"), ":1:",
+                                   "U+0000"),
+    "header seed is a list": (lambda r: r[0].update(seed=[1]), ":1:", "'seed'"),
+    "header dice is unknown": (lambda r: r[0].update(dice="loaded"), ":1:", "'dice'"),
+    "roll faces is a number": (lambda r: first(r, "roll").update(faces=5), ":4:",
+                               "event 3 ('roll') 'faces'"),
+    "roll has no faces": (lambda r: first(r, "roll").pop("faces"), ":4:", "has no 'faces'"),
+    "roll has more dice than faces": (lambda r: first(r, "roll").update(faces=[1, 2]), ":4:",
+                                      "1 dice but 2 faces"),
+    "decision choice is a mapping": (lambda r: first(r, "decision").update(choice={"a": 1}),
+                                     ":5:", "'choice'"),
+    "decision at is text": (lambda r: first(r, "decision").update(asked=1, at="x"), ":5:",
+                            "'at'"),
+    "kind is a number": (lambda r: first(r, "roll").update(t=3), ":4:", "not a meeple log record"),
+    "a hazard query is text": (lambda r: r.insert(3, {"t": "hazard", "query": "a", "at": 1}),
+                               ":4:", "'query'"),
+    "a race claims a number": (lambda r: r.insert(3, {"t": "race", "id": "g", "claims": 3,
+                                                      "seconds": 1}), ":4:", "'claims'"),
+    "a race draws 10^12 numbers": (lambda r: r.insert(3, {"t": "race", "id": "g", "claims": {},
+                                                          "seconds": 1, "uniforms": 10**12}),
+                                   ":4:", "'uniforms'"),
+    "the end asks 10^12 hazards": (lambda r: r[-1].update(hazard_queries=10**12), ":",
+                                   "'hazard_queries'"),
+    "a timeout at text": (lambda r: r.insert(4, {"t": "timeout", "at": "x"}), ":5:", "'at'"),
+    "a raised event is a list": (lambda r: r.insert(4, {"t": "raised", "event": [1]}), ":5:",
+                                 "'event'"),
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "resume"])
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_a_log_field_of_the_wrong_type_is_refused_naming_the_line_and_field(
+        tmp_path, pig_log, command, edit):
+    change, where, words = EDITS[edit]
+    if command == "resume" and edit == "the end asks 10^12 hazards":
+        return  # a finished game is not resumed
+    records = copy.deepcopy(pig_log)
+    change(records)
+    log = write_log(tmp_path / "g.jsonl", records, end=command == "replay")
+    args = ["replay", log] if command == "replay" else ["run", "--resume", log]
+    out = refused(run(*args), 1, f"g.jsonl{where}", words, "[bad-input]")
+    assert "\x1b" not in out
+
+
+BAD_LINES = {
+    "not UTF-8": (b"\xff\xfe\n", ":2: not UTF-8 text"),
+    "not JSON": (b"{roll}\n", ":2:2: not a JSON line"),
+    "NaN": (b'{"t": "roll", "dice": ["die"], "faces": [NaN]}\n', ":2: NaN"),
+    "Infinity": (b'{"t": "timeout", "at": Infinity}\n', ":2: Infinity"),
+    "a number too large for a float": (b'{"t": "timeout", "at": 1e400}\n', ":2: the number"),
+    "a number of 5000 digits": (b'{"t": "x", "n": ' + b"9" * 5000 + b"}\n", ":2:"),
+    "nesting 100 deep": (b'{"t": "x", "v": ' + b"[" * 100 + b"]" * 100 + b"}\n",
+                         ":2: the line nests deeper"),
+    "nesting 100000 deep": (b'{"t": "x", "v": ' + b"[" * 100000 + b"]" * 100000 + b"}\n",
+                            ":2: the line nests deeper"),
+    "a list, not a record": (b"[1, 2]\n", ":2: not a meeple log record"),
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "resume"])
+@pytest.mark.parametrize("case", sorted(BAD_LINES))
+def test_a_broken_line_in_a_log_is_refused_naming_the_line(tmp_path, pig_log, command, case):
+    line, words = BAD_LINES[case]
+    path = tmp_path / "g.jsonl"
+    write_log(path, pig_log[:1])
+    path.write_bytes(path.read_bytes() + line)
+    args = ["replay", str(path)] if command == "replay" else ["run", "--resume", str(path)]
+    refused(run(*args), 1, f"g.jsonl{words}")
+
+
+def test_a_log_that_is_not_a_log_is_refused(tmp_path):
+    for text, words in (("", "the file is empty"), ('{"t": "game"}\n', "not a meeple log"),
+                        ("[]\n", "not a meeple log")):
+        path = tmp_path / "x.jsonl"
+        path.write_text(text, encoding="utf-8")
+        refused(run("replay", str(path)), 1, "x.jsonl:1:", words)
+    refused(run("replay", str(tmp_path / "missing.jsonl")), 1, "missing.jsonl", "cannot read")
+
+
+def test_a_log_larger_than_the_limit_is_refused_before_it_is_read(tmp_path, pig_log,
+                                                                  monkeypatch):
+    from interpreter import log_check
+    monkeypatch.setattr(log_check, "MAX_LOG_BYTES", 100)
+    log = write_log(tmp_path / "g.jsonl", pig_log)
+    refused(run("replay", log), 1, "g.jsonl", "larger than 100 bytes")
+
+
+def test_a_cut_off_last_line_stops_a_replay_and_points_to_resume(tmp_path, pig_log):
+    path = tmp_path / "g.jsonl"
+    write_log(path, pig_log, end=False)
+    path.write_bytes(path.read_bytes() + b'{"t": "decision", "id": "roll_or')
+    out = refused(run("replay", str(path)), 1, "the last line is cut off", "--resume")
+    assert f"g.jsonl:{len(pig_log)}:" in out
+
+
+def test_a_broken_line_that_is_not_the_last_is_never_taken_for_a_cut_off_one(tmp_path,
+                                                                             pig_log):
+    path = tmp_path / "g.jsonl"
+    lines = [json.dumps(r) for r in pig_log[:-1]]
+    lines[4] = lines[4][:10]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    refused(run("run", "--resume", str(path)), 1, "g.jsonl:5:", "not a JSON line")
+
+
+def test_a_log_keeps_a_line_separator_inside_a_text(tmp_path, pig_log):
+    from interpreter import journal
+    records = copy.deepcopy(pig_log)
+    records.insert(2, {"t": "say", "text": "one\u2028two\x85three"})
+    head, read = journal.read(write_log(tmp_path / "g.jsonl", records))
+    assert read[1] == {"t": "say", "text": "one\u2028two\x85three"}
+
+
+def test_a_log_whose_players_the_ruleset_does_not_take_is_refused(tmp_path, pig_log):
+    records = copy.deepcopy(pig_log)
+    records[0]["players"] = 5
+    refused(run("replay", write_log(tmp_path / "g.jsonl", records)), 2, "2 to 2 players")
