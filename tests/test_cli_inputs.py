@@ -347,3 +347,37 @@ def test_a_log_whose_players_the_ruleset_does_not_take_is_refused(tmp_path, pig_
     records = copy.deepcopy(pig_log)
     records[0]["players"] = 5
     refused(run("replay", write_log(tmp_path / "g.jsonl", records)), 2, "2 to 2 players")
+
+
+# -- seat names -------------------------------------------------------------------------------------
+
+SEATS = """meeple: 1
+metadata: {{name: Seats}}
+players: {{min: 2, max: 3, seat_names: {names}}}
+flow: {{phases: {{play: {{do: [end_game]}}}}}}
+end: {{when: "false"}}
+scoring: {{score: 0}}
+"""
+
+
+@pytest.mark.parametrize("names, words", [
+    ('["Ann", ""]', "seat name 2 is empty"),
+    ('["Ann", "   "]', "seat name 2 is empty"),
+    ('["Ann", "\\e[2J"]', "seat name 2 holds a control character (U+001B)"),
+    ('["Ann", "' + "x" * 41 + '"]', "seat name 2 is longer than 40 characters"),
+    ('["Ann", "Ann"]', "two seats are named 'Ann'"),
+    ('["Player 3", "Bob"]', "two seats are named 'Player 3'"),  # seat 3 keeps its default
+])
+def test_a_seat_name_that_cannot_be_shown_or_told_apart_is_refused_by_validate(
+        tmp_path, names, words):
+    path = tmp_path / "seats.yaml"
+    path.write_text(SEATS.format(names=names), encoding="utf-8")
+    out = refused(run("validate", str(path)), 1, "seats.yaml:3:", words, "[bad-players]")
+    assert "\x1b" not in out.split("|")[0]
+    refused(run("run", str(path)), 1, words)
+
+
+def test_plain_distinct_seat_names_are_fine(tmp_path):
+    path = tmp_path / "seats.yaml"
+    path.write_text(SEATS.format(names='["Ann", "Bob", "Player 4"]'), encoding="utf-8")
+    assert run("validate", str(path)).exit_code == 0
