@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from interpreter import log_check
+from interpreter import log_check, output_files
 from interpreter.chance import ScriptedChance
 
 FORMAT = "meeple-log/1"
@@ -31,23 +31,35 @@ def header(path: str, players: int, seed: Any, seats: list[str], variant: str | 
 
 
 class Writer:
-    """Writes records as they happen, flushed line by line, so a killed game loses nothing."""
+    """Writes records as they happen, flushed line by line, so a killed game loses nothing.
 
-    def __init__(self, path: str, head: dict, records: list[dict] = ()):
+    A new log never replaces an existing file unless `force` (`--force`); `rewrite` is for a
+    game's own log (a resumed game, an undo at the table): its records so far replace it
+    whole, in one step, so an interruption leaves the old log or the new one, never a part.
+    Either way the header and records are written to a temporary file that takes the log's
+    place, then the log is opened to append what follows."""
+
+    def __init__(self, path: str, head: dict, records: list[dict] = (), force: bool = False,
+                 rewrite: bool = False):
+        text = "".join(_line(rec) for rec in (head, *records))
         try:
-            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            output_files.write_text(path, text, force=force or rewrite, what="the log")
+            self.file = open(path, "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed by close()
+        except output_files.OutputError as e:
+            raise JournalError(str(e)) from None
         except OSError as e:  # a missing folder, no permission: the caller reports it
             raise JournalError(f"cannot write the log {path}: {e.strerror or e}") from None
-        self.write(head)
-        for rec in records:  # a resumed game's log: what was played, then what follows
-            self.write(rec)
 
     def write(self, rec: dict) -> None:
-        self.file.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
+        self.file.write(_line(rec))
         self.file.flush()
 
     def close(self) -> None:
         self.file.close()
+
+
+def _line(rec: dict) -> str:
+    return json.dumps(rec, ensure_ascii=False, default=str) + "\n"
 
 
 def read(path: str, cut_short: bool = False) -> tuple[dict, list[dict]]:

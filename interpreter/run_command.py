@@ -110,9 +110,12 @@ def _fail(diags, source) -> None:
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), metavar="LOG",
               help="Continue an interrupted game from its log (written with --log), exactly "
                    "where it stood; the log goes on growing.")
+@click.option("--force", is_flag=True,
+              help="Replace the --log file if it exists (without it, meeple refuses to write "
+                   "over a file).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
 def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, resume_path,
-        as_json):
+        force, as_json):
     """Play one game of RULESET, narrated, and print the result.
 
     Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
@@ -127,6 +130,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
         given = [o for o, v in (("RULESET", ruleset), ("--players", players),
                                 ("--seat", seats), ("--decisions", decisions), ("--set", sets),
                                 ("--variant", variant), ("--log", log_path),
+                                ("--force", force),
                                 ("--seed", "seed" in typed), ("--dice", "dice" in typed)) if v]
         if given:
             raise click.UsageError(f"--resume takes everything from the log; drop "
@@ -156,7 +160,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                           "table" if dice == "table" else ("seeded" if dice == "seeded"
                                                            else "file"))
     session = _Session(loaded, head, as_json, log_path, dice)
-    writer = _writer(log_path, head)
+    writer = _writer(log_path, head, force=force)
     _seat_and_narrate(game, live or dice == "table", as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
@@ -175,13 +179,15 @@ def logged_ruleset(head: dict, log_path: str) -> str:
     return typed  # not found: loading it says so
 
 
-def _writer(path: str | None, head: dict, records: list = ()) -> journal.Writer | None:
-    """The log writer, or None without --log; a log that cannot be written is a usage error
-    (exit 2) before the game starts."""
+def _writer(path: str | None, head: dict, records: list = (), force: bool = False,
+            rewrite: bool = False) -> journal.Writer | None:
+    """The log writer, or None without --log; a log that cannot be written (or that exists,
+    without --force) is a usage error (exit 2) before the game starts. `rewrite`: the game's
+    own log, replaced whole by its records so far (a resume, an undo)."""
     if not path:
         return None
     try:
-        return journal.Writer(path, head, records)
+        return journal.Writer(path, head, records, force=force, rewrite=rewrite)
     except journal.JournalError as e:
         raise click.BadParameter(str(e), param_hint="--log") from None
 
@@ -312,7 +318,7 @@ class _Session:
                             ResumeClock() if self.live else ModelledClock(), decisions)
         except SetupError as e:
             _fail(e.diagnostics, self.loaded.source)
-        writer = _writer(self.log_path, self.head, records)
+        writer = _writer(self.log_path, self.head, records, rewrite=True)
         _seat_and_narrate(game, self.live or self.head.get("dice") == "table", self.as_json,
                           writer, records, why)
         return game, writer
