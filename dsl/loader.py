@@ -322,7 +322,11 @@ def load_file(path: str | Path, *,
         if size > MAX_BYTES:
             return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
                                      Span(str(path), 1, 1))]
-        text = p.read_text(encoding="utf-8")
+        with p.open(encoding="utf-8") as f:  # at most one character past the limit: a
+            text = f.read(MAX_BYTES + 1)  # device or a pipe that never ends is too large
+        if len(text) > MAX_BYTES:
+            return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
+                                     Span(str(path), 1, 1))]
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, [Diagnostic("file-not-found", f"cannot read '{path}': {reason}")]

@@ -67,14 +67,14 @@ def read(path: str, cut_short: bool = False) -> tuple[dict, list[dict]]:
     log that cannot be used is a `JournalError` naming the file, the line and the field.
     With `cut_short`, a last line cut off in the middle (the process was killed while
     writing it) is dropped instead of refused."""
-    p = Path(path)
+    limit = log_check.MAX_LOG_BYTES
     try:
-        if p.stat().st_size > log_check.MAX_LOG_BYTES:
-            raise JournalError(f"{path}: the log is larger than "
-                               f"{log_check.MAX_LOG_BYTES:,} bytes")
-        raw = p.read_bytes()
+        with open(path, "rb") as f:  # at most one byte past the limit: /dev/zero ends here
+            raw = f.read(limit + 1)
     except OSError as e:
         raise JournalError(f"{path}: cannot read the log ({e.strerror or e})") from None
+    if len(raw) > limit:
+        raise JournalError(f"{path}: the log is larger than {limit:,} bytes")
     try:
         return log_check.parse(path, raw, FORMAT, cut_short)
     except log_check.LogError as e:

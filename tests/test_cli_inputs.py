@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.test_resume import PIG, ROOT, run
 
@@ -121,6 +124,15 @@ def test_a_decisions_file_reports_its_first_bad_entry_with_line_and_column(tmp_p
     path = tmp_path / "d.yaml"
     path.write_text(text, encoding="utf-8")
     refused(run("run", PIG, "--decisions", str(path)), 2, f"d.yaml{where}", words)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+@pytest.mark.parametrize("args, code", [
+    (["run", PIG, "--dice", "/dev/zero"], 2), (["run", PIG, "--decisions", "/dev/zero"], 2),
+    (["replay", "/dev/zero"], 1), (["run", "--resume", "/dev/zero"], 1),
+    (["validate", "/dev/zero"], 1), (["run", "/dev/zero"], 1)])
+def test_a_file_that_never_ends_is_too_large_not_read_forever(args, code):
+    refused(run(*args), code, "/dev/zero", "larger than")
 
 
 def test_a_good_decisions_file_still_plays(tmp_path):
@@ -381,3 +393,51 @@ def test_plain_distinct_seat_names_are_fine(tmp_path):
     path = tmp_path / "seats.yaml"
     path.write_text(SEATS.format(names='["Ann", "Bob", "Player 4"]'), encoding="utf-8")
     assert run("validate", str(path)).exit_code == 0
+
+
+# -- any value at all: a clean answer, never a traceback --------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-10**30, max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(st.characters(codec="utf-8"), max_size=20)
+    | st.sampled_from(["roll", "hold", "Player 1", "choice", "id", "race", "timeout", "at"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["id", "choice", "faces", "timeout", "raise", "by", "race", "claims",
+                         "seconds", "uniforms", "missed", "asked", "at", "x"]), inner,
+        max_size=4),
+    max_leaves=12)
+
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def clean(result) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        repr(result.exception))
+    assert result.exit_code in (0, 1, 2)
+    assert "Traceback" not in result.output
+
+
+@FUZZ
+@given(value=json_values, option=st.sampled_from(["--dice", "--decisions"]))
+def test_any_data_file_gets_a_clean_answer(tmp_path_factory, value, option):
+    path = tmp_path_factory.mktemp("fuzz") / "data.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    clean(run("run", PIG, option, str(path)))
+
+
+@FUZZ
+@given(value=json_values, index=st.integers(min_value=0, max_value=40),
+       field=st.sampled_from(["t", "dice", "faces", "id", "by", "choice", "players", "seats",
+                              "seed", "set", "variant", "dice", "at", "asked", "only",
+                              "hazard_queries", "ruleset"]),
+       command=st.sampled_from(["replay", "resume"]))
+def test_any_field_of_a_log_gets_a_clean_answer(tmp_path_factory, pig_log, value, index, field,
+                                                 command):
+    records = copy.deepcopy(pig_log)
+    rec = records[min(index, len(records) - 1)] if index else records[0]
+    rec[field] = value
+    log = write_log(tmp_path_factory.mktemp("fuzz") / "g.jsonl", records,
+                    end=command == "replay")
+    clean(run("replay", log, "--quiet") if command == "replay" else
+          run("run", "--resume", log, "--json"))
