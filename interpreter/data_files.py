@@ -16,6 +16,7 @@ from typing import Any
 from dsl.diagnostics import Diagnostic, suggestion
 from dsl.loader import Document, load_data_file
 from dsl.source import SourceFile
+from interpreter.options import shown
 
 MAX_TEXT = 1_000  # characters in one text of a data file (a face, an option, a name)
 MAX_UNIFORMS = 1_000_000  # random numbers one scripted race may say its model drew
@@ -96,7 +97,7 @@ def read_dice(path: str) -> list:
     if isinstance(data, dict):
         extra = [k for k in data if k != "faces"]
         if extra:
-            f.refuse((extra[0],), f"unknown key '{extra[0]}'", f"a dice file is {DICE_FORM}",
+            f.refuse((extra[0],), f"unknown key '{shown(extra[0])}'", f"a dice file is {DICE_FORM}",
                      key=True)
         if "faces" not in data:
             f.refuse((), "no 'faces' list", f"a dice file is {DICE_FORM}")
@@ -147,7 +148,7 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
     known = set().union(*_ENTRY_KEYS.values())
     unknown = [k for k in entry if k not in known]
     if unknown:
-        return (unknown[0],), f"unknown key '{unknown[0]}'{suggestion(unknown[0], sorted(known))}"
+        return (unknown[0],), f"unknown key '{shown(unknown[0])}'{suggestion(unknown[0], sorted(known))}"
     form = next((k for k in ("timeout", "raise", "race", "choice") if k in entry), None)
     if form is None:
         return (), "a mapping without 'choice' (nor 'timeout', 'raise' or 'race')"
@@ -174,7 +175,7 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
             return (key,), f"'{key}' is {_kind(value)}, not a mapping of names to lists"
         for name, items in value.items():
             if not isinstance(items, list):
-                return (key, name), f"'{key}' of {name} is {_kind(items)}, not a list"
+                return (key, name), f"'{key}' of {shown(name)} is {_kind(items)}, not a list"
             for j, item in enumerate(items):
                 if not _scalar(item):
                     return (key, name, j), f"an item of '{key}' is {_kind(item)}"

@@ -18,7 +18,7 @@ from typing import Any
 
 from dsl.loader import MAX_DEPTH
 from interpreter.data_files import MAX_TEXT, MAX_UNIFORMS
-from interpreter.options import MAX_SPEC, seat_problem, text_problem
+from interpreter.options import MAX_SPEC, seat_problem, shown, text_problem
 
 MAX_LOG_BYTES = 200_000_000
 MAX_HAZARD_QUERIES = 10_000_000  # chances of hazard events asked in one game
@@ -103,7 +103,7 @@ def _claims(v: Any) -> str | None:
     for name, items in v.items():
         problem = _text(name) or _list(_scalar)(items)
         if problem:
-            return f"for '{name[:40]}' {problem}"
+            return f"for '{shown(name)}' {problem}"
     return None
 
 
@@ -135,7 +135,7 @@ def _sets(v: Any) -> str | None:
     for name, value in v.items():
         problem = _text(name) or (_scalar(value) if value is not None else "must not be null")
         if problem:
-            return f"'{name[:40]}' {problem}"
+            return f"'{shown(name)}' {problem}"
     return None
 
 
@@ -260,7 +260,7 @@ def parse(path: str, raw: bytes, fmt: str, cut_short: bool = False) -> tuple[dic
         else:
             problem = record_problem(rec, RECORDS.get(rec["t"], ({}, {})))
             if problem:
-                raise LogError(f"{path}:{i}: event {len(records)} ('{rec['t'][:40]}') "
+                raise LogError(f"{path}:{i}: event {len(records)} ('{shown(rec['t'])}') "
                                f"{problem}")
         records.append(rec)
     if not records:

@@ -135,6 +135,13 @@ def test_a_file_that_never_ends_is_too_large_not_read_forever(args, code):
     refused(run(*args), code, "/dev/zero", "larger than")
 
 
+def test_a_bad_key_is_named_with_its_escapes_not_sent_to_the_terminal(tmp_path):
+    path = tmp_path / "d.json"
+    path.write_text('[{"choice": "roll", "\\u001b]0;owned\\u0007": 1}]', encoding="utf-8")
+    out = refused(run("run", PIG, "--decisions", str(path)), 2, "unknown key '\\x1b]0;owned")
+    assert "\x1b" not in out.splitlines()[0]
+
+
 def test_a_good_decisions_file_still_plays(tmp_path):
     path = tmp_path / "d.json"
     path.write_text('["roll", {"id": "roll_or_hold", "choice": "hold"}]', encoding="utf-8")
