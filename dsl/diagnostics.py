@@ -115,8 +115,10 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "phases that loop forever with no `end`", "Add `next: end`, an `end_game` step or `end.when`."),
     _c("misplaced-effect", "check", "An effect is used where it cannot run.",
        "break outside a repeat", "Move the step inside the construct it needs."),
-    _c("bad-players", "check", "The player counts are inconsistent.",
-       "players: {min: 4, max: 2}", "Make min <= default <= max."),
+    _c("bad-players", "check", "The player counts are inconsistent, or a seat name cannot be "
+       "used (empty, over 40 characters, a control character, two seats with one name).",
+       "players: {min: 4, max: 2}", "Make min <= default <= max; give each seat its own "
+       "short, plain name."),
     _c("empty-choice", "check", "A decision offers no options.",
        "choose: x, options: []", "Give at least one option."),
     _c("limit-exceeded", "check", "An expression or step list exceeds a language limit.",

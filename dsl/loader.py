@@ -168,7 +168,12 @@ class _Converter:
         if path not in self.positions.values:
             self.positions.values[path] = (node.start_mark.index, node.end_mark.index)
         if isinstance(node, yaml.ScalarNode):
-            return _scalar_value(node)
+            try:
+                return _scalar_value(node)
+            except ValueError:  # a number too long for Python to read (over 4,300 digits)
+                raise _LoadError(Diagnostic(
+                    "too-large", "this number has too many digits to read",
+                    self.span(node))) from None
         stack = stack + (id(node),)
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(n, path + (i,), depth + 1, stack) for i, n in enumerate(node.value)]
@@ -272,8 +277,10 @@ def _stream_problem(text: str, source: SourceFile) -> Diagnostic | None:
     return None
 
 
-def load_text(text: str, name: str = "<text>") -> tuple[Document | None, list[Diagnostic]]:
-    """Loads YAML text. Returns the document (None on a fatal error) and the diagnostics."""
+def load_text(text: str, name: str = "<text>", *,
+              mapping: bool = True) -> tuple[Document | None, list[Diagnostic]]:
+    """Loads YAML text. Returns the document (None on a fatal error) and the diagnostics.
+    With `mapping` (a ruleset), the top level must be a mapping; without, any value."""
     source = SourceFile(name, text)
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         return None, [Diagnostic("too-large",
@@ -305,14 +312,15 @@ def load_text(text: str, name: str = "<text>") -> tuple[Document | None, list[Di
     except RecursionError:
         return None, [Diagnostic("too-deep", f"the document nests deeper than {MAX_DEPTH} levels",
                                  Span(name, 1, 1))]
-    if not isinstance(data, dict):
+    if mapping and not isinstance(data, dict):
         return None, conv.diags + [Diagnostic(
             "not-a-mapping", "the top level of a ruleset must be a mapping of sections",
             conv.span(root), hint="start with `meeple: 1` and `metadata:`")]
     return Document(data, source, conv.positions), conv.diags
 
 
-def load_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:
+def load_file(path: str | Path, *,
+              mapping: bool = True) -> tuple[Document | None, list[Diagnostic]]:
     """Loads a YAML file from disk; an unreadable file is a diagnostic, not an exception."""
     p = Path(path)
     try:
@@ -320,8 +328,19 @@ def load_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:
         if size > MAX_BYTES:
             return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
                                      Span(str(path), 1, 1))]
-        text = p.read_text(encoding="utf-8")
+        with p.open(encoding="utf-8") as f:  # at most one character past the limit: a
+            text = f.read(MAX_BYTES + 1)  # device or a pipe that never ends is too large
+        if len(text) > MAX_BYTES:
+            return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
+                                     Span(str(path), 1, 1))]
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, [Diagnostic("file-not-found", f"cannot read '{path}': {reason}")]
-    return load_text(text, str(path))
+    return load_text(text, str(path), mapping=mapping)
+
+
+def load_data_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:
+    """Loads an untrusted YAML or JSON data file that is not a ruleset (a `--dice` or
+    `--decisions` file) under a ruleset's limits: size, nesting, aliases, plain tags only.
+    Its top level may be any value; the caller checks its shape against `positions`."""
+    return load_file(path, mapping=False)

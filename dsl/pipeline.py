@@ -113,8 +113,9 @@ def validate_path(path: str | Path) -> Validation:
     if doc is None:
         text = None
         try:
-            if Path(path).stat().st_size <= MAX_BYTES:
-                text = Path(path).read_text(encoding="utf-8", errors="replace")
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read(MAX_BYTES + 1)  # bounded: /dev/zero never ends
+            text = text if len(text) <= MAX_BYTES else None
         except OSError:
             pass
         return Validation(str(path), None, None, sort_diagnostics(diags), text)

@@ -374,7 +374,8 @@ def ruleset_schema() -> dict:
             "max": _d("The most players.", type="integer", minimum=1),
             "default": _d("The number when not given (default: min).", type="integer",
                           minimum=1),
-            "seat_names": _d("Names for seats, in order.", type="array",
+            "seat_names": _d("Names for seats, in order: each plain text of at most 40 "
+                             "characters, no two alike.", type="array",
                              items={"type": "string"}),
         }, ["min", "max"]),
         "teams": _obj("Teams of players.", {

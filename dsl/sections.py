@@ -61,6 +61,36 @@ def _players(c: Checker, players: dict) -> None:
         elif isinstance(default, int) and not lo <= default <= hi:
             c.report("bad-players", f"players: default ({default}) is not between min and "
                      f"max ({lo}..{hi})", ("players", "default"))
+    _seat_names(c, players.get("seat_names"), hi if isinstance(hi, int) else 0)
+
+
+MAX_SEAT_NAME = 40
+
+
+def _seat_names(c: Checker, names: Any, most: int) -> None:
+    """Seat names are shown to people and name players in logs and scripts: each is a short
+    printable text, and no two seats (nor a seat left to its default `Player N`) share one."""
+    if not isinstance(names, list):
+        return
+    taken = {f"Player {i + 1}" for i in range(len(names), most)}
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            continue
+        path = ("players", "seat_names", i)
+        bad = next((ch for ch in name if not ch.isprintable()), None)
+        if not name.strip():
+            c.report("bad-players", f"seat name {i + 1} is empty", path)
+        elif bad is not None:
+            c.report("bad-players", f"seat name {i + 1} holds a control character "
+                     f"(U+{ord(bad):04X})", path, "seat names are shown at the terminal; "
+                     "write them as plain text")
+        elif len(name) > MAX_SEAT_NAME:
+            c.report("bad-players", f"seat name {i + 1} is longer than {MAX_SEAT_NAME} "
+                     "characters", path)
+        elif name in taken:
+            c.report("bad-players", f"two seats are named '{name}'", path,
+                     "each seat needs its own name: logs and scripts name players by it")
+        taken.add(name)
 
 
 def parameter_problem(spec: dict, value: Any) -> str | None:

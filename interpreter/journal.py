@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from interpreter import log_check, output_files
 from interpreter.chance import ScriptedChance
 
 FORMAT = "meeple-log/1"
@@ -30,50 +31,54 @@ def header(path: str, players: int, seed: Any, seats: list[str], variant: str | 
 
 
 class Writer:
-    """Writes records as they happen, flushed line by line, so a killed game loses nothing."""
+    """Writes records as they happen, flushed line by line, so a killed game loses nothing.
 
-    def __init__(self, path: str, head: dict, records: list[dict] = ()):
+    A new log never replaces an existing file unless `force` (`--force`); `rewrite` is for a
+    game's own log (a resumed game, an undo at the table): its records so far replace it
+    whole, in one step, so an interruption leaves the old log or the new one, never a part.
+    Either way the header and records are written to a temporary file that takes the log's
+    place, then the log is opened to append what follows."""
+
+    def __init__(self, path: str, head: dict, records: list[dict] = (), force: bool = False,
+                 rewrite: bool = False):
+        text = "".join(_line(rec) for rec in (head, *records))
         try:
-            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            output_files.write_text(path, text, force=force or rewrite, what="the log")
+            self.file = open(path, "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed by close()
+        except output_files.OutputError as e:
+            raise JournalError(str(e)) from None
         except OSError as e:  # a missing folder, no permission: the caller reports it
             raise JournalError(f"cannot write the log {path}: {e.strerror or e}") from None
-        self.write(head)
-        for rec in records:  # a resumed game's log: what was played, then what follows
-            self.write(rec)
 
     def write(self, rec: dict) -> None:
-        self.file.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
+        self.file.write(_line(rec))
         self.file.flush()
 
     def close(self) -> None:
         self.file.close()
 
 
+def _line(rec: dict) -> str:
+    return json.dumps(rec, ensure_ascii=False, default=str) + "\n"
+
+
 def read(path: str, cut_short: bool = False) -> tuple[dict, list[dict]]:
-    """The header and records of a log. With `cut_short`, a last line cut off in the middle
-    (the process was killed while writing it) is dropped instead of refused."""
+    """The header and records of a log, every line checked (interpreter/log_check.py): a
+    log that cannot be used is a `JournalError` naming the file, the line and the field.
+    With `cut_short`, a last line cut off in the middle (the process was killed while
+    writing it) is dropped instead of refused."""
+    limit = log_check.MAX_LOG_BYTES
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
-        raise JournalError(f"{path}: cannot read the log ({why})") from None
-    records = []
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            if cut_short and i == len(lines):
-                break
-            raise JournalError(f"{path}:{i}:{e.colno}: not a JSON line ({e.msg})") from None
-        if not isinstance(rec, dict) or "t" not in rec:
-            raise JournalError(f"{path}:{i}:1: not a meeple log record")
-        records.append(rec)
-    if not records or records[0].get("t") != "game" or records[0].get("format") != FORMAT:
-        raise JournalError(f"{path}:1:1: not a meeple log (the first line must be the game "
-                           f"header of format {FORMAT})")
-    return records[0], records[1:]
+        with open(path, "rb") as f:  # at most one byte past the limit: /dev/zero ends here
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read the log ({e.strerror or e})") from None
+    if len(raw) > limit:
+        raise JournalError(f"{path}: the log is larger than {limit:,} bytes")
+    try:
+        return log_check.parse(path, raw, FORMAT, cut_short)
+    except log_check.LogError as e:
+        raise JournalError(str(e)) from None
 
 
 def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:

@@ -49,8 +49,11 @@ def replay(log, as_json, quiet):
     narrator = None if (as_json or quiet) else printer(click.echo)
     # The seats' controllers only follow the log here (script_only): they never decide, so
     # the defaults do; the result names the controllers that played, as the header logs them.
-    game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
-                    ReplayClock() if live else ModelledClock(), decisions, narrator)
+    try:
+        game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
+                        ReplayClock() if live else ModelledClock(), decisions, narrator)
+    except SetupError as e:  # the log's players do not fit the ruleset
+        _fail(e.diagnostics, loaded.source)
     game.script_only = True
     seats = journal.logged_seats(head, game.players_n)
     if narrator is not None:

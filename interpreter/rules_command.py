@@ -8,13 +8,12 @@ usage error (an unknown variant or parameter, a bad value, a file that cannot be
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from dsl import validate_path
-from interpreter import rulebook
-from interpreter.run_command import _fail, _pairs
+from interpreter import output_files, rulebook
+from interpreter.options import pairs as _pairs
+from interpreter.run_command import _fail
 from interpreter.setup import SetupError, load
 
 
@@ -27,8 +26,11 @@ from interpreter.setup import SetupError, load
               show_default=True, help="Markdown, or a standalone HTML page.")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the rulebook to FILE instead of standard output.")
+@click.option("--force", is_flag=True,
+              help="Replace the --output file if it exists (without it, meeple refuses to "
+                   "write over a file).")
 def rules(ruleset: str, sets: tuple[str, ...], variant: str | None, fmt: str,
-          output: str | None) -> None:
+          output: str | None, force: bool) -> None:
     """Print RULESET as a rulebook a new player can learn from.
 
     Components, setup, every phase and turn as numbered steps, every trigger and check in
@@ -36,6 +38,8 @@ def rules(ruleset: str, sets: tuple[str, ...], variant: str | None, fmt: str,
     the documented assumptions. Exit 0 when written, 1 when the ruleset is invalid, 2 on a
     usage error.
     """
+    if output is not None:
+        _free(output, force)
     try:
         loaded = load(ruleset, variant, _pairs(sets, "--set"))
     except SetupError as e:
@@ -52,9 +56,16 @@ def rules(ruleset: str, sets: tuple[str, ...], variant: str | None, fmt: str,
         click.echo(out, nl=False)
         return
     try:
-        Path(output).write_text(out, encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot write {output} ({e.strerror})",
-                                 param_hint="--output") from None
+        output_files.write_text(output, out, force=force)
+    except output_files.OutputError as e:
+        raise click.BadParameter(str(e), param_hint="--output") from None
     click.echo(f"wrote the rulebook of {loaded.program.data['metadata']['name']} to {output}",
                err=True)
+
+
+def _free(output: str, force: bool) -> None:
+    """Refuses at once an --output file that exists (without --force)."""
+    try:
+        output_files.check_free(output, force)
+    except output_files.OutputError as e:
+        raise click.BadParameter(str(e), param_hint="--output") from None

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from dsl import render
-from interpreter import journal
+from interpreter import data_files, journal
 from interpreter.chance import (
     ChanceError,
     ChanceSource,
@@ -35,39 +35,11 @@ from interpreter.engine import Result
 from interpreter.human import HumanController, hand_over
 from interpreter.limit_option import limit_option, logged_limits
 from interpreter.narrate import Screen, printer, result_lines
+from interpreter.options import pairs as _pairs
+from interpreter.options import seats as _seats
+from interpreter.options import seed as _seed
 from interpreter.setup import Loaded, SetupError, load, located, new_game
 from interpreter.signals import Undo
-
-
-def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
-    out = {}
-    for v in values:
-        name, sep, value = v.partition("=")
-        if not sep or not name:
-            raise click.BadParameter(f"'{v}' is not NAME=VALUE", param_hint=what)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _seats(values: tuple[str, ...]) -> dict[int, str]:
-    out = {}
-    for k, v in _pairs(values, "--seat").items():
-        if not k.isdigit():
-            raise click.BadParameter(f"seat '{k}' is not a seat number", param_hint="--seat")
-        out[int(k)] = v
-    return out
-
-
-def _data_file(path: str, what: str) -> Any:
-    import yaml
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path} ({e.strerror})", param_hint=what) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise click.BadParameter(f"{path} is not YAML or JSON: {e}", param_hint=what) from None
 
 
 def _dice_source(spec: str, seed: Any, echo) -> Any:
@@ -75,15 +47,16 @@ def _dice_source(spec: str, seed: Any, echo) -> Any:
         return SeededChance(seed)
     if spec == "table":
         return _NotedDraws(_table(seed, echo))
-    data = _data_file(spec, "--dice")
-    if isinstance(data, dict):
-        faces = data.get("faces", [])
-    else:
-        faces = data
-    if not isinstance(faces, list):
-        raise click.BadParameter(f"{spec} must hold a list of faces (or {{faces: [...]}})",
-                                 param_hint="--dice")
-    return ScriptedChance(faces)
+    return ScriptedChance(_read(data_files.read_dice, spec))
+
+
+def _read(reader, path: str) -> list:
+    """A data file's entries, or its first problem, located, and exit 2."""
+    try:
+        return reader(path)
+    except data_files.DataFileError as e:
+        click.echo(render(e.diagnostic, e.source), err=True)
+        sys.exit(2)
 
 
 def _table(seed: Any, echo) -> TableChance:
@@ -139,9 +112,12 @@ def _fail(diags, source) -> None:
               help="Continue an interrupted game from its log (written with --log), exactly "
                    "where it stood; the log goes on growing.")
 @limit_option
+@click.option("--force", is_flag=True,
+              help="Replace the --log file if it exists (without it, meeple refuses to write "
+                   "over a file).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
 def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, resume_path,
-        limits, as_json):
+        limits, force, as_json):
     """Play one game of RULESET, narrated, and print the result.
 
     Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
@@ -156,7 +132,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
         given = [o for o, v in (("RULESET", ruleset), ("--players", players),
                                 ("--seat", seats), ("--decisions", decisions), ("--set", sets),
                                 ("--variant", variant), ("--log", log_path),
-                                ("--limit", limits),
+                                ("--limit", limits), ("--force", force),
                                 ("--seed", "seed" in typed), ("--dice", "dice" in typed)) if v]
         if given:
             raise click.UsageError(f"--resume takes everything from the log; drop "
@@ -165,18 +141,14 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
         return
     if not ruleset:
         raise click.UsageError("give a RULESET to play (or --resume LOG)")
-    seed_value: Any = int(seed) if seed.lstrip("-").isdigit() else seed
+    seed_value = _seed(seed)
     seat_specs = _seats(seats)
     echo = click.echo
     try:
         loaded = load(ruleset, variant, _pairs(sets, "--set"), limits=limits)
     except SetupError as e:
         _fail(e.diagnostics, e.source)
-    scripted = []
-    if decisions:
-        scripted = _data_file(decisions, "--decisions")
-        if not isinstance(scripted, list):
-            raise click.BadParameter(f"{decisions} must hold a list", param_hint="--decisions")
+    scripted = _read(data_files.read_decisions, decisions) if decisions else []
     chance = _dice_source(dice, seed_value, echo)
     live = any(v == "human" for v in seat_specs.values())
     clock = RealClock() if live else ModelledClock()
@@ -192,7 +164,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
     if limits:
         head["limits"] = limits  # replay and --resume play with the same budgets
     session = _Session(loaded, head, as_json, log_path, dice)
-    writer = _writer(log_path, head)
+    writer = _writer(log_path, head, force=force)
     _seat_and_narrate(game, live or dice == "table", as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
@@ -211,13 +183,15 @@ def logged_ruleset(head: dict, log_path: str) -> str:
     return typed  # not found: loading it says so
 
 
-def _writer(path: str | None, head: dict, records: list = ()) -> journal.Writer | None:
-    """The log writer, or None without --log; a log that cannot be written is a usage error
-    (exit 2) before the game starts."""
+def _writer(path: str | None, head: dict, records: list = (), force: bool = False,
+            rewrite: bool = False) -> journal.Writer | None:
+    """The log writer, or None without --log; a log that cannot be written (or that exists,
+    without --force) is a usage error (exit 2) before the game starts. `rewrite`: the game's
+    own log, replaced whole by its records so far (a resume, an undo)."""
     if not path:
         return None
     try:
-        return journal.Writer(path, head, records)
+        return journal.Writer(path, head, records, force=force, rewrite=rewrite)
     except journal.JournalError as e:
         raise click.BadParameter(str(e), param_hint="--log") from None
 
@@ -349,7 +323,7 @@ class _Session:
                             ResumeClock() if self.live else ModelledClock(), decisions)
         except SetupError as e:
             _fail(e.diagnostics, self.loaded.source)
-        writer = _writer(self.log_path, self.head, records)
+        writer = _writer(self.log_path, self.head, records, rewrite=True)
         _seat_and_narrate(game, self.live or self.head.get("dice") == "table", self.as_json,
                           writer, records, why)
         return game, writer

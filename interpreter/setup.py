@@ -8,6 +8,7 @@ diagnostics: a ruleset that does not validate never runs) and a `Game`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from interpreter.chance import ChanceSource, SeededChance
 from interpreter.clock import ModelledClock
 from interpreter.decisions import Controller, PolicyController, RandomController
 from interpreter.engine import Game
+from interpreter.options import shown, text_problem
 from interpreter.program import Program, compile_program
 from interpreter.signals import RuleError
 
@@ -43,6 +45,23 @@ class Loaded:
 
 def _usage(message: str, hint: str | None = None, source: SourceFile | None = None):
     return SetupError([Diagnostic("bad-input", message, None, (), hint)], source)
+
+
+MAX_SET_NUMBER = 10**15  # the largest number `--set` takes: exact in every JSON reader
+
+
+def set_problem(text: str, value: Any) -> str | None:
+    """Why a `--set` value (as typed, and as read by its parameter's type) is refused before
+    its type and bounds are checked: a control character, a value longer than 1,000
+    characters, a number that is not finite (1e400, nan) or larger than 10^15. None when
+    none of these."""
+    problem = text_problem(text)
+    if problem is None and isinstance(value, float) and not math.isfinite(value):
+        problem = "is not a finite number"
+    elif problem is None and isinstance(value, (int, float)) and not isinstance(
+            value, bool) and abs(value) > MAX_SET_NUMBER:
+        problem = "is larger than 10^15 (1,000,000,000,000,000)"
+    return f"'{shown(text)}' {problem}" if problem else None
 
 
 def parse_value(spec: dict, text: str) -> Any:
@@ -98,10 +117,10 @@ def load(path: str, variant: str | None = None, sets: dict[str, str] | None = No
             raise _usage(f"unknown parameter '{name}'{suggestion(name, list(params_spec))}",
                          "parameters: " + (", ".join(params_spec) or "none"), doc.source)
         value = parse_value(params_spec[name], text)
-        problem = parameter_problem(params_spec[name], value)
+        problem = set_problem(text, value) or parameter_problem(params_spec[name], value)
         if problem:
-            raise _usage(f"--set {name}={text}: {problem}", params_spec[name].get("doc"),
-                         doc.source)
+            raise _usage(f"--set {name}={shown(text)}: {problem}",
+                         params_spec[name].get("doc"), doc.source)
         values[name] = parsed[name] = value
     program = compile_program(doc.data, symbols, values, limits)
     program.source, program.positions = doc.source, doc.positions

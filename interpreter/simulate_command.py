@@ -22,9 +22,13 @@ import click
 
 from dsl import render
 from dsl.diagnostics import Diagnostic
-from interpreter import plots
+from interpreter import output_files, plots
 from interpreter.limit_option import limit_option
-from interpreter.run_command import _fail, _pairs, _seats
+from interpreter.options import MAX_SEAT_DIGITS, seat_problem, shown, text_problem
+from interpreter.options import pairs as _pairs
+from interpreter.options import seats as _seats
+from interpreter.options import seed as _seed
+from interpreter.run_command import _fail
 from interpreter.setup import SetupError, load, new_game
 from interpreter.simulate import Guard, Job, Outcome, Setup, SimulationError, game_seed
 from interpreter.simulate import simulate as run_simulation
@@ -71,6 +75,8 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     instance the choices of a choice parameter): the parameter and its values as `--set`
     text."""
     hint = "write NAME=LO..HI[:STEP] (e.g. threshold=5..25 or margin=0.5..3:0.5) or NAME=A,B,C"
+    if problem := text_problem(text):
+        _usage(f"--sweep '{shown(text)}' {problem}", hint)
     name, sep, spec = text.partition("=")
     name, spec = name.strip(), spec.strip()
     if not sep or not name or not spec:
@@ -102,6 +108,8 @@ def parse_vs(text: str, base: Setup) -> Setup:
     `set:NAME=VALUE`, `seat:K=POLICY`."""
     hint = ("--vs takes variant=NAME, set:NAME=VALUE or seat:K=POLICY, several joined by "
             "commas (e.g. --vs variant=long_game or --vs set:threshold=15,seat:2=random)")
+    if problem := text_problem(text):
+        _usage(f"--vs '{shown(text)}' {problem}", hint)
     variant = base.variant
     sets = dict(base.sets)
     seats = dict(base.seats)
@@ -118,9 +126,12 @@ def parse_vs(text: str, base: Setup) -> Setup:
             sets[name.strip()] = value.strip()
         elif item.startswith("seat:"):
             k, sep, who = item[len("seat:"):].partition("=")
-            if not sep or not k.strip().isdigit() or not who.strip():
+            k, who = k.strip(), who.strip()
+            if not sep or not (k.isascii() and k.isdigit()) or seat_problem(who):
                 _usage(f"--vs '{item}' is not seat:K=POLICY", hint)
-            seats[int(k)] = who.strip()
+            if len(k.lstrip("0")) > MAX_SEAT_DIGITS:
+                _usage(f"--vs '{item}': there is no seat {shown(k, 12)}", hint)
+            seats[int(k)] = who
         else:
             _usage(f"--vs '{item}' is not a change meeple knows", hint)
     other = Setup(text, variant, tuple(sorted(sets.items())), tuple(sorted(seats.items())),
@@ -221,10 +232,13 @@ def _duration(seconds: float) -> str:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), metavar="FILE.png",
               help="Draw the charts to this image (needs meeple[plot]).")
 @limit_option
+@click.option("--force", is_flag=True,
+              help="Replace the --csv and --plot files if they exist (without it, meeple "
+                   "refuses to write over a file).")
 def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tuple[str, ...],
              sets: tuple[str, ...], variant: str | None, workers: int, scheduler: str | None,
              versus: tuple[str, ...], sweep: str | None, as_json: bool, csv_path: str | None,
-             plot_path: str | None, limits: dict[str, int]) -> None:
+             plot_path: str | None, limits: dict[str, int], force: bool) -> None:
     """Play many seeded games of RULESET with bots and report balance statistics.
 
     Win rates with 95% intervals, score distributions, draws and shared wins, first-player
@@ -232,7 +246,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tu
     another setup on the same seeds; `--sweep` runs a parameter over a range. See
     docs/simulate.md.
     """
-    seed_value: Any = int(seed) if seed.lstrip("-").isdigit() else seed
+    seed_value = _seed(seed)
     if sweep and versus:
         _usage("--sweep and --vs cannot be combined", "sweep first, then compare two values "
                "with --set NAME=A --vs set:NAME=B")
@@ -245,9 +259,14 @@ def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tu
         if not plots.available():
             _usage("--plot needs matplotlib, which is not installed",
                    f"install the plot extra: {plots.EXTRA}")
+    if csv_path and plot_path and Path(csv_path).resolve() == Path(plot_path).resolve():
+        _usage(f"--csv and --plot both write {csv_path}")
     for path, what in ((csv_path, "--csv"), (plot_path, "--plot")):
-        if path and not Path(path).resolve().parent.is_dir():
-            _usage(f"{what} {path}: the folder {Path(path).parent} does not exist")
+        if path:
+            try:  # before the games are played, not after
+                output_files.check_free(path, force)
+            except output_files.OutputError as e:
+                _usage(f"{what} {e}")
     base_sets = _pairs(sets, "--set")
     base = Setup("base", variant, tuple(sorted(base_sets.items())),
                  tuple(sorted(_seats(seats).items())), players)
@@ -281,12 +300,13 @@ def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tu
         sys.exit(2 if e.usage else 1)
     if progress is not None:
         progress.clear()
-    _report(ruleset, infos, outcome, seed_value, sweep_name, as_json, csv_path, plot_path)
+    _report(ruleset, infos, outcome, seed_value, sweep_name, as_json, csv_path, plot_path,
+            force)
 
 
 def _report(ruleset: str, infos: list[SetupInfo], outcome: Outcome, seed: Any,
             sweep_name: str | None, as_json: bool, csv_path: str | None,
-            plot_path: str | None) -> NoReturn:
+            plot_path: str | None, force: bool) -> NoReturn:
     base = infos[0]
     program = base.loaded.program
     meta = program.data["metadata"]
@@ -319,7 +339,8 @@ def _report(ruleset: str, infos: list[SetupInfo], outcome: Outcome, seed: Any,
     if outcome.interrupted:
         click.echo(f"interrupted: {outcome.completed:,} of {outcome.requested:,} games were "
                    "completed; the statistics cover those", err=True)
-    written = _files(infos, outcome, all_stats, out, seed, csv_path, plot_path, sweep_name)
+    written = _files(infos, outcome, all_stats, out, seed, csv_path, plot_path, sweep_name,
+                     force)
     if not as_json:
         for line in written:
             click.echo(line)
@@ -359,36 +380,40 @@ def _text(out: dict, infos: list[SetupInfo], all_stats: list[dict], diffs: list[
 
 def _files(infos: list[SetupInfo], outcome: Outcome, all_stats: list[dict], out: dict,
            seed: Any, csv_path: str | None, plot_path: str | None,
-           sweep_name: str | None) -> list[str]:
+           sweep_name: str | None, force: bool) -> list[str]:
+    """Writes the --csv and --plot files (each whole, or not at all; see output_files)."""
     lines = []
     n_players = len(infos[0].seats)
     if csv_path:
         clock = any(r.seconds for records in outcome.records for r in records)
-        try:
-            write_csv(csv_path, [(i.label, outcome.records[k]) for k, i in enumerate(infos)],
-                      n_players, seed, clock)
-        except OSError as e:
-            _usage(f"cannot write {csv_path} ({e.strerror})")
+        runs = [(i.label, outcome.records[k]) for k, i in enumerate(infos)]
+        _write(csv_path, lambda tmp: write_csv(tmp, runs, n_players, seed, clock), force)
         lines.append(f"wrote {csv_path}: one row per game")
     if plot_path:
         title = f"{out['name']}: {outcome.completed:,} games per setup, seed {seed}"
-        try:
+
+        def draw(tmp: str) -> None:
             if sweep_name is not None:
-                plots.plot_sweep(plot_path, title, sweep_name, out["sweep"]["values"])
+                plots.plot_sweep(tmp, title, sweep_name, out["sweep"]["values"])
+                return
+            scores = [[[r.scores[i] for r in outcome.records[k]
+                        if r.error is None and r.scores[i] is not None]
+                       for i in range(n_players)] for k in range(len(infos))]
+            if len(infos) == 1:
+                plots.plot_run(tmp, title, all_stats[0], scores[0])
             else:
-                scores = [[[r.scores[i] for r in outcome.records[k]
-                            if r.error is None and r.scores[i] is not None]
-                           for i in range(n_players)] for k in range(len(infos))]
-                if len(infos) == 1:
-                    plots.plot_run(plot_path, title, all_stats[0], scores[0])
-                else:
-                    plots.plot_comparison(plot_path, title,
-                                          [(i.label, s) for i, s in zip(infos, all_stats,
-                                                                        strict=True)], scores)
-        except OSError as e:
-            _usage(f"cannot write {plot_path} ({e.strerror})")
+                plots.plot_comparison(tmp, title, [(i.label, s) for i, s in zip(
+                    infos, all_stats, strict=True)], scores)
+        _write(plot_path, draw, force)
         lines.append(f"wrote {plot_path}")
     return lines
+
+
+def _write(path: str, write, force: bool) -> None:
+    try:
+        output_files.write_file(path, write, force)
+    except output_files.OutputError as e:
+        _usage(str(e))
 
 
 def _errors(ruleset: str, infos: list[SetupInfo], outcome: Outcome, seed: Any) -> bool:
