@@ -327,7 +327,28 @@ def _clamp(x, low, high):
 def _text(value):
     if value is True or value is False or value is None:  # the language's spelling
         return {True: "true", False: "false", None: "none"}[value]
-    return str(value)
+    if isinstance(value, (list, tuple, dict)):
+        _within_text(value)  # before writing it out: a list of big texts is bigger still
+    return sized(str(value))
+
+
+def _within_text(value: Any) -> None:
+    """Refuses a list or map whose text would pass MAX_TEXT, measured without making it."""
+    size, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+            size += 2 + 2 * len(v)
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+            size += 2 + 4 * len(v)
+        else:
+            size += len(v) + 2 if isinstance(v, str) else 24
+        if size > MAX_TEXT:
+            raise EvalError(f"a text longer than {MAX_TEXT:,} characters (the language's "
+                            "limit)")
 
 
 # -- dice ------------------------------------------------------------------------------------------

@@ -110,7 +110,12 @@ def compile_template(node: n.Template) -> Callable[[Mapping[str, Any]], str]:
              for p in node.parts]
 
     def template(env):
-        return "".join(s if f is None else show(f(env)) for s, f in parts)
+        try:
+            return sized("".join(s if f is None else show(f(env)) for s, f in parts))
+        except EvalError as err:
+            if isinstance(err, ExprEvalError):
+                raise
+            raise ExprEvalError(str(err), node.pos) from None
     return template
 
 

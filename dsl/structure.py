@@ -111,9 +111,15 @@ def _diagnose(error: ValidationError, doc: Document) -> list[Diagnostic]:
         msg = f"{error.instance} is {side} {error.validator_value}"
     elif v in ("minItems", "minProperties"):
         msg = "must not be empty" if error.validator_value == 1 else error.message
+    elif v == "maxProperties":
+        msg = f"at most {error.validator_value} entries"
     else:
         msg = error.message
-    return [Diagnostic("schema", msg + _where(path), span, path)]
+    hint = None
+    if v == "maximum" and path[:1] == ("limits",):
+        hint = (f"that is the most a ruleset may ask for; the person running the game can go "
+                f"further: meeple run ... --limit {path[-1]}=N (docs/security.md)")
+    return [Diagnostic("schema", msg + _where(path), span, path, hint=hint)]
 
 
 def check_structure(doc: Document, sections: list[str] | None = None) -> list[Diagnostic]:

@@ -94,6 +94,10 @@ RUNAWAYS = {
                                f"{MAX_ITEMS:,} items"),
     "nested comprehensions": ('x: 0', '- set: {x: "count([[y for y in range(0, 10000)] '
                                       'for z in range(0, 10000)])"}', "limits.max_steps"),
+    "a list of big texts written out": (
+        'x: "abcdefghij"', '- repeat: [{set: {x: "x + x"}}]\n  times: 13\n'
+                           '- set: {x: "text([x for i in range(0, 10000)])"}',
+        f"{MAX_TEXT:,} characters"),
     "a built-in over a list in a comprehension": (
         'x: 0', '- set: {x: "sum([count(range(0, 10000)) for z in range(0, 10000)])"}',
         "limits.max_steps"),
