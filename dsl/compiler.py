@@ -16,7 +16,8 @@ arithmetic wants numbers (true/false are not numbers). `<`... compare two number
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
@@ -28,10 +29,24 @@ _NUM = (int, float)
 _LISTS = (list, tuple)
 
 
-# The key of the work meter in a game's environment (no name of a ruleset starts with `_`):
-# comprehensions and built-ins over lists charge their items to it, so their work counts in
-# the game's step budget. An environment without one (a lone expression) charges nothing.
-WORK = "_work"
+# The work meter of the game being set up or played (interpreter/engine.py sets it, with
+# `metered`): comprehensions and built-ins over lists charge their items to it, so their work
+# counts in the game's step budget. None (a lone expression, a test): nothing is charged. One
+# slot for the process, read without walking environments: games run one at a time.
+METER: list = [None]
+
+
+@contextmanager
+def metered(charge: Callable[[int, Any], None]) -> Iterator[None]:
+    """Charges the work of expressions evaluated inside to `charge` (nested: restored after)."""
+    previous, METER[0] = METER[0], charge
+    try:
+        yield
+    finally:
+        METER[0] = previous
+
+
+UNCHARGED_ITEMS = 64
 
 
 class ExprEvalError(EvalError):
@@ -354,7 +369,7 @@ def _comprehension(node: n.Comprehension) -> Compiled:
             if not isinstance(inner, list):
                 raise ExprEvalError(f"'for {var} in ...' needs a list, not {kind(items)}", ipos)
             items = inner
-        meter = env.get(WORK)
+        meter = METER[0]
         if meter is not None:
             meter(len(items), ipos)
         scope = Env((), env)
@@ -381,7 +396,8 @@ def _call(node: n.Call) -> Compiled:
     args = tuple(compile_expression(a) for a in node.args)
     kwargs = tuple((k, compile_expression(v)) for k, v in node.kwargs)
 
-    counted = fn.counted
+    # A built-in over a comprehension reads items the comprehension has already counted.
+    counted = fn.counted and not all(isinstance(a, n.Comprehension) for a in node.args)
 
     def call(env):
         values = [a(env) for a in args]
@@ -403,12 +419,16 @@ def _call(node: n.Call) -> Compiled:
 def charged(env: Mapping[str, Any], impl: Callable, values: list, named: dict | None,
             pos: n.Pos) -> Any:
     """Calls a built-in that works over lists, charging the items it reads and makes to the
-    game's work meter."""
+    game's work meter. Calls over a few items are not charged (each costs at most
+    UNCHARGED_ITEMS, and how often they run is already counted: by the steps, and by the
+    comprehensions around them), which keeps the common case at one function call."""
     result = impl(*values, **named) if named else impl(*values)
-    meter = env.get(WORK)
-    if meter is not None:
-        items = sum(len(v) for v in values if type(v) is list)
-        meter(items + (len(result) if type(result) is list else 0), pos)
+    items = sum(len(v) for v in values if type(v) is list) + (
+        len(result) if type(result) is list else 0)
+    if items > UNCHARGED_ITEMS:
+        meter = METER[0]
+        if meter is not None:
+            meter(items, pos)
     return result
 
 

@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS, get, sized
-from dsl.compiler import _OPS, WORK, _add, _eq, _member, charged
+from dsl.builtins import BUILTINS, MAX_INT, get, sized
+from dsl.compiler import _OPS, METER, _add, _eq, _member, charged
 from interpreter.values import Grid
 
 Fn = Callable[[Mapping[str, Any]], Any]
@@ -63,7 +63,7 @@ def _index(value: Any, k: Any) -> Any:
     return value[k]  # a map, a grid: their own lookups raise on a missing key
 
 
-def _iter(items: Any, env: Any) -> Any:
+def _iter(items: Any) -> Any:
     if isinstance(items, list | tuple):
         pass
     elif isinstance(items, dict):
@@ -72,7 +72,7 @@ def _iter(items: Any, env: Any) -> Any:
         items = getattr(items, "items", None)
         if not isinstance(items, list):
             raise TypeError("not a list")
-    meter = env.get(WORK)  # the work counts in the step budget, as in the closures
+    meter = METER[0]  # the work counts in the step budget, as in the closures
     if meter is not None:
         meter(len(items), None)
     return items
@@ -135,10 +135,16 @@ class _Source:
         return "[" + ", ".join(self.gen(x)[0] for x in node.items) + "]", False
 
     def _field(self, node: n.Field) -> tuple[str, bool]:
-        # Always through builtins.get, which reads only the fields an object opens to the
-        # language (never a Python attribute by name); the field name is a quoted constant.
+        # As builtins.get: a map's key, or a field the object opens to the language (its
+        # `_readable` list), read only once found there; never a Python attribute by a name
+        # the object did not list. Anything else raises, and the closure reports it.
         obj, _ = self.gen(node.obj)
-        return f"_get({obj}, {node.name!r})", False
+        name = node.name
+        if self.plain or not name.isidentifier() or keyword.iskeyword(name) or name[0] == "_":
+            return f"_get({obj}, {name!r})", False
+        t = self.temp()
+        return (f"({t}[{name!r}] if type({t} := {obj}) is dict else {t}.{name} "
+                f"if {name!r} in {t}._readable else _get({t}, {name!r}))"), False
 
     def _index(self, node: n.Index) -> tuple[str, bool]:
         obj, key = self.gen(node.obj)[0], self.gen(node.key)[0]
@@ -179,7 +185,9 @@ class _Source:
         if op in _ORDER_HELPER:
             return f"({ta} {op} {tb} if {both} else {_ORDER_HELPER[op]}({ta}, {tb}))", True
         if op == "+":  # within the size limits (dsl/builtins.py sized)
-            return f"(_sized({ta} + {tb}) if {both} else _add({ta}, {tb}))", False
+            r = self.temp()  # within the size limit (dsl/builtins.py sized), inline
+            return (f"(({r} if -{MAX_INT} <= ({r} := {ta} + {tb}) <= {MAX_INT} else _sized({r}))"
+                    f" if {both} else _add({ta}, {tb}))"), False
         if op == "//":
             return f"(int({ta} // {tb}) if {both} else _fail())", False
         if op in ("-", "*"):
@@ -228,7 +236,7 @@ class _Source:
                 test = f" if {c if c_bool else f'_bool({c})'}"
         finally:
             self.scopes.pop()
-        return f"[{element} for {var} in _iter({items}, env){test}]", False
+        return f"[{element} for {var} in _iter({items}){test}]", False
 
     def _call(self, node: n.Call) -> tuple[str, bool]:
         fn = BUILTINS.get(node.func)
@@ -238,7 +246,8 @@ class _Source:
         args += [f"{k}={self.gen(v)[0]}" for k, v in node.kwargs]
         if any(not k.isidentifier() or keyword.iskeyword(k) for k, _ in node.kwargs):
             raise Unsupported("keyword")
-        if fn.counted:  # its items count in the step budget
+        # Its items count in the step budget, unless a comprehension counted them already.
+        if fn.counted and not all(isinstance(a, n.Comprehension) for a in node.args):
             kw = "{" + ", ".join(f"{k!r}: {self.gen(v)[0]}" for k, v in node.kwargs) + "}"
             pos = [self.gen(a)[0] for a in node.args]
             return (f"_charged(env, {self.const(fn.impl)}, [{', '.join(pos)}], "

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import MAX_INT
 from dsl.compiler import Env
 from interpreter import compile_expr as cx
 from interpreter.codegen import _dotted
@@ -132,9 +133,10 @@ class _Emitter:
         a, old, v = self.temp("a"), self.temp("o"), self.temp()
         self.emit(depth, f"{a} = {amount}(env)")
         self.emit(depth, f"{old} = {read}(env)")
-        self.emit(depth, f"if type({old}) in _NUM and type({a}) in _NUM:")
+        # Within the size limit, else the closure (which reports it; nothing written yet).
+        self.emit(depth, f"if type({old}) in _NUM and type({a}) in _NUM and "
+                         f"-{MAX_INT} <= ({v} := {old} + {a}) <= {MAX_INT}:")
         d = depth + 1
-        self.emit(d, f"{v} = {old} + {a}")
         if "min" in spec:
             self.emit(d, f"{v} = max({self.const(cx.expr(spec['min'], path + ('min',)), 'e')}"
                          f"(env), {v})")

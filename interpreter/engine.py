@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsl.compiler import WORK, Env, OverBudget
+from dsl.compiler import Env, OverBudget, metered
 from dsl.limits import MAX_PIECES
 from interpreter.chance import ChanceSource
 from interpreter.clock import ModelledClock
@@ -131,13 +131,13 @@ class Game:
         self.work = 0                # items expressions went through (charge), in the budget
         self.replay_until = 0
         self.triggers = p.triggers
-        self._build_state()
+        with metered(self.charge):  # initial values are expressions too
+            self._build_state()
 
     # -- setup -----------------------------------------------------------------------------------
     def _build_state(self) -> None:
         p, data = self.program, self.program.data
         env: dict[str, Any] = dict(p.parameters)
-        env[WORK] = self.charge  # comprehensions' work counts in the step budget
         self.env = env
         names = (data["players"].get("seat_names") or [])
         self.players: list[Player] = []
@@ -234,6 +234,10 @@ class Game:
     # -- running ---------------------------------------------------------------------------------
     def run(self) -> Result:
         """Plays the game to its end. A `RuleError` ends it early, reported in the result."""
+        with metered(self.charge):  # comprehensions' work counts in the step budget
+            return self._play()
+
+    def _play(self) -> Result:
         reason = ""
         winners = None
         error = None
@@ -369,7 +373,7 @@ class Game:
 
     # -- after every operation -------------------------------------------------------------------
     def charge(self, items: int, pos: Any) -> None:
-        """The work meter of expressions (dsl/compiler.py WORK): items that comprehensions and
+        """The work meter of expressions (dsl/compiler.py METER): items that comprehensions and
         built-ins over lists go through count in the step budget like steps."""
         self.work += items
         if self.work + self.steps > self.limits["max_steps"]:

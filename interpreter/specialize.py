@@ -63,7 +63,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT
 from dsl.parser import parse_expression
 from interpreter.codegen_steps import loop_head
 from interpreter.decisions import PolicyController, RandomController
@@ -77,6 +76,8 @@ from interpreter.specialize_base import (
     _NONEABLE,
     _NUMS,
     _UNROLL,
+    SAFE_INT,
+    SMALL_STEP,
     Ex,
     Fallback,
     Unsupported,
@@ -87,6 +88,7 @@ from interpreter.specialize_base import (
     _EndTurn,
     _lit,
     _node,
+    times,
     within,
     work,
 )
@@ -367,7 +369,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         if obj.kind == "die":
             d = obj.dice[0]
             if f == "face":
-                return Ex(d.var, "int" if type(d.faces[0]) is int else "str")
+                ints = all(type(x) is int for x in d.faces)
+                return Ex(d.var, "int" if type(d.faces[0]) is int else "str",
+                          bound=max(abs(x) for x in d.faces) if ints else None)
             if f == "sides":
                 return _lit(len(d.faces))
             if f == "id":
@@ -468,7 +472,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
                 v = None  # left to run time (and to the interpreter)
             if type(v) is int or (type(v) is float and math.isfinite(v)):
                 return _lit(v)
-        if op in ("+", "-", "*"):
+        if op == "*":  # a product may jump out of the range the generated code keeps
+            return Ex(f"_times({a.src}, {b.src})", "int" if both_int else "num")
+        if op in ("+", "-"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe)
         if op == "/":
             return Ex(f"({a.src} / {b.src})", "num")
@@ -705,8 +711,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             pairs.append((target, v, name))
         # What a write stores stays within the size limits (numbers, texts and lists that
         # could grow in a loop: `x * x`, `t + t`); a value of another kind cannot grow.
-        sized = [f"_within({v.src})" if v.kind in ("int", "num", "str") or v.kind.startswith(
-            "list:") else v.src for _, v, _ in pairs]
+        sized = [f"_within({v.src})" if v.const is _NO and (v.kind in ("int", "num", "str")
+                                                            or v.kind.startswith("list:"))
+                 else v.src for _, v, _ in pairs]
         if len(pairs) == 1:
             self.emit(d, f"{pairs[0][0]} = {sized[0]}")
         else:  # every value is read before any is written
@@ -735,15 +742,17 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         temps = [self.temp() for _ in pairs]
         for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
             self.emit(d, f"{t} = {v.src}")
-        for t, (target, _, _) in zip(temps, pairs, strict=True):
+        for t, (target, v, _) in zip(temps, pairs, strict=True):
             expr = f"{target} + {t}"
             if low is not None:
                 expr = f"max({low.src}, {expr})"
             if high is not None:
                 expr = f"min({high.src}, {expr})"
             self.emit(d, f"{target} = {expr}")
-            if low is None or high is None:  # an unbounded sum may grow past the limit
-                self.emit(d, f"if not -{MAX_INT} <= {target} <= {MAX_INT}:")
+            # A small amount (a die's face, a constant) moves the sum by little per step:
+            # the checks at the writes that can jump (sets, large adds) keep it in range.
+            if (low is None or high is None) and (v.bound is None or v.bound > SMALL_STEP):
+                self.emit(d, f"if not -{SAFE_INT} <= {target} <= {SAFE_INT}:")
                 self.emit(d + 1, "raise _Fallback()")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
@@ -1579,7 +1588,7 @@ def specialize(program: Program, players: int | None = None,
             gen = _Gen(program, n, controllers, track)
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_within": within, "_work": work,
+                     "_within": within, "_work": work, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
                      "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT
+from dsl.builtins import MAX_ITEMS, MAX_TEXT
 from dsl.parser import parse_expression
 
 
@@ -27,14 +27,32 @@ class Fallback(Exception):  # noqa: N818 - a signal of the generated code
     """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
 
 
+# The generated code keeps whole numbers within ±SAFE_INT, and hands the seed to the
+# interpreter (which checks every +, - and * against dsl/builtins.py MAX_INT) as soon as one
+# leaves that range: far enough below MAX_INT that no expression of the language (at most
+# MAX_DEPTH terms) can pass MAX_INT from values within it, so the generated code need not check
+# each + and -, yet never plays on where the interpreter would have stopped.
+SAFE_INT = 2**40
+SMALL_STEP = 2**16  # an `add` of at most this much per step cannot leave the range unseen
+
+
 def within(value: Any) -> Any:
-    """A value a state write stores, within the language's size limits (dsl/builtins.py
-    sized): past them the interpreter replays the seed and stops with the located error."""
+    """A value a state write stores, within the range the generated code keeps (numbers) and
+    the size limits (texts, lists); else the interpreter replays the seed."""
     kind = type(value)
-    if (kind is int and not -MAX_INT <= value <= MAX_INT) or (
+    if (kind is int and not -SAFE_INT <= value <= SAFE_INT) or (
             kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS)):
         raise Fallback()
     return value
+
+
+def times(a: Any, b: Any) -> Any:
+    """`*` in generated code: a product of whole numbers within ±SAFE_INT, else the
+    interpreter replays the seed."""
+    r = a * b
+    if type(r) is int and not -SAFE_INT <= r <= SAFE_INT:
+        raise Fallback()
+    return r
 
 
 def work(meter: list, items: Any, steps: int, budget: int) -> Any:
@@ -85,6 +103,7 @@ class Ex:
     const: Any = _NO
     dice: tuple = ()
     items: list | None = None
+    bound: int | None = None  # the largest magnitude a whole number can have, when known
     opts: tuple | None = None
     zone: str = ""       # kind zone: the zone's declared name
 
@@ -114,7 +133,9 @@ def _lit(v: Any) -> Ex:
     if v is True or v is False:
         return Ex(repr(v), "bool", True, v)
     if type(v) is int:
-        return Ex(repr(v), "int", True, v)
+        if not -SAFE_INT <= v <= SAFE_INT:
+            raise Unsupported("a whole number beyond the generated code's range")
+        return Ex(repr(v), "int", True, v, bound=abs(v))
     if type(v) is float and math.isfinite(v):
         return Ex(repr(v), "num", True, v)
     if type(v) is str:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import EvalError, get, put
+from dsl.builtins import EvalError, get, put, sized
 from dsl.compiler import Env
 from dsl.effects import EFFECTS
 from interpreter import compile_expr as cx
@@ -165,14 +165,17 @@ class StepCompiler:
             amounts = [amount(env) for _, _, _, amount in pairs]
             for (text, read, write, _), amount in zip(pairs, amounts, strict=True):
                 old = read(env)
-                if isinstance(old, list):  # adding to a list appends (a list adds its items)
-                    write(g, env, old + (list(amount) if isinstance(amount, (list, tuple))
-                                         else [amount]))
-                    continue
-                if type(old) not in (int, float) or type(amount) not in (int, float):
-                    raise RuleError("runtime-error", f"cannot add {amount!r} to {old!r}",
-                                    path + ("add", text))
-                v = old + amount
+                try:
+                    if isinstance(old, list):  # adding to a list appends (a list its items)
+                        write(g, env, sized(old + (list(amount) if isinstance(
+                            amount, (list, tuple)) else [amount])))
+                        continue
+                    if type(old) not in (int, float) or type(amount) not in (int, float):
+                        raise RuleError("runtime-error", f"cannot add {amount!r} to {old!r}",
+                                        path + ("add", text))
+                    v = sized(old + amount)
+                except EvalError as err:  # past a size limit (`add: {x: x}` in a loop)
+                    raise RuleError("runtime-error", str(err), path + ("add", text)) from None
                 if low is not None:
                     v = max(low(env), v)
                 if high is not None:

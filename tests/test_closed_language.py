@@ -227,19 +227,41 @@ class _Sources:
         return builtins.compile(source, *args, **kwargs)
 
 
+def _guarded(node: ast.AST) -> set[int]:
+    """Attribute reads of the form `t.NAME if 'NAME' in t._readable else ...`: the only way
+    generated code may read a ruleset's field as a Python attribute."""
+    out = set()
+    for x in ast.walk(node):
+        if not (isinstance(x, ast.IfExp) and isinstance(x.body, ast.Attribute)):
+            continue
+        body, test = x.body, x.test
+        if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Constant)
+                and test.left.value == body.attr and isinstance(test.ops[0], ast.In)
+                and isinstance(test.comparators[0], ast.Attribute)
+                and test.comparators[0].attr == "_readable"
+                and ast.dump(test.comparators[0].value) == ast.dump(body.value)):
+            out.add(id(body))
+    return out
+
+
 def _reaches_only_engine_attributes(source: str) -> None:
     tree = ast.parse(source)
+    guarded = _guarded(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
-            assert not node.attr.startswith("zz"), f"ruleset field as code: .{node.attr}"
             assert not node.attr.startswith("__"), f"dunder in generated code: .{node.attr}"
+            if node.attr.startswith("zz"):
+                assert isinstance(node.ctx, ast.Load), f"ruleset field written: .{node.attr}"
+                assert id(node) in guarded, f"ruleset field read unchecked: .{node.attr}"
         if isinstance(node, ast.Name):
             assert node.id not in ("getattr", "setattr", "eval", "exec", "__import__", "open")
 
 
-def test_every_code_generator_emits_no_ruleset_name_as_python(tmp_path, monkeypatch):
-    """Per-expression code, generated step lists and the specializer: ruleset names reach the
-    generated Python only as quoted constants, and no generated code names a host attribute."""
+def test_every_code_generator_reads_ruleset_fields_only_through_the_objects_lists(tmp_path, monkeypatch):
+    """Per-expression code, generated step lists and the specializer: a ruleset's field names
+    reach the generated Python as quoted constants, or as an attribute read only after the
+    object listed it among its fields; nothing is written by attribute, no host attribute is
+    named."""
     spy = _Sources()
     for module in (codegen, codegen_steps, specialize_module):
         monkeypatch.setattr(module, "compile", spy, raising=False)
