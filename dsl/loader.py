@@ -293,6 +293,12 @@ def load_text(text: str, name: str = "<text>", *,
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "malformed YAML"
+        if "nesting depth" in problem:
+            # Some builds of libyaml stop at their own depth limit while reading ahead, before
+            # the event at MAX_DEPTH reaches us: the same problem, told the same way.
+            return None, [Diagnostic("too-deep", f"the document nests deeper than {MAX_DEPTH} "
+                                     "levels", _mark_span(source, mark),
+                                     hint="flatten the structure")]
         message = f"YAML syntax: {problem}"
         if exc.context and exc.context_mark and exc.context_mark is not mark:
             message += f" ({exc.context} at line {exc.context_mark.line + 1})"

@@ -65,6 +65,23 @@ def test_nesting_deeper_than_the_limit_is_too_deep(depth):
     assert [d.code for d in diags] == ["too-deep"]
 
 
+def test_a_yaml_library_that_stops_at_its_own_depth_limit_still_reports_too_deep(monkeypatch):
+    """Newer libyaml builds refuse deep flow nesting while reading ahead, before the event at
+    MAX_DEPTH reaches the loader; the error is the same problem and gets the same code."""
+    import yaml
+
+    import dsl.loader as loader
+
+    def libyaml_refuses(text, source):
+        mark = yaml.Mark("t.yaml", 1002, 1, 1002, None, None)
+        raise yaml.parser.ParserError(None, None, "exceeded maximum nesting depth", mark)
+
+    monkeypatch.setattr(loader, "_stream_problem", libyaml_refuses)
+    doc, diags = load_diags("meeple: 1\nx: " + "[" * 2000 + "]" * 2000 + "\n")
+    assert doc is None
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("too-deep", 2, 1003)]
+
+
 def test_nesting_of_block_mappings_deeper_than_the_limit_is_too_deep():
     text = "meeple: 1\n" + "".join("  " * i + f"k{i}:\n" for i in range(MAX_DEPTH + 5)) + \
         "  " * (MAX_DEPTH + 5) + "v\n"
