@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from dsl.safe_text import escape_controls
 from dsl.source import SourceFile, Span
 
 
@@ -40,6 +41,8 @@ CODES: dict[str, Code] = {c.name: c for c in [
     # load
     _c("file-not-found", "load", "The file does not exist or cannot be read.",
        "meeple validate missing.yaml", "Check the path."),
+    _c("bad-encoding", "load", "The file is not UTF-8 text.",
+       "a ruleset saved as Latin-1 with an accented name", "Save the file as UTF-8."),
     _c("yaml-syntax", "load", "The file is not well-formed YAML.",
        "a: [1, 2", "Close the bracket, fix the indentation or quote the value."),
     _c("duplicate-key", "load", "A mapping has the same key twice; YAML would silently keep the last.",
@@ -227,13 +230,18 @@ def render(diag: Diagnostic, source: SourceFile | None = None) -> str:
                 column -= start - (1 if start else 0)
                 text = ("…" if start else "") + window + (
                     "…" if start + SHOWN_LINE < len(text) else "")
-            lines.append(gutter + text)
             width = 1
             if s.end_line == s.line and s.end_column and s.end_column > s.column:
                 width = s.end_column - s.column
             width = max(1, min(width, len(text) - column + 1))
-            caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[: column - 1])
-            lines.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^" + "~" * (width - 1))
+            # The quoted line is shown with its control characters escaped; the caret is
+            # measured on what is shown, so it still points at the same characters.
+            before = escape_controls(text[: column - 1])
+            marked = escape_controls(text[column - 1: column - 1 + width])
+            lines.append(gutter + before + marked + escape_controls(text[column - 1 + width:]))
+            caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
+            lines.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^"
+                         + "~" * (max(1, len(marked)) - 1))
     if diag.hint:
         lines.append(f"     = hint: {diag.hint}")
     return "\n".join(lines)

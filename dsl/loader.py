@@ -277,6 +277,19 @@ def _stream_problem(text: str, source: SourceFile) -> Diagnostic | None:
     return None
 
 
+def _reader_problem(exc: yaml.reader.ReaderError, source: SourceFile) -> Diagnostic:
+    """A character YAML does not allow in a file (a control character, most often), located
+    at the character, with the way to write it."""
+    text, at = source.text, max(0, min(exc.position, len(source.text)))
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    char = exc.character if isinstance(exc.character, str) else chr(exc.character or 0)
+    return Diagnostic("yaml-syntax", f"the file holds the control character U+{ord(char):04X}, "
+                      "which YAML does not allow", Span(source.name, line, column, line,
+                                                        column + 1),
+                      hint='write it as an escape inside a double-quoted text ("\\x1b")')
+
+
 def load_text(text: str, name: str = "<text>", *,
               mapping: bool = True) -> tuple[Document | None, list[Diagnostic]]:
     """Loads YAML text. Returns the document (None on a fatal error) and the diagnostics.
@@ -303,6 +316,8 @@ def load_text(text: str, name: str = "<text>", *,
         if exc.context and exc.context_mark and exc.context_mark is not mark:
             message += f" ({exc.context} at line {exc.context_mark.line + 1})"
         return None, [Diagnostic("yaml-syntax", message, _mark_span(source, mark))]
+    except yaml.reader.ReaderError as exc:
+        return None, [_reader_problem(exc, source)]
     except yaml.YAMLError as exc:
         return None, [Diagnostic("yaml-syntax", f"YAML error: {exc}", Span(name, 1, 1))]
     except RecursionError:
@@ -334,15 +349,29 @@ def load_file(path: str | Path, *,
         if size > MAX_BYTES:
             return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
                                      Span(str(path), 1, 1))]
-        with p.open(encoding="utf-8") as f:  # at most one character past the limit: a
-            text = f.read(MAX_BYTES + 1)  # device or a pipe that never ends is too large
-        if len(text) > MAX_BYTES:
+        with p.open("rb") as f:  # at most one byte past the limit: a device or a pipe
+            raw = f.read(MAX_BYTES + 1)  # that never ends is too large
+        if len(raw) > MAX_BYTES:
             return None, [Diagnostic("too-large", f"the file is larger than {MAX_BYTES:,} bytes",
                                      Span(str(path), 1, 1))]
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return None, [Diagnostic("file-not-found", f"cannot read '{path}': {reason}")]
+    except OSError as exc:
+        return None, [Diagnostic("file-not-found",
+                                 f"cannot read '{path}': {exc.strerror or exc}")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [_not_utf8(raw, exc, str(path))]
     return load_text(text, str(path), mapping=mapping)
+
+
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError, name: str) -> Diagnostic:
+    """The first byte that is not UTF-8, located by line and column (in characters)."""
+    line = raw.count(b"\n", 0, exc.start) + 1
+    start = raw.rfind(b"\n", 0, exc.start) + 1
+    column = len(raw[start:exc.start].decode("utf-8", "replace")) + 1
+    return Diagnostic("bad-encoding", f"the file is not UTF-8 text: the byte 0x{raw[exc.start]:02X} "
+                      "here is not UTF-8", Span(name, line, column, line, column + 1),
+                      hint="save the file as UTF-8")
 
 
 def load_data_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:

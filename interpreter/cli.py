@@ -15,6 +15,7 @@ import click
 from dsl import render, validate_path
 from dsl.diagnostics import Severity
 from dsl.schema import schema_json
+from interpreter import terminal
 from interpreter.replay_command import replay
 from interpreter.rules_command import rules
 from interpreter.run_command import run
@@ -29,6 +30,7 @@ def main() -> None:
     Write a game as a YAML ruleset, check it with `meeple validate`, and see
     docs/language.md for the language.
     """
+    terminal.install()  # from here on, no control character from a ruleset reaches the terminal
 
 
 @main.command()

@@ -22,6 +22,7 @@ from interpreter.decisions import Controller, Option, Request
 from interpreter.engine import TIMEOUT, Raised
 from interpreter.narrate import dice_text, listed
 from interpreter.signals import Undo
+from interpreter.terminal import ask, control
 from interpreter.views import HIDDEN, state_of
 
 
@@ -75,8 +76,8 @@ def hand_over(prompt: str) -> str:
         sys.stdout.flush()
         time.sleep(0.5)
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
-        return input("")
-    return input(prompt)
+        return ask("")
+    return ask(prompt)
 
 
 def _is_terminal() -> bool:
@@ -110,7 +111,9 @@ def _read_keys(prompt: str, timeout: float | None, status: Callable[[], str],
         st = status()
         line = (f"[{st}] " if st else "") + prompt + typed
         if line != shown:  # only what changed: a quiet terminal stays quiet
-            sys.stdout.write(("\r\x1b[K" if shown is not None else "") + line)
+            if shown is not None:
+                control("\r\x1b[K")  # back to the start of the line, and clear it
+            sys.stdout.write(line)
             sys.stdout.flush()
             shown = line
     try:

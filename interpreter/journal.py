@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from dsl.safe_text import UNSAFE
 from interpreter import log_check, output_files
 from interpreter.chance import ScriptedChance
 
@@ -59,7 +60,12 @@ class Writer:
 
 
 def _line(rec: dict) -> str:
-    return json.dumps(rec, ensure_ascii=False, default=str) + "\n"
+    # JSON escapes C0 controls itself; DEL, C1 controls and bidirectional overrides are
+    # escaped too, so a log read with `cat` or `less` cannot steer the terminal either.
+    text = json.dumps(rec, ensure_ascii=False, default=str)
+    if UNSAFE.search(text):
+        text = UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text + "\n"
 
 
 def read(path: str, cut_short: bool = False) -> tuple[dict, list[dict]]:

@@ -188,11 +188,12 @@ class Screen:
     """
 
     def __init__(self, echo: Callable[[str], None], people: list,
-                 confirm: Callable[[str], Any] | None = None, clear: str = "\n" * 40):
+                 confirm: Callable[[str], Any] | None = None,
+                 clear: Callable[[], None] | None = None):
         self.echo = echo
         self.people = list(people)       # the players a person controls
         self.confirm = confirm           # reads the hand-over Enter (None: no hand-over)
-        self.clear = clear
+        self.clear = clear or (lambda: echo("\n" * 40))  # clears the screen for a hand-over
         self.holder = self.people[0] if len(self.people) == 1 else None
         self.pending: dict[str, list[str]] = {p.name: [] for p in self.people}
 
@@ -219,7 +220,8 @@ class Screen:
         if player is self.holder or player not in self.people:
             return
         if self.confirm is not None and len(self.people) > 1:
-            self.echo(self.clear + f"== Pass the screen to {player.name}: everyone else, "
+            self.clear()
+            self.echo(f"== Pass the screen to {player.name}: everyone else, "
                       "look away ==")
             self.confirm(f"{player.name}, press Enter when only you can see the screen: ")
         self.holder = player

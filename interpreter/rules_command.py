@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from dsl import validate_path
+from dsl.safe_text import escape_controls
 from interpreter import output_files, rulebook
 from interpreter.options import pairs as _pairs
 from interpreter.run_command import _fail
@@ -56,7 +57,8 @@ def rules(ruleset: str, sets: tuple[str, ...], variant: str | None, fmt: str,
         click.echo(out, nl=False)
         return
     try:
-        output_files.write_text(output, out, force=force)
+        # The file is read in a browser or a terminal: no control character from the ruleset.
+        output_files.write_text(output, escape_controls(out), force=force)
     except output_files.OutputError as e:
         raise click.BadParameter(str(e), param_hint="--output") from None
     click.echo(f"wrote the rulebook of {loaded.program.data['metadata']['name']} to {output}",

@@ -40,6 +40,7 @@ from interpreter.options import seats as _seats
 from interpreter.options import seed as _seed
 from interpreter.setup import Loaded, SetupError, load, located, new_game
 from interpreter.signals import Undo
+from interpreter.terminal import ask, control
 
 
 def _dice_source(spec: str, seed: Any, echo) -> Any:
@@ -60,7 +61,7 @@ def _read(reader, path: str) -> list:
 
 
 def _table(seed: Any, echo) -> TableChance:
-    return TableChance(lambda prompt: input(prompt), echo, seed)
+    return TableChance(ask, echo, seed)
 
 
 class _NotedDraws:
@@ -210,7 +211,7 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         people = [p for p, c in zip(game.players, game.controllers, strict=True)
                   if isinstance(c, HumanController)]
         # Clearing means clearing, scrollback too, where there is a terminal to clear.
-        clear = "\x1b[2J\x1b[3J\x1b[H" if sys.stdout.isatty() else "\n" * 40
+        clear = (lambda: control("\x1b[2J\x1b[3J\x1b[H")) if sys.stdout.isatty() else None
         screen = Screen(echo, people, confirm=hand_over if len(people) > 1 else None,
                         clear=clear)
         for c in game.controllers:

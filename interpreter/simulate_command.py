@@ -42,6 +42,7 @@ from interpreter.summary import (
     text_sweep,
     write_csv,
 )
+from interpreter.terminal import control
 
 MAX_SWEEP = 200  # values in one sweep: each is a full simulation
 
@@ -182,12 +183,15 @@ class _Progress:
         text = (f"{done:,}/{total:,} games  {rate * self.per_index:,.0f} games/s  "
                 f"{_duration(left)} left  (Ctrl-C stops and reports)")
         self.width = max(self.width, len(text))
-        sys.stderr.write("\r" + text.ljust(self.width))
+        control("\r", err=True)  # the progress line redrawn in place
+        sys.stderr.write(text.ljust(self.width))
         sys.stderr.flush()
 
     def clear(self) -> None:
         if self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
+            control("\r", err=True)
+            sys.stderr.write(" " * self.width)
+            control("\r", err=True)
             sys.stderr.flush()
 
 

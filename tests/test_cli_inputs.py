@@ -42,7 +42,7 @@ def alias_bomb(levels: int = 12) -> str:
 # -- --dice and --decisions files -----------------------------------------------------------------
 
 BAD_DATA = {
-    "not_utf8": (b"\xff\xfe[1, 2]\n", "utf-8"),
+    "not_utf8": (b"\xff\xfe[1, 2]\n", "the file is not UTF-8 text"),
     "deeply_nested": (("[" * 5000 + "]" * 5000 + "\n").encode(), ":1:"),
     "alias_bomb": (alias_bomb().encode(), "alias bomb"),
     "a_number_of_5000_digits": (("[" + "9" * 5000 + "]\n").encode(), "too many digits"),
