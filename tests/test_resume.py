@@ -172,9 +172,15 @@ def test_undo_with_nothing_entered_yet_says_so_and_asks_again(tmp_path):
     assert "(nothing to undo)" in out.output
 
 
-def test_a_seeded_game_with_a_modelled_race_resumes_to_the_same_game(tmp_path):
+def test_a_seeded_game_with_a_modelled_race_resumes_to_the_same_game(tmp_path, monkeypatch):
     # The bots' grab is modelled with random numbers from the dice's own stream: a resume
     # takes the race from the log and must draw as many, or every later die would differ.
+    # Real time stands still here: a race lasts as long as the person took, when that is
+    # longer than the model, and a busy machine must not make the two games differ.
+    import types
+
+    import interpreter.clock
+    monkeypatch.setattr(interpreter.clock, "time", types.SimpleNamespace(monotonic=lambda: 0.0))
     ship = str(ROOT / "rulesets" / "shipwrecked.yaml")
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
     answers = "1\n\n" * 200  # island 1, and a grab of nothing, every turn
