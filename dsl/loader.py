@@ -8,6 +8,7 @@ document size, nesting depth and alias expansion: an alias bomb is refused, neve
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,7 +170,14 @@ class _Converter:
             self.positions.values[path] = (node.start_mark.index, node.end_mark.index)
         if isinstance(node, yaml.ScalarNode):
             try:
-                return _scalar_value(node)
+                value = _scalar_value(node)
+                if isinstance(value, float) and not math.isfinite(value):
+                    # .inf and .nan would reach arithmetic, logs and replays; numbers given
+                    # on the command line are refused the same way (--set).
+                    self.diags.append(Diagnostic(
+                        "schema", f"'{node.value}' is not a finite number", self.span(node),
+                        path, hint="write a number such as 1000000"))
+                return value
             except ValueError:  # a number too long for Python to read (over 4,300 digits)
                 raise _LoadError(Diagnostic(
                     "too-large", "this number has too many digits to read",

@@ -260,3 +260,12 @@ def test_crlf_line_endings_keep_lines_and_columns():
            "          then: [end_game]\r\n"
     (d,) = validate_text(text, "t.yaml").diagnostics
     assert (d.code, d.span.line, d.span.column) == ("unknown-name", 8, 16)
+
+
+@pytest.mark.parametrize("number", [".inf", "-.inf", ".nan", "1.0e+400"])
+def test_a_number_that_is_not_finite_is_refused_where_it_is_written(number):
+    """Numbers on the command line must be finite (--set); so must a ruleset's own."""
+    text = f"meeple: 1\nparameters:\n  goal: {{type: number, default: {number}, doc: g}}\n"
+    found = [(d.code, d.span.line, d.span.column) for d in load_diags(text)[1]]
+    assert found == [("schema", 3, 33)]
+    assert "not a finite number" in load_diags(text)[1][0].message
