@@ -493,6 +493,23 @@ class Game:
             out.append(name)
         return out
 
+    def raise_scripted(self, entry: dict, path: tuple = ()) -> None:
+        """An event a decision script or a log raises: only one people may raise, by a player
+        of this game or the table; anything else is a bad script, located."""
+        name, by = entry["raise"], entry.get("by")
+        # Outside its `during` an event may be raised, and changes nothing (as a call at the
+        # table before it counts); one the rules alone raise, or no event, is a bad script.
+        events = [n for n, spec in (self.program.data.get("events") or {}).items()
+                  if spec.get("raised_by", "rules") != "rules"]
+        if name not in events:
+            raise RuleError("bad-input", f"the decision script raises '{name}', which people "
+                            "cannot raise; " + (f"events they can: {', '.join(events)}" if events
+                                                else "this game has no such event"), path)
+        if by is not None and by != "table" and by not in {p.name for p in self.players}:
+            raise RuleError("bad-input", f"the decision script has '{name}' raised by '{by}', "
+                            "who does not play this game", path)
+        self.raise_event(name, by)
+
     def raise_event(self, name: str, by: str | None = None) -> None:
         """An event raised from outside the rules: by a player at the table (`by`), or by a
         modelled hazard."""
@@ -654,7 +671,7 @@ class Game:
                     self.poll_timers()
                     continue
                 if isinstance(entry, dict) and "raise" in entry:
-                    self.raise_event(entry["raise"], entry.get("by"))
+                    self.raise_scripted(entry, req.path)
                     continue
                 if isinstance(entry, dict) and "at" in entry:
                     self.clock.set(entry["at"])

@@ -153,8 +153,7 @@ def _scripted(g, spec: RaceSpec, racers: list[_Racer],
     while g.forced and isinstance(g.forced[0], dict) and "raise" in g.forced[0]:
         # An event raised while the claims were reported (an event `during` the race): it came
         # before the race's record, and happens again at the same point.
-        raised = g.forced.popleft()
-        g.raise_event(raised["raise"], raised.get("by"))
+        g.raise_scripted(g.forced.popleft(), spec.path)
     entry = g.forced[0] if g.forced else None
     if not (isinstance(entry, dict) and "race" in entry):
         return None, 0

@@ -149,6 +149,21 @@ def test_a_good_decisions_file_still_plays(tmp_path):
     assert played.exit_code == 0, played.output
 
 
+@pytest.mark.parametrize("entry, words", [
+    ('{"raise": "nosuch"}', "raises 'nosuch', which people cannot raise; events they can: "
+                            "breathed"),
+    ('{"raise": "breathed", "by": "Player 7"}', "raised by 'Player 7', who does not play"),
+])
+def test_a_scripted_event_is_raised_only_if_people_may_raise_it(tmp_path, entry, words):
+    """A script's `raise` was narrated and fired whatever it named."""
+    path = tmp_path / "d.json"
+    path.write_text(f"[{entry}]", encoding="utf-8")
+    done = run("run", WRECK, "--seed", "1", "--decisions", str(path))
+    assert done.exit_code == 1, done.output
+    assert words in done.output and "wreckdivers.yaml:" in done.output
+    assert "! nosuch" not in done.output
+
+
 def test_a_data_file_that_cannot_be_read_is_named(tmp_path):
     out = refused(run("run", PIG, "--dice", str(tmp_path / "nope.yaml")), 2, "--dice",
                   "nope.yaml", "No such file")
