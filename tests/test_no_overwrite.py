@@ -44,11 +44,12 @@ def test_run_log_with_force_replaces_the_file_with_the_new_log(tmp_path):
     assert leftovers(tmp_path) == []
 
 
-def test_run_log_never_overwrites_the_ruleset_it_plays(tmp_path):
+@pytest.mark.parametrize("command, option", [("run", "--log"), ("rules", "--output")])
+def test_a_command_never_writes_over_the_ruleset_it_reads(tmp_path, command, option):
     ruleset = tmp_path / "pig.yaml"
     shutil.copy(PIG, ruleset)
     before = ruleset.read_bytes()
-    refused(run("run", str(ruleset), "--log", str(ruleset)), 2, "already exists")
+    refused(run(command, str(ruleset), option, str(ruleset)), 2, "already exists")
     assert ruleset.read_bytes() == before
 
 
@@ -61,14 +62,6 @@ def test_rules_output_refuses_an_existing_file_and_force_replaces_it(tmp_path):
     assert run("rules", PIG, "-o", str(book), "--force").exit_code == 0
     assert book.read_text(encoding="utf-8").startswith("# Pig")
     assert leftovers(tmp_path) == []
-
-
-def test_rules_output_never_overwrites_the_ruleset_it_describes(tmp_path):
-    ruleset = tmp_path / "pig.yaml"
-    shutil.copy(PIG, ruleset)
-    before = ruleset.read_bytes()
-    refused(run("rules", str(ruleset), "--output", str(ruleset)), 2, "already exists")
-    assert ruleset.read_bytes() == before
 
 
 def test_simulate_refuses_an_existing_csv_before_playing_and_force_replaces_it(tmp_path):
