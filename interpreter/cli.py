@@ -7,6 +7,7 @@ file, however broken, produces a traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 
@@ -16,13 +17,32 @@ from dsl import render, validate_path
 from dsl.diagnostics import Severity
 from dsl.schema import schema_json
 from interpreter import terminal
-from interpreter.replay_command import replay
-from interpreter.rules_command import rules
-from interpreter.run_command import run
-from interpreter.simulate_command import simulate
+
+# Commands imported when they are used: `meeple validate` does not wait for the engine, the
+# simulator and the rulebook to load (start-up is most of a validation's time).
+LAZY_COMMANDS = {
+    "run": "interpreter.run_command:run",
+    "replay": "interpreter.replay_command:replay",
+    "simulate": "interpreter.simulate_command:simulate",
+    "rules": "interpreter.rules_command:rules",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands in LAZY_COMMANDS are imported only when asked for (click's
+    documented pattern for lazily loaded subcommands)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:
+            module, attr = LAZY_COMMANDS[name].split(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="meeple")
 def main() -> None:
     """meeple: tabletop games written as data.
@@ -74,11 +94,6 @@ def schema() -> None:
     """Print the ruleset JSON Schema (for editors' autocompletion)."""
     click.echo(schema_json(), nl=False)
 
-
-main.add_command(run)
-main.add_command(replay)
-main.add_command(simulate)
-main.add_command(rules)
 
 
 if __name__ == "__main__":  # pragma: no cover

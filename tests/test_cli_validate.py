@@ -159,3 +159,28 @@ def test_validate_exit_codes_through_a_real_process():
     assert meeple("validate", PIG).returncode == 0
     assert meeple("validate", BROKEN).returncode == 1
     assert meeple("validate").returncode == 2
+
+
+def test_validate_imports_only_what_checking_needs():
+    """Start-up is most of a validation's time: the engine, the simulator, the specializer and
+    the rulebook are imported by the commands that use them, not by `validate`."""
+    probe = ("import sys\n"
+             "from interpreter.cli import main\n"
+             "try:\n"
+             f"    main(['validate', '{PIG}'])\n"
+             "except SystemExit as e:\n"
+             "    assert e.code == 0, e.code\n"
+             "print(sorted(m for m in sys.modules if m.startswith('interpreter.')))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.strip().splitlines()[-1]
+    for heavy in ("interpreter.engine", "interpreter.simulate", "interpreter.specialize",
+                  "interpreter.rulebook", "interpreter.run_command"):
+        assert f"'{heavy}'" not in loaded, loaded
+
+
+def test_every_command_is_listed_and_each_loads_when_asked_for():
+    listed = invoke("--help").output
+    for name in ("validate", "schema", "run", "replay", "simulate", "rules"):
+        assert f"  {name} " in listed
+        assert invoke(name, "--help").exit_code == 0
