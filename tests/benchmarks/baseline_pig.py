@@ -19,6 +19,7 @@ import time
 
 def play(rng: random.Random, goal: int = 100, hold_at: int = 20) -> dict:
     """Play one game; return the winner's seat, the banked scores and the turn and roll counts."""
+    rand = rng.random  # int(rand() * 6): the fastest fair d6 in plain Python
     scores = [0, 0]
     seat = 0
     turns = 0
@@ -28,7 +29,7 @@ def play(rng: random.Random, goal: int = 100, hold_at: int = 20) -> dict:
         score = scores[seat]
         turn_total = 0
         while True:
-            face = rng.randrange(6) + 1
+            face = int(rand() * 6) + 1
             rolls += 1
             if face == 1:
                 turn_total = 0
