@@ -17,7 +17,7 @@ from dsl import types as t
 from dsl.diagnostics import WARNINGS, Diagnostic, Severity, suggestion
 from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression, parse_template
-from dsl.symbols import CARD_FIELDS, CELL_FIELDS, CONTEXT_NAMES, END, Symbols, collect_symbols
+from dsl.symbols import CARD_FIELDS, CELL_FIELDS, CONTEXT_NAMES, END, Symbols
 from dsl.typecheck import TypeChecker
 
 Scope = dict[str, t.Type]
@@ -404,13 +404,3 @@ def _exits_beyond_loop(step: Any) -> bool:
     name = step if isinstance(step, str) else next(iter(step), None) if isinstance(
         step, dict) else None
     return name in ("end_turn", "end_phase", "end_game", "goto")
-
-
-def check_document(doc: Document) -> tuple[Symbols, list[Diagnostic]]:
-    """Checks a structurally valid document. Returns its symbols and every diagnostic."""
-    from dsl import sections  # the walk over each section lives beside the checker
-
-    symbols, diags = collect_symbols(doc)
-    checker = Checker(doc, symbols)
-    sections.check_sections(checker)
-    return symbols, diags + checker.diags

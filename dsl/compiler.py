@@ -29,7 +29,7 @@ _NUM = (int, float)
 _LISTS = (list, tuple)
 
 
-# The work meter of the game being set up or played (interpreter/engine.py sets it, with
+# The work meter of the game being set up or played (interpreter/engine/game.py sets it, with
 # `metered`): comprehensions and built-ins over lists charge their items to it, so their work
 # counts in the game's step budget. None (a lone expression, a test): nothing is charged. One
 # slot for the process, read without walking environments: games run one at a time.

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dsl.checker import check_document
 from dsl.diagnostics import Diagnostic, Severity, sort_diagnostics
 from dsl.loader import MAX_BYTES, Document, Positions, load_file, load_text
+from dsl.sections import check_document
 from dsl.source import SourceFile
 from dsl.structure import check_structure
 from dsl.symbols import Symbols

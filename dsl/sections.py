@@ -13,11 +13,12 @@ from typing import Any
 from dsl import nodes as n
 from dsl import types as t
 from dsl.checker import Checker, Context
-from dsl.diagnostics import suggestion
+from dsl.diagnostics import Diagnostic, suggestion
 from dsl.fairness import check_policy_reads, restricted
 from dsl.inherit import own, resolve_policies
+from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression
-from dsl.symbols import BUILTIN_EVENTS, END
+from dsl.symbols import BUILTIN_EVENTS, END, Symbols, collect_symbols
 
 
 def check_sections(c: Checker) -> None:
@@ -441,3 +442,11 @@ def _variants(c: Checker, variants: dict) -> None:
             problem = parameter_problem(params[pname], value)
             if problem:
                 c.report("bad-parameter-value", f"'{pname}': {problem}", path)
+
+
+def check_document(doc: Document) -> tuple[Symbols, list[Diagnostic]]:
+    """Checks a structurally valid document. Returns its symbols and every diagnostic."""
+    symbols, diags = collect_symbols(doc)
+    checker = Checker(doc, symbols)
+    check_sections(checker)
+    return symbols, diags + checker.diags

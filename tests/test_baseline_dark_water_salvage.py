@@ -44,8 +44,8 @@ import random
 
 import pytest
 
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game, player_count
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game, player_count
 from tests.agreement import compare, mean_se
 from tests.benchmarks import baseline_dark_water_salvage as baseline
 from tests.conftest import ROOT

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import random
 
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game
 from tests.agreement import compare, mean_se
 from tests.benchmarks import baseline_dice_bag_dungeon as baseline
 from tests.conftest import ROOT

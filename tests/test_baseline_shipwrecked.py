@@ -40,8 +40,8 @@ import importlib.util
 import math
 import random
 
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game, player_count
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game, player_count
 from tests.agreement import compare, mean_se
 from tests.conftest import ROOT
 

@@ -16,9 +16,9 @@ from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT
 from dsl.limits import LIMIT_CEILINGS, MAX_PIECES, MAX_VARIANTS
 from dsl.loader import load_text
 from dsl.parser import MAX_DEPTH, ExprSyntaxError, parse_expression
-from interpreter import compile_expr as cx
-from interpreter.cli import main
-from interpreter.setup import load, new_game
+from interpreter.cli.main import main
+from interpreter.engine import compile_expr as cx
+from interpreter.engine.setup import load, new_game
 
 HEAD = """\
 meeple: 1

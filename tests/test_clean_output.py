@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dsl.safe_text import UNSAFE, escape_controls
-from interpreter.cli import main
-from interpreter.terminal import CleanStream, control
+from interpreter.cli.main import main
+from interpreter.table.terminal import CleanStream, control
 
 # Every kind of character the cleaning must catch, as a YAML double-quoted escape.
 HOSTILE = r"\e]0;pwned\a\e[2J\r\x9b\u202Eevil\u2066"

@@ -346,7 +346,7 @@ def test_a_log_that_is_not_a_log_is_refused(tmp_path):
 
 def test_a_log_larger_than_the_limit_is_refused_before_it_is_read(tmp_path, pig_log,
                                                                   monkeypatch):
-    from interpreter import log_check
+    from interpreter.table import log_check
     monkeypatch.setattr(log_check, "MAX_LOG_BYTES", 100)
     log = write_log(tmp_path / "g.jsonl", pig_log)
     refused(run("replay", log), 1, "g.jsonl", "larger than 100 bytes")
@@ -370,7 +370,7 @@ def test_a_broken_line_that_is_not_the_last_is_never_taken_for_a_cut_off_one(tmp
 
 
 def test_a_log_keeps_a_line_separator_inside_a_text(tmp_path, pig_log):
-    from interpreter import journal
+    from interpreter.table import journal
     records = copy.deepcopy(pig_log)
     records.insert(2, {"t": "say", "text": "one\u2028two\x85three"})
     head, read = journal.read(write_log(tmp_path / "g.jsonl", records))

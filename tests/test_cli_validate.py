@@ -13,7 +13,7 @@ import sys
 from click.testing import CliRunner
 
 from dsl.diagnostics import CODES
-from interpreter.cli import main
+from interpreter.cli.main import main
 from tests.conftest import ROOT
 
 PIG = "rulesets/pig.yaml"
@@ -165,7 +165,7 @@ def test_validate_imports_only_what_checking_needs():
     """Start-up is most of a validation's time: the engine, the simulator, the specializer and
     the rulebook are imported by the commands that use them, not by `validate`."""
     probe = ("import sys\n"
-             "from interpreter.cli import main\n"
+             "from interpreter.cli.main import main\n"
              "try:\n"
              f"    main(['validate', '{PIG}'])\n"
              "except SystemExit as e:\n"
@@ -174,8 +174,8 @@ def test_validate_imports_only_what_checking_needs():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     loaded = done.stdout.strip().splitlines()[-1]
-    for heavy in ("interpreter.engine", "interpreter.simulate", "interpreter.specialize",
-                  "interpreter.rulebook", "interpreter.run_command"):
+    for heavy in ("interpreter.engine.game", "interpreter.simulate.runner", "interpreter.compile.specialize",
+                  "interpreter.rulebook.book", "interpreter.cli.run"):
         assert f"'{heavy}'" not in loaded, loaded
 
 

@@ -20,15 +20,15 @@ from dsl.compiler import ExprEvalError, compile_expression
 from dsl.loader import load_text
 from dsl.parser import ExprSyntaxError, parse_expression
 from dsl.symbols import collect_symbols
-from interpreter import codegen, codegen_steps
-from interpreter import compile_expr as cx
-from interpreter import specialize as specialize_module
-from interpreter.chance import SeededChance
-from interpreter.program import compile_program
-from interpreter.setup import SetupError, load, new_game
-from interpreter.signals import RuleError
-from interpreter.specialize import specialize
-from interpreter.values import Die, Player, Zone
+from interpreter.compile import specialize as specialize_module
+from interpreter.compile.specialize import specialize
+from interpreter.engine import codegen, codegen_steps
+from interpreter.engine import compile_expr as cx
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.program import compile_program
+from interpreter.engine.setup import SetupError, load, new_game
+from interpreter.engine.signals import RuleError
+from interpreter.engine.values import Die, Player, Zone
 
 EXPLOIT = Path(__file__).parent / "errors" / "60_dunder_field_reaches_host.yaml"
 
@@ -68,7 +68,7 @@ DUNDERS = ["__class__", "__init__", "__globals__", "__dict__", "__builtins__", "
 def test_the_exploit_of_issue_14_is_refused_by_validate_located():
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.cli.main import main
     result = CliRunner().invoke(main, ["validate", str(EXPLOIT)])
     assert result.exit_code == 1
     assert "60_dunder_field_reaches_host.yaml:15:44: error:" in result.output

@@ -1,4 +1,4 @@
-"""Generated code (interpreter/codegen.py, codegen_steps.py) gives exactly the interpreter's
+"""Generated code (interpreter/engine/codegen.py, codegen_steps.py) gives exactly the interpreter's
 closures' results: the same log, event for event, on the same seeds for every shipped ruleset
 and variant; and the same value (or the same located error) for random expressions."""
 
@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from dsl import nodes as n
 from dsl.compiler import compile_expression
-from interpreter import codegen
-from interpreter import compile_expr as cx
-from interpreter.setup import load, new_game
-from interpreter.signals import RuleError
-from interpreter.values import Die, Player
+from interpreter.engine import codegen
+from interpreter.engine import compile_expr as cx
+from interpreter.engine.setup import load, new_game
+from interpreter.engine.signals import RuleError
+from interpreter.engine.values import Die, Player
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))

@@ -51,7 +51,7 @@ def test_every_complete_ruleset_in_the_guide_validates_clean():
 
 
 def test_every_complete_ruleset_in_the_guide_plays_to_its_end(tmp_path):
-    from interpreter.setup import load, new_game
+    from interpreter.engine.setup import load, new_game
 
     for i, block in enumerate(b for b in _yaml_blocks() if b.startswith("meeple: 1")):
         path = tmp_path / f"guide{i}.yaml"

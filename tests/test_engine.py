@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-from interpreter.chance import ScriptedChance, SeededChance
-from interpreter.engine import ScriptEnded
-from interpreter.narrate import result_lines
-from interpreter.setup import load, new_game
-from interpreter.specialize import specialize
+from interpreter.compile.specialize import specialize
+from interpreter.engine.chance import ScriptedChance, SeededChance
+from interpreter.engine.game import ScriptEnded
+from interpreter.engine.setup import load, new_game
+from interpreter.table.narrate import result_lines
 
 HEAD = """\
 meeple: 1
@@ -415,7 +415,7 @@ def test_an_end_turn_raised_by_a_check_lets_the_other_checks_run_first(tmp_path)
 
 
 def test_a_ruleset_loads_from_text_and_its_errors_name_the_given_file(tmp_path):
-    from interpreter.setup import SetupError
+    from interpreter.engine.setup import SetupError
     text = HEAD + textwrap.dedent("""\
     flow:
       phases:
@@ -432,7 +432,7 @@ def test_a_ruleset_loads_from_text_and_its_errors_name_the_given_file(tmp_path):
 
 
 def test_a_move_of_many_items_is_narrated_as_counts_by_component():
-    from interpreter.narrate import describe
+    from interpreter.table.narrate import describe
     few = {"t": "move", "items": ["red[0]", "red[1]"], "to": "bag"}
     many = {"t": "move", "items": [f"red[{i}]" for i in range(9)] + ["blue[0]"], "to": "bag"}
     assert describe(None, few) == "  moves red[0], red[1] to bag"

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from dsl import render, validate_path
 from dsl.diagnostics import CODES
-from interpreter.cli import main
+from interpreter.cli.main import main
 from tests.conftest import ROOT
 
 CASES = sorted((ROOT / "tests" / "errors").glob("*.yaml"))

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from dsl import validate_text
 from dsl.diagnostics import CODES
 from dsl.safe_text import UNSAFE
-from interpreter.cli import main
+from interpreter.cli.main import main
 from tests.conftest import ROOT
 
 BOUND = 20.0  # seconds any one command may take here (a runaway game stops in about 3)

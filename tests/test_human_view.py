@@ -1,4 +1,4 @@
-"""A person's view at the terminal (interpreter/human.py): teams, bookkeeping left out, many
+"""A person's view at the terminal (interpreter/table/human.py): teams, bookkeeping left out, many
 dice counted by face, long changes cut short, number questions and the race prompt."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
-from interpreter.chance import SeededChance
-from interpreter.decisions import option_for_value
-from interpreter.human import HumanController, _change
-from interpreter.setup import load, new_game
-from interpreter.values import Die
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.decisions import option_for_value
+from interpreter.engine.setup import load, new_game
+from interpreter.engine.values import Die
+from interpreter.table.human import HumanController, _change
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -109,7 +109,7 @@ def test_the_dungeon_warns_before_a_reroll_that_would_pay_a_last_health_or_trave
     # only the last Health die can. Each reroll question says what paying would cost.
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.cli.main import main
     out = CliRunner().invoke(main, [
         "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table", "--seat",
         "1=human"], input="blue\n4\nkeep\nblue\n6\nreroll\n2\n1\nkeep\n")
@@ -128,7 +128,7 @@ def test_a_choice_given_by_an_expression_is_shown_as_its_option_label_says():
     # The dungeon's payment: each die that may pay, named by its row and face.
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.cli.main import main
     out = CliRunner().invoke(main, [
         "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table", "--seat",
         "1=human"], input="blue\n4\nkeep\nblue\n6\nreroll\n2\n1\nkeep\n")

@@ -2,7 +2,7 @@
 `--plot` refuse an existing file unless the person passes `--force`; `--resume` goes on in its
 own log without ever cutting it short; every whole-file write goes to a temporary file that
 takes the file's place in one step, so a write that fails leaves the old file or none, never
-half of one (interpreter/output_files.py)."""
+half of one (interpreter/table/output_files.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from interpreter import journal, output_files
+from interpreter.table import journal, output_files
 from tests.test_cli_inputs import refused
 from tests.test_resume import PIG, run
 
@@ -169,7 +169,7 @@ def test_a_failed_write_with_force_leaves_the_old_file_whole(tmp_path, error):
 
 
 def test_a_plot_that_fails_half_way_leaves_no_file(tmp_path, monkeypatch):
-    from interpreter import plots
+    from interpreter.simulate import plots
     monkeypatch.setattr(plots, "available", lambda: True)
 
     def broken(path, *args):

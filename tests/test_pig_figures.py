@@ -24,8 +24,8 @@ import math
 from fractions import Fraction
 from itertools import pairwise
 
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game
 from tests.conftest import ROOT
 
 PIG = str(ROOT / "rulesets" / "pig.yaml")

@@ -5,9 +5,9 @@ written up whole."""
 from __future__ import annotations
 
 from dsl import validate_text
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game
-from interpreter.specialize import specialize
+from interpreter.compile.specialize import specialize
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game
 
 RULESET = """\
 meeple: 1

@@ -4,8 +4,8 @@ when they use `option`; the checker keeps option-dependent names out of `when`."
 from __future__ import annotations
 
 from dsl import validate_text
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game
 
 RULESET = """\
 meeple: 1

@@ -12,10 +12,10 @@ from collections import deque
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import ScriptedChance, TableChance
-from interpreter.cli import main
-from interpreter.human import HumanController
-from interpreter.setup import load, new_game
+from interpreter.cli.main import main
+from interpreter.engine.chance import ScriptedChance, TableChance
+from interpreter.engine.setup import load, new_game
+from interpreter.table.human import HumanController
 
 RULESET = """\
 meeple: 1

@@ -3,7 +3,7 @@ again only when an operation wrote something they read, so these sets must never
 
 from __future__ import annotations
 
-from interpreter.reads import names_read, target_writes, union
+from interpreter.engine.reads import names_read, target_writes, union
 
 
 def test_names_fields_and_builtin_implicit_fields_are_read():
@@ -29,8 +29,8 @@ def test_a_target_writes_its_name_its_field_or_its_containers_name():
 
 
 def test_an_end_condition_still_ends_the_game_after_the_write_it_reads(tmp_path):
-    from interpreter.chance import ScriptedChance
-    from interpreter.setup import load, new_game
+    from interpreter.engine.chance import ScriptedChance
+    from interpreter.engine.setup import load, new_game
 
     path = tmp_path / "t.yaml"
     path.write_text("""\

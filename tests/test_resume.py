@@ -15,7 +15,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 from tests.test_table_and_human import MEEPLE, Terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,8 +179,8 @@ def test_a_seeded_game_with_a_modelled_race_resumes_to_the_same_game(tmp_path, m
     # longer than the model, and a busy machine must not make the two games differ.
     import types
 
-    import interpreter.clock
-    monkeypatch.setattr(interpreter.clock, "time", types.SimpleNamespace(monotonic=lambda: 0.0))
+    import interpreter.engine.clock
+    monkeypatch.setattr(interpreter.engine.clock, "time", types.SimpleNamespace(monotonic=lambda: 0.0))
     ship = str(ROOT / "rulesets" / "shipwrecked.yaml")
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
     answers = "1\n\n" * 200  # island 1, and a grab of nothing, every turn

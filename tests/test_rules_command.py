@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from dsl import effects as fx
 from dsl import validate_path, validate_text
-from interpreter import rulebook
-from interpreter.cli import main
+from interpreter.cli.main import main
+from interpreter.rulebook import book as rulebook
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["pig", "wreckdivers", "dice_survivor", "shipwrecked", "dice_bag_dungeon",

@@ -29,8 +29,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter import stats
-from interpreter.cli import main
+from interpreter.cli.main import main
+from interpreter.simulate import stats
 from tests.conftest import ROOT
 
 PIG = str(ROOT / "rulesets" / "pig.yaml")
@@ -195,7 +195,7 @@ def test_a_dask_cluster_gives_the_results_of_a_local_run():
 
 def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("interpreter.simulate.CONNECT_S", 1.0)
+    monkeypatch.setattr("interpreter.simulate.runner.CONNECT_S", 1.0)
     out = simulate(PIG, "--games", "10", "--scheduler", "tcp://127.0.0.1:9")
     assert out.exit_code == 2, out.output
     assert "cannot reach the Dask scheduler" in out.output and "Traceback" not in out.output
@@ -315,7 +315,7 @@ def test_games_stopped_by_a_rule_error_are_counted_located_and_replayable(tmp_pa
 
 
 def test_a_fault_of_the_interpreter_in_one_game_is_reported_not_raised(monkeypatch):
-    from interpreter.engine import Game
+    from interpreter.engine.game import Game
 
     run = Game.run
 
@@ -326,7 +326,7 @@ def test_a_fault_of_the_interpreter_in_one_game_is_reported_not_raised(monkeypat
 
     monkeypatch.setattr(Game, "run", faulty)
     # Only games the interpreter plays reach Game.run: keep the specializer out of this one.
-    monkeypatch.setattr("interpreter.simulate.specialized_for", lambda program, setup: None)
+    monkeypatch.setattr("interpreter.simulate.runner.specialized_for", lambda program, setup: None)
     out = simulate(PIG, "--games", "5")
     assert out.exit_code == 1, out.output
     assert "1 of 5 games stopped with an error; the first, game 2:" in out.output

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import SeededChance
-from interpreter.setup import load, new_game
-from interpreter.snapshot import SnapshotError, restore, save
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game
+from interpreter.table.snapshot import SnapshotError, restore, save
 
 ROOT = Path(__file__).resolve().parents[1]
 

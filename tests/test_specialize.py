@@ -1,4 +1,4 @@
-"""The specializer (interpreter/specialize.py) gives exactly the interpreter's results.
+"""The specializer (interpreter/compile/specialize.py) gives exactly the interpreter's results.
 
 For each ruleset it accepts, seeded games played by the generated function and by the
 interpreter (`new_game(...).run()` without a log) must give the same result (winners, scores,
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import simulate as sim
-from interpreter.setup import load, new_game
-from interpreter.specialize import specialize
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load, new_game
+from interpreter.simulate import runner as sim
 
 ROOT = Path(__file__).resolve().parents[1]
 PIG = str(ROOT / "rulesets" / "pig.yaml")

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import simulate as sim
-from interpreter.setup import load
-from interpreter.specialize import specialize
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from interpreter.simulate import runner as sim
 from tests.test_specialize import _same
 
 ROOT = Path(__file__).resolve().parents[1]

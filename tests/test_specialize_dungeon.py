@@ -2,11 +2,11 @@
 
 The dungeon (rulesets/dice_bag_dungeon.yaml) brings what the other accepted rulesets do not:
 zones (a bag, rows and pools per player) holding dice that move between them
-(interpreter/specialize_zones.py), dice drawn blind from the bag on the game's generator, a
+(interpreter/compile/zones.py), dice drawn blind from the bag on the game's generator, a
 state variable and decisions holding one die, options given by a zone or a list of dice,
 `let` steps, `end_game` with a rendered reason, the built-ins first, last, highest, lowest,
 faces and range, and a policy whose `let` names are worked out when first read, once per
-decision (interpreter/specialize_decisions.py). For each setup, seeded games played by the
+decision (interpreter/compile/decisions.py). For each setup, seeded games played by the
 generated function must give the interpreter's result (winners, scores, placements, reason,
 rounds, turns, steps, rolls) and the same trigger, decision and unruled counts, with no seed
 handed back. A small neutral game covers what the dungeon does not.
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import simulate as sim
-from interpreter.setup import load
-from interpreter.specialize import specialize
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from interpreter.simulate import runner as sim
 from tests.test_specialize import _interpreted, _same
 
 ROOT = Path(__file__).resolve().parents[1]

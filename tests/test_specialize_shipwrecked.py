@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.setup import load
-from interpreter.specialize import _Gen, specialize
-from interpreter.specialize_base import Unsupported
+from interpreter.compile.base import Unsupported
+from interpreter.compile.specialize import _Gen, specialize
+from interpreter.engine.setup import load
 from tests.test_specialize import _interpreted, _same
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import TableChance, parse_faces
-from interpreter.cli import main
-from interpreter.values import Card, Die
+from interpreter.cli.main import main
+from interpreter.engine.chance import TableChance, parse_faces
+from interpreter.engine.values import Card, Die
 
 ROOT = Path(__file__).resolve().parents[1]
 MEEPLE = str(Path(sys.executable).with_name("meeple"))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import SeededChance
-from interpreter.decisions import Controller
-from interpreter.setup import controller_for, load, new_game
-from interpreter.views import HIDDEN, state_of
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.decisions import Controller
+from interpreter.engine.setup import controller_for, load, new_game
+from interpreter.table.views import HIDDEN, state_of
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))

@@ -14,7 +14,7 @@ showing one face are interchangeable). Per the ruleset:
 - a turn: the active team's leader names an island, then the other's. The crew policy scores
   island k by (1 if the team's sailors there <= the other team's else 0) - 2 * |the gap| and takes
   the best, the lowest number among equals. Then the captains are rolled; doubles are sharks;
-- the grab race (interpreter/race.py's model): every hand starts after `grab_latency` seconds,
+- the grab race (interpreter/engine/race.py's model): every hand starts after `grab_latency` seconds,
   then claims one sailor at a time with exponential gaps of mean 1 / `grab_rate` (competing
   clocks); each claim is, with chance `misgrab_rate`, a sailor not called (uniform among the
   uncalled ones left in the ocean, if any), else a called one of the colour the policy ranks

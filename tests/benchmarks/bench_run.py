@@ -12,7 +12,7 @@ players and policies; the figure is games per second of CPU time (time.process_t
 busy machine disturbs the ratio less than the absolute numbers. A ruleset whose seeded games
 stop with a rule error (a feature the interpreter does not run yet) is listed as skipped, with
 the reason. The `specialized` column plays the same seeded games with the function that
-interpreter/specialize.py generates for the ruleset and its default seats (what `meeple
+interpreter/compile/specialize.py generates for the ruleset and its default seats (what `meeple
 simulate` uses when the specializer accepts a setup), beside the same baseline; `-` where the
 specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers
 (threshold policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo),
@@ -21,7 +21,7 @@ Shipwrecked! (crew policy, 2 players, the grab race's model) and Dark Water Salv
 ruleset's game: statistically, and for Dark Water Salvage decision by decision from the
 interpreter's setups.
 
-Part 2, workers: `interpreter.simulate.simulate` (what `meeple simulate` runs: no log, lead
+Part 2, workers: `interpreter.simulate.runner.simulate` (what `meeple simulate` runs: no log, lead
 changes tracked) plays the same games with 1 and with 2 worker processes; the figure is games
 per second of wall time (the workers' CPU time is not this process's), and the speed-up is 2
 workers against 1. It is near 2 only on an otherwise idle machine with two free cores.
@@ -47,10 +47,10 @@ import baseline_pig  # noqa: E402
 import baseline_shipwrecked  # noqa: E402
 import baseline_wreckdivers  # noqa: E402
 
-from interpreter.chance import SeededChance  # noqa: E402
-from interpreter.setup import load, new_game, player_count  # noqa: E402
-from interpreter.simulate import Job, Setup, simulate  # noqa: E402
-from interpreter.specialize import specialize  # noqa: E402
+from interpreter.compile.specialize import specialize  # noqa: E402
+from interpreter.engine.chance import SeededChance  # noqa: E402
+from interpreter.engine.setup import load, new_game, player_count  # noqa: E402
+from interpreter.simulate.runner import Job, Setup, simulate  # noqa: E402
 
 # Hand-written versions, by ruleset file, with the games they play (same players and policy as
 # the ruleset's defaults).
@@ -87,7 +87,7 @@ def interpreter_player(path: Path) -> tuple[Callable[[int], None], int]:
 
 
 def specialized_player(path: Path) -> Callable[[int], None] | None:
-    """The same games played by the specialized function (interpreter/specialize.py), or
+    """The same games played by the specialized function (interpreter/compile/specialize.py), or
     None when the specializer does not accept the ruleset."""
     special = specialize(load(str(path)).program)
     if special is None:

@@ -29,13 +29,13 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import ChanceError, SeededChance, TableChance
-from interpreter.cli import main
-from interpreter.engine import ScriptEnded
-from interpreter.journal import script
-from interpreter.narrate import describe
-from interpreter.setup import SetupError, new_game
-from interpreter.views import state_of
+from interpreter.cli.main import main
+from interpreter.engine.chance import ChanceError, SeededChance, TableChance
+from interpreter.engine.game import ScriptEnded
+from interpreter.engine.setup import SetupError, new_game
+from interpreter.table.journal import script
+from interpreter.table.narrate import describe
+from interpreter.table.views import state_of
 from tests.scenarios.play import ROOT, play, program, said
 
 NAME = "dark_water_salvage"

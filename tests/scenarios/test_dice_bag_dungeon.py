@@ -24,11 +24,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import ChanceError, ScriptedChance, SeededChance, TableChance
-from interpreter.cli import main
-from interpreter.engine import ScriptEnded
-from interpreter.setup import new_game
-from interpreter.values import Die
+from interpreter.cli.main import main
+from interpreter.engine.chance import ChanceError, ScriptedChance, SeededChance, TableChance
+from interpreter.engine.game import ScriptEnded
+from interpreter.engine.setup import new_game
+from interpreter.engine.values import Die
 from tests.scenarios.play import play, program, said
 
 GAME = "dice_bag_dungeon"

@@ -17,9 +17,9 @@ import re
 
 import pytest
 
-from interpreter.chance import SeededChance
-from interpreter.journal import script
-from interpreter.setup import SetupError, new_game
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import SetupError, new_game
+from interpreter.table.journal import script
 from tests.scenarios.play import play, program, said
 
 # The roll-off faces for up to 8 seats: seat 1 rolls 20, so Player 1 is the first seat.

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.chance import ChanceError, ScriptedChance
-from interpreter.setup import SetupError, new_game
+from interpreter.engine.chance import ChanceError, ScriptedChance
+from interpreter.engine.setup import SetupError, new_game
 from tests.scenarios.play import play, program, said
 
 BOTS = {1: "policy:hold_at_20", 2: "policy:hold_at_20"}

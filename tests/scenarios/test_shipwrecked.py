@@ -22,10 +22,10 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from interpreter.chance import ChanceError, ScriptedChance, SeededChance
-from interpreter.cli import main
-from interpreter.engine import ScriptEnded
-from interpreter.setup import load, new_game
+from interpreter.cli.main import main
+from interpreter.engine.chance import ChanceError, ScriptedChance, SeededChance
+from interpreter.engine.game import ScriptEnded
+from interpreter.engine.setup import load, new_game
 from tests.scenarios.play import ROOT, fired, play, program, said
 
 P1, P2, P3, P4 = (f"Player {i}" for i in range(1, 5))

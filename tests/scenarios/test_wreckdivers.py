@@ -17,9 +17,9 @@ import json
 
 import pytest
 
-from interpreter.chance import SeededChance
-from interpreter.setup import new_game
-from interpreter.views import state_of
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import new_game
+from interpreter.table.views import state_of
 from tests.scenarios.play import fired, play, program, said
 
 ROLL = {"id": "dive_action", "choice": "roll"}

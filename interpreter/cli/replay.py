@@ -1,0 +1,94 @@
+"""The `meeple replay` command: a logged game played again from its log, checked event by event.
+
+Input: a log written by `meeple run --log`. Output: the narration (unless --json or --quiet)
+and the result, as `run` prints it, with each seat named as the log says who played it; exit 1
+at the first event that differs from the log (the ruleset changed since, or the log was
+edited), or when the log cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+
+import click
+
+from interpreter.cli.run import _announce, _fail, _logged_sets, _report, logged_ruleset
+from interpreter.engine.chance import ChanceError
+from interpreter.engine.clock import ModelledClock, ReplayClock
+from interpreter.engine.game import ScriptEnded
+from interpreter.engine.setup import SetupError, load, new_game
+from interpreter.table import journal
+from interpreter.table.limit_option import logged_limits
+from interpreter.table.narrate import printer
+
+
+@click.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
+@click.option("--quiet", is_flag=True, help="Do not narrate; print the result only.")
+def replay(log, as_json, quiet):
+    """Replay a logged game (from `meeple run --log`) to the same result.
+
+    Every die and decision is taken from the log; the replay checks that each event comes out
+    the same and exits 1 where it does not (the ruleset changed since, or the log was edited).
+    """
+    try:
+        head, records = journal.read(log)
+    except journal.JournalError as e:
+        click.echo(f"error: {e} [bad-input]", err=True)
+        sys.exit(1)
+    try:
+        loaded = load(logged_ruleset(head, log), head.get("variant"), _logged_sets(head),
+                      limits=logged_limits(head))
+    except SetupError as e:
+        _fail(e.diagnostics, e.source)
+    chance, decisions = journal.script(records)
+    live = any(r["t"] == "decision" and "at" in r for r in records)
+    narrator = None if (as_json or quiet) else printer(click.echo)
+    # The seats' controllers only follow the log here (script_only): they never decide, so
+    # the defaults do; the result names the controllers that played, as the header logs them.
+    try:
+        game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
+                        ReplayClock() if live else ModelledClock(), decisions, narrator)
+    except SetupError as e:  # the log's players do not fit the ruleset
+        _fail(e.diagnostics, loaded.source)
+    game.script_only = True
+    seats = journal.logged_seats(head, game.players_n)
+    if narrator is not None:
+        _announce(game, loaded, head.get("seed"), head.get("variant"), seats)
+    try:
+        result = game.run()
+    except (ChanceError, ScriptEnded) as e:
+        # An edited log strays from the game long before its script runs dry (an edited die
+        # changes what is drawn later): name the first event that differs when there is one.
+        n = min(len(game.log), len(records))
+        _differs(game.log[:n], records[:n])
+        if n < len(records):  # the log goes on, but the replay cannot make its next event
+            click.echo(f"error: the replay differs from the log at event {n + 1}: logged "
+                       f"{json.dumps(records[n], default=str)}, which the replay cannot make "
+                       f"({e}) [bad-input]", err=True)
+        else:
+            click.echo(f"error: the log ends before the game does ({e}) [bad-input]",
+                       err=True)
+        sys.exit(1)
+    _differs(game.log, records)
+    if not as_json and not quiet:
+        click.echo("(the replay matches the log, event for event)")
+    if seats:
+        result.seats = [replace(s, controller=seats[s.seat - 1]) for s in result.seats]
+    _report(result, loaded, as_json, head.get("seed"), game)
+
+
+def _differs(replayed: list[dict], logged: list[dict]) -> None:
+    """Stops the replay (exit 1) at the first event that differs from the log, if any."""
+    same = journal.first_difference(replayed, logged)
+    if same is None:
+        return
+    a = logged[same] if same < len(logged) else None
+    b = replayed[same] if same < len(replayed) else None
+    click.echo(f"error: the replay differs from the log at event {same + 1}: logged "
+               f"{json.dumps(a, default=str)}, replayed {json.dumps(b, default=str)}"
+               " [bad-input]", err=True)
+    sys.exit(1)

@@ -1,0 +1,153 @@
+"""Phase 5b, compile for simulation (specializer): the vocabulary its writers share.
+
+Input: nothing (definitions). Output: the generated expression `Ex` (Python source, kind,
+safety, value known now), the writing context `_Ctx`, the dice record `_Die`, the signals of
+generation (`Unsupported`) and of the generated code (`Fallback`, `_EndTurn`, `_EndPhase`,
+`_EndGame`), literals as `Ex` (`_lit`) and ruleset values as expression nodes (`_node`).
+interpreter/compile/specialize.py, interpreter/compile/checks.py and
+interpreter/compile/decisions.py import them; see interpreter/compile/specialize.py for the whole.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from dsl import nodes as n
+from dsl.builtins import MAX_ITEMS, MAX_TEXT
+from dsl.parser import parse_expression
+
+
+class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
+    """The ruleset uses something not specialized: the caller keeps the interpreter."""
+
+
+class Fallback(Exception):  # noqa: N818 - a signal of the generated code
+    """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
+
+
+# The generated code keeps whole numbers within ±SAFE_INT, and hands the seed to the
+# interpreter (which checks every +, - and * against dsl/builtins.py MAX_INT) as soon as one
+# leaves that range: far enough below MAX_INT that no expression of the language (at most
+# MAX_DEPTH terms) can pass MAX_INT from values within it, so the generated code need not check
+# each + and -, yet never plays on where the interpreter would have stopped.
+SAFE_INT = 2**40
+SMALL_STEP = 2**16  # an `add` of at most this much per step cannot leave the range unseen
+
+
+def within(value: Any) -> Any:
+    """A value a state write stores, within the range the generated code keeps (numbers) and
+    the size limits (texts, lists); else the interpreter replays the seed."""
+    kind = type(value)
+    if (kind is int and not -SAFE_INT <= value <= SAFE_INT) or (
+            kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS)):
+        raise Fallback()
+    return value
+
+
+def times(a: Any, b: Any) -> Any:
+    """`*` in generated code: a product of whole numbers within ±SAFE_INT, else the
+    interpreter replays the seed."""
+    r = a * b
+    if type(r) is int and not -SAFE_INT <= r <= SAFE_INT:
+        raise Fallback()
+    return r
+
+
+def work(meter: list, items: Any, steps: int, budget: int) -> Any:
+    """A comprehension's items, counted: the interpreter counts them in the step budget, so
+    the generated code hands the seed to it well before that budget could run out (early is
+    safe: the interpreter replays the seed exactly)."""
+    meter[0] += len(items)
+    if meter[0] + steps > budget // 2:
+        raise Fallback()
+    return items
+
+
+class _EndTurn(Exception):  # noqa: N818
+    pass
+
+
+class _EndPhase(Exception):  # noqa: N818
+    pass
+
+
+class _EndGame(Exception):  # noqa: N818
+    pass
+
+
+_NO = object()       # an expression without a value known when generating
+_NUMS = ("int", "num")
+_NONEABLE = ("player", "dref", "team")  # kinds whose values may be none
+_UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
+_MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
+_DOC_KEYS = frozenset({"doc", "description", "prompt", "option_label", "before", "label",
+                       "id"})
+
+
+@dataclass
+class Ex:
+    """A generated expression: Python source, its kind, whether it can never raise (`safe`),
+    its value when known now (`const`), the dice it denotes, or its items when unrolled.
+
+    A `safe` expression of kind player or dref (a die known at run time) is also never none.
+    `opts` describes the legal
+    options of a decision when the expression is a policy's `options`: ("static", values,
+    legal indexes), ("dynamic", values, name of the runtime list of legal indexes) or
+    ("values", name of the runtime list of legal values)."""
+
+    src: str
+    kind: str
+    safe: bool = False
+    const: Any = _NO
+    dice: tuple = ()
+    items: list | None = None
+    bound: int | None = None  # the largest magnitude a whole number can have, when known
+    opts: tuple | None = None
+    zone: str = ""       # kind zone: the zone's declared name
+
+
+@dataclass
+class _Die:
+    var: str
+    faces: tuple
+    id: str
+    attrs: dict
+
+
+@dataclass
+class _Ctx:
+    """Where steps are written: names bound here, the interpreter's nesting depth (calls and
+    firings), whether a Python `break` leaves the language's innermost loop, whether the steps
+    run inside the checks (where an operation examines neither the checks nor the end)."""
+
+    scope: dict[str, Ex]
+    depth: int = 0
+    in_loop: bool = False
+    inline: int = 0
+    checks: bool = False
+
+
+def _lit(v: Any) -> Ex:
+    if v is True or v is False:
+        return Ex(repr(v), "bool", True, v)
+    if type(v) is int:
+        if not -SAFE_INT <= v <= SAFE_INT:
+            raise Unsupported("a whole number beyond the generated code's range")
+        return Ex(repr(v), "int", True, v, bound=abs(v))
+    if type(v) is float and math.isfinite(v):
+        return Ex(repr(v), "num", True, v)
+    if type(v) is str:
+        return Ex(repr(v), "str", True, v)
+    if v is None:
+        return Ex("None", "none", True, None)
+    raise Unsupported(f"value {v!r}")
+
+
+def _node(value: Any) -> n.Node:
+    if isinstance(value, str):
+        return parse_expression(value)
+    if isinstance(value, list):
+        return n.ListExpr((0, 0), tuple(_node(v) for v in value))
+    return n.Literal((0, 0), value)

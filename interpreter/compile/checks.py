@@ -1,0 +1,189 @@
+"""Phase 5b, compile for simulation (specializer): what follows every operation, as code.
+
+Input: the checked ruleset's `checks`, `end.when` and the names they read (`Program.watched`),
+and the generator of interpreter/compile/specialize.py. Output: the Python lines written after each
+operation (as Game.after_op: count the step; when the operation wrote a name the checks or the
+end condition read, run the checks until none holds, then the end condition, then the
+interrupt a check's steps raised), and the effects that change who is still in and what they
+hold: `eliminate` and `transfer` (as interpreter/engine/steps.py), and `end_game` with its reason
+(narration text whose holes are numbers, texts, true/false or players). Anything else raises
+`Unsupported`.
+
+`CheckWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`,
+`block` and `temp`.
+"""
+
+from __future__ import annotations
+
+from dsl import nodes as n
+from dsl.builtins import BUILTINS
+from dsl.parser import parse_template
+from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx, _node
+
+
+class CheckWriter:
+    """After-operation code, checks, `eliminate` and `transfer` (a mixin of _Gen)."""
+
+    def _check_specs(self) -> list[tuple[str, dict]]:
+        out = []
+        for name, spec in (self.data.get("checks") or {}).items():
+            self._only(spec, "for_each", "when", "do")
+            if spec.get("for_each") not in (None, "player"):
+                raise Unsupported("checks for each team")
+            out.append((name, spec))
+        return out
+
+    def after_op(self, d: int, writes: frozenset | None, ctx: _Ctx) -> None:
+        """As Game.after_op: count the step; inside the checks nothing more; else, when the
+        operation wrote a name they read, the checks, the end condition, then the interrupt
+        a check raised. (The step budget is checked at loop heads and at the end: steps only
+        grow.)"""
+        self.emit(d, "steps += 1")
+        if ctx.checks:
+            return
+        if writes is not None and self.watched is not None and self.watched.isdisjoint(writes):
+            return
+        pending = self._checks(d, ctx) if self.checks else None
+        end = self.p.data.get("end") or {}
+        if "when" in end:
+            c = self.cond(end["when"], {})
+            if c.const is not False:
+                self.emit(d, f"if {c.src}:")
+                self.emit(d + 1, "raise _EndGame()")
+        if pending is not None:
+            self.emit(d, f"if {pending} is not None:")
+            self.emit(d + 1, f"raise {pending}")
+
+    def _checks(self, d: int, ctx: _Ctx) -> str | None:
+        """As Game._run_checks: rounds in which every check is examined (for each player
+        still in, in seat order, or once) and those that hold run their steps; until a round
+        where none holds, at most max_chain_depth rounds. An `end_turn` or `end_phase` of a
+        check's steps ends those steps and waits: its name is returned, holding it or None.
+        A first round where nothing holds changes nothing, so one test of every condition
+        decides whether the rounds are written out at all."""
+        bindings = []  # (check spec, binding scope or None, test Ex)
+        for _, spec in self._check_specs():
+            if spec.get("for_each") == "player":
+                if self.n > _UNROLL:
+                    raise Unsupported("checks for each of many players")
+                for i in range(self.n):
+                    scope = {"player": Ex(str(i), "player", True)}
+                    bindings.append((spec, scope, self.cond(spec["when"], scope), i))
+            else:
+                bindings.append((spec, {}, self.cond(spec["when"], {}), None))
+        live = [(spec, scope, c, i) for spec, scope, c, i in bindings if c.const is not False]
+        if not live:
+            return None
+        pending = self.temp("pend")
+        self.emit(d, f"{pending} = None")
+
+        def test(c: Ex, i: int | None) -> str:
+            # A player eliminated earlier in the round is skipped (Game._check_bindings).
+            skip = f"not E[{i}]" if i is not None and self.elim else ""
+            return " and ".join(x for x in (skip, c.src if c.const is not True else "") if x) \
+                or "True"
+        self.emit(d, "if " + " or ".join(f"({test(c, i)})" for _, _, c, i in live) + ":")
+        d1 = d + 1
+        r, fired = self.temp("r"), self.temp("fd")
+        self.emit(d1, f"for {r} in range({self.max_chain}):")
+        d2 = d1 + 1
+        self.emit(d2, f"{fired} = False")
+        for spec, scope, c, i in live:
+            self.emit(d2, f"if {test(c, i)}:")
+            self.emit(d2 + 1, f"{fired} = True")
+            self.emit(d2 + 1, "try:")
+            self.block(spec.get("do"), d2 + 2, _Ctx(scope, ctx.depth, False, ctx.inline, True))
+            self.emit(d2 + 1, "except (_EndTurn, _EndPhase) as _sig:")
+            self.emit(d2 + 2, f"if {pending} is None:")
+            self.emit(d2 + 3, f"{pending} = _sig")
+        self.emit(d2, f"if not {fired}:")
+        self.emit(d2 + 1, "break")
+        self.emit(d1, "else:")
+        self.emit(d2, "raise _Fallback()")  # checks still hold: the interpreter's error
+        return pending
+
+    # -- effects ---------------------------------------------------------------------------------
+    def _s_eliminate(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "eliminate")
+        who = self.expr(_node(spec["eliminate"]), ctx.scope)
+        if who.kind != "player":
+            raise Unsupported("eliminate")
+        self.emit(d, f"E[{who.src}] = True")  # none: an error, the interpreter replays
+        self.after_op(d, frozenset({"eliminated"}), ctx)
+
+    def _s_transfer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._transfer: at most what the giver holds (and not below 0) leaves it;
+        what left reaches the taker; 'bank' gives without limit and takes anything."""
+        self._only(spec, "transfer", "of", "from", "to")
+        of = spec["of"]
+        var = self.vars.get(of)
+        if var is None or var[0] != "player" or var[2] not in _NUMS:
+            raise Unsupported("transfer of something not a number per player")
+        amount = self.expr(_node(spec["transfer"]), ctx.scope)
+        if amount.kind not in _NUMS or not self._fits(var[2], amount.kind):
+            raise Unsupported("transfer amount")
+        if amount.const is not _NO and amount.const >= 0:
+            a = amount.src  # known now, and not negative
+        else:
+            a = self.temp("a")
+            self.emit(d, f"{a} = {amount.src}")
+        ends = []
+        for key in ("from", "to"):
+            x = self.expr(_node(spec[key]), ctx.scope)
+            if x.const == "bank":
+                ends.append(None)
+            elif x.kind == "player":
+                if x.src.isidentifier() or x.src.isdigit():
+                    ends.append(x.src)
+                else:
+                    t = self.temp("w")
+                    self.emit(d, f"{t} = {x.src}")
+                    ends.append(t)
+            else:
+                raise Unsupported("transfer between something not a player or the bank")
+        src, dst = ends
+        if amount.const is _NO or amount.const < 0:
+            self.emit(d, f"if {a} < 0:")
+            self.emit(d + 1, "raise _Fallback()")  # the interpreter's error
+        py = var[1]
+        if src is None:
+            moved = a
+        else:
+            h, moved = self.temp("h"), self.temp("m")
+            self.emit(d, f"{h} = {py}[{src}]")
+            self.emit(d, f"{moved} = min({a}, max(0, {h}))")
+            self.emit(d, f"{py}[{src}] = {h} - {moved}")
+        if dst is not None:
+            self.emit(d, f"{py}[{dst}] += {moved}")
+        self.after_op(d, frozenset({of}), ctx)
+
+    def _s_end_game(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._end_game: the game ends at once with the rendered reason (no step is
+        counted); the scoring's winners decide."""
+        body = spec.get("end_game") if isinstance(spec.get("end_game"), dict) else spec
+        self._only(body, "end_game", "reason")
+        if "reason" not in body:
+            self.emit(d, "raise _EndGame('the rules ended the game')")
+            return
+        self.emit(d, f"raise _EndGame({self._template(body['reason'], ctx.scope)})")
+
+    def _template(self, text: object, scope: dict) -> str:
+        """Narration text as a Python expression: each hole shown as the `text` built-in
+        shows it (dsl/compiler.compile_template)."""
+        if not isinstance(text, str):
+            return repr(str(text))
+        parts = []
+        for part in parse_template(text).parts:
+            if isinstance(part, str):
+                parts.append(repr(part))
+                continue
+            x = self.expr(part, scope) if isinstance(part, n.Node) else None
+            if x is None:
+                raise Unsupported("a template")
+            if x.kind in ("int", "num", "str", "bool"):  # or none, shown as the built-in does
+                parts.append(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})")
+            elif x.kind == "player" and x.safe:
+                parts.append(f"{self.const(self.seat_names, 'N')}[{x.src}]")
+            else:
+                raise Unsupported("a template hole of this kind")
+        return " + ".join(parts) or "''"

@@ -1,0 +1,469 @@
+"""Phase 5b, compile for simulation (specializer): decisions written as code.
+
+Input: a `choose` or `actions` step of the checked ruleset, the seat configuration's
+controllers, and the generator of interpreter/compile/specialize.py (expressions, steps, counters).
+Output: Python lines of the game's function that compute the legal options as
+interpreter/engine/steps.py does (`if`, `cost`, `limit`, the `pass` of `actions`, options given by a
+list of players), ask the decider's controller as interpreter/engine/decisions.py would (policies as
+if/elif chains: `when`, `choose`, `best`, `random`, a rule whose pick is not legal does not
+apply, no rule: counted as unruled, then a random pick), count the choice, fire `decided` and
+run the chosen option's steps. Anything else raises `Unsupported`.
+
+`DecisionWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`,
+`block`, `fire`, `advance`, `after_op` and counters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.nodes import mentions
+from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.engine.decisions import PolicyController
+
+# The period a `limit` counts in, as interpreter/engine/steps.py's _period reads it.
+_PERIOD = {"turn": "turn_n", "round": "round_n", "phase": "phases_n", "game": "0"}
+
+
+class DecisionWriter:
+    """The `choose` and `actions` steps and the controllers of the seats (a mixin of _Gen)."""
+
+    # -- choose ----------------------------------------------------------------------------------
+    def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "choose", "options", "duration", "by")
+        did = spec["choose"]
+        opts = spec.get("options")
+        if isinstance(opts, str):
+            self._choose_players(spec, d, ctx)
+            return
+        named = self._named(opts, ("if", "do", "duration", "limit"))
+        values = [k for k, _ in named]
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        who = self._decider(spec, d, ctx)
+        base = self._chosen_base(did, values)
+        conds = [self.cond(o["if"], ctx.scope) if "if" in o else _lit(True) for _, o in named]
+        limits = [self._limit(did, k, o) for k, o in named]
+        static = [i for i, c in enumerate(conds) if c.const is True and limits[i] is None]
+        dynamic = any(lim is not None for lim in limits) or (
+            len(static) != len(values) and any(c.const is _NO for c in conds))
+        c = self.temp("ch")
+        vals = self.const(tuple(values), "VA")
+        if dynamic:
+            lg = self.temp("lg")
+            self.emit(d, f"{lg} = []")
+            # As _options then _within_limit: every `if` first, in order, then the limits.
+            tests = self._guards(conds, d)
+            for i, test in enumerate(tests):
+                if test is None:
+                    continue
+                if limits[i] is not None:
+                    test = test + [self._within(limits[i], who)]
+                if test:
+                    self.emit(d, f"if {' and '.join(test)}:")
+                    self.emit(d + 1, f"{lg}.append({i})")
+                else:
+                    self.emit(d, f"{lg}.append({i})")
+            self.emit(d, f"if not {lg}:")
+            self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
+            self.emit(d, f"if len({lg}) == 1:")
+            self.emit(d + 1, f"{c} = {lg}[0]")
+            self.emit(d, "else:")
+            self._controllers(did, values, ("dynamic", lg), c, d + 1, who)
+        else:
+            if not static:
+                self.emit(d, "raise _Fallback()")
+                return
+            if len(static) == 1:  # nobody is asked: the one legal option
+                self.emit(d, f"{c} = {static[0]}")
+            else:
+                self._controllers(did, values, ("static", tuple(static)), c, d, who)
+        self.emit(d, f"CH[{base} + {c}] += 1")
+        self.emit(d, f"D_{did} = {vals}[{c}]")
+        self.fire("decided", d, ctx)
+        self.after_op(d, frozenset({did}), ctx)
+        branches = [(i, o) for i, (_, o) in enumerate(named)
+                    if o.get("do") or "duration" in o or limits[i] is not None]
+        for j, (i, o) in enumerate(branches):
+            self.emit(d, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
+            if limits[i] is not None:
+                self._count_use(limits[i], who, d + 1)
+            if "duration" in o:
+                self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
+            self.block(o.get("do"), d + 1, ctx)
+
+    def _named(self, opts: Any, fields: tuple) -> list[tuple[str, dict]]:
+        """The options of a step written as a list of names or a mapping."""
+        if isinstance(opts, list):
+            named = [(_lit(v).const, {}) for v in opts]
+        elif isinstance(opts, dict):
+            named = [(k, v if isinstance(v, dict) else {}) for k, v in opts.items()]
+            for _, o in named:
+                self._only(o, *fields)
+        else:
+            raise Unsupported("options given by a number")
+        values = [k for k, _ in named]
+        if any(type(v) is not str for v in values):
+            raise Unsupported("options that are not names")
+        if len(set(values)) != len(values):
+            raise Unsupported("an option named twice")
+        return named
+
+    def _chosen_base(self, did: str, keys: list) -> int:
+        """The index of the decision's first counter in CH (one counter per answer key)."""
+        base = self.chosen_base.get(did)
+        if base is None:
+            base = self.chosen_base[did] = len(self.chosen)
+            self.chosen += [(did, v) for v in keys]
+        elif [k for _, k in self.chosen[base:base + len(keys)]] != keys:
+            raise Unsupported("one decision id with different options")
+        return base
+
+    def _decider(self, spec: dict, d: int, ctx: _Ctx) -> Ex:
+        """Who decides (`by`, default the current player), as a local holding a seat."""
+        if "by" not in spec:
+            return Ex("cur", "player", True)
+        who = self.expr(_node(spec["by"]), ctx.scope)
+        if who.kind != "player":
+            raise Unsupported("`by` that is not one player")
+        t = self.temp("by")
+        self.emit(d, f"{t} = {who.src}")
+        if not who.safe:
+            # Nobody (none) decides: the interpreter's own behaviour, whatever it is.
+            self.emit(d, f"if {t} is None:")
+            self.emit(d + 1, "raise _Fallback()")
+        return Ex(t, "player", True)
+
+    def _choose_players(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """Options given by an expression: each player (or die) of the list is one option,
+        its key the player's name (the die's id), its value the player (die), as steps.py's
+        `computed` and option_for_value; a zone gives what it holds."""
+        did = spec["choose"]
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        who = self._decider(spec, d, ctx)
+        opts = self.expr(_node(spec["options"]), ctx.scope)
+        opts = self._as_list(opts)
+        if opts.kind == "list:player":
+            keys = list(self.seat_names)
+        elif opts.kind == "list:dref":
+            keys = list(self.die_ids)
+        else:
+            raise Unsupported("options given by an expression that is not players or dice")
+        if len(set(keys)) != len(keys):
+            raise Unsupported("two seats with one name")
+        base = self._chosen_base(did, keys)
+        o, c = self.temp("op"), self.temp("ch")
+        self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
+        self.emit(d, f"if not {o}:")
+        self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
+        self.emit(d, f"if len({o}) == 1:")
+        self.emit(d + 1, f"{c} = {o}[0]")
+        self.emit(d, "else:")
+        self._controllers(did, opts.kind[5:], ("values", o), c, d + 1, who)
+        self.emit(d, f"CH[{base} + {c}] += 1")
+        self.emit(d, f"D_{did} = {c}")
+        self.fire("decided", d, ctx)
+        self.after_op(d, frozenset({did}), ctx)
+
+    # -- limits ----------------------------------------------------------------------------------
+    def _guards(self, conds: list, d: int) -> list[list[str] | None]:
+        """Per option, the tests its `if` leaves to run time, each evaluated once into a temp
+        at depth `d`, in order: [] when it always holds, None when it never does."""
+        tests: list[list[str] | None] = []
+        for cnd in conds:
+            if cnd.const is _NO:
+                t = self.temp("ok")
+                self.emit(d, f"{t} = {cnd.src}")
+                tests.append([t])
+            else:
+                tests.append([] if cnd.const is True else None)
+        return tests
+
+    def _limit(self, did: str, key: str, o: dict) -> tuple | None:
+        """(counter index, period, times) of an option's `limit`, or None."""
+        spec = o.get("limit")
+        if not spec:
+            return None
+        if not isinstance(spec, dict) or set(spec) - {"times", "per"}:
+            raise Unsupported("limit")
+        per = spec.get("per", "game")
+        if per not in _PERIOD:
+            raise Unsupported("limit period")
+        times = self.expr(_node(spec.get("times", 1)), {})  # read in the game's names
+        if times.kind not in _NUMS:
+            raise Unsupported("limit times")
+        k = self.uses.setdefault((did, key, per), len(self.uses))
+        return k, per, times
+
+    @staticmethod
+    def _within(limit: tuple, who: Ex) -> str:
+        """As _within_limit: the uses in this period, per decider, below `times`."""
+        k, per, times = limit
+        return f"(UC{k}[{who.src}] if UP{k}[{who.src}] == {_PERIOD[per]} else 0) < {times.src}"
+
+    def _count_use(self, limit: tuple, who: Ex, d: int) -> None:
+        """As _count_use: one more use in this period (periods only grow)."""
+        k, per, _ = limit
+        self.emit(d, f"if UP{k}[{who.src}] == {_PERIOD[per]}:")
+        self.emit(d + 1, f"UC{k}[{who.src}] += 1")
+        self.emit(d, "else:")
+        self.emit(d + 1, f"UP{k}[{who.src}] = {_PERIOD[per]}")
+        self.emit(d + 1, f"UC{k}[{who.src}] = 1")
+
+    # -- actions ---------------------------------------------------------------------------------
+    def _s_actions(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._actions: while points are left, the legal options (their `if`, a cost
+        within the points, `limit`) and `pass`; the choice; its cost; its steps."""
+        self._only(spec, "actions", "points", "options", "pass", "by")
+        did = spec["actions"]
+        if not isinstance(spec.get("options"), dict):
+            raise Unsupported("actions without named options")
+        named = self._named(spec["options"], ("if", "do", "cost", "limit", "duration"))
+        allow_pass = spec.get("pass", True)
+        if allow_pass is not True and allow_pass is not False:
+            raise Unsupported("pass")
+        values = [k for k, _ in named] + (["pass"] if allow_pass else [])
+        if len(set(values)) != len(values):
+            raise Unsupported("an option named pass")
+        who = self._decider(spec, d, ctx)
+        points = self.expr(_node(spec["points"]), ctx.scope)
+        if points.kind not in _NUMS:
+            raise Unsupported("points")
+        costs = []
+        for _, o in named:
+            cost = self.expr(_node(o["cost"]), ctx.scope) if "cost" in o else _lit(1)
+            if cost.const is _NO or cost.kind not in _NUMS:
+                raise Unsupported("a cost known only at run time")
+            costs.append(cost.const)
+        base = self._chosen_base(did, values)
+        limits = [self._limit(did, k, o) for k, o in named]
+        vals = self.const(tuple(values), "VA")
+        left, passes = self.temp("left"), self.temp("p")
+        lg, c = self.temp("lg"), self.temp("ch")
+        e = self.emit
+        e(d, f"{left} = {points.src}")
+        e(d, f"{passes} = 0")
+        e(d, f"while {left} > 0:")
+        d1 = d + 1
+        e(d1, f"{passes} += 1")
+        e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
+        e(d1 + 1, "raise _Fallback()")
+        e(d1, f"{lg} = []")
+        # As _options, then the loop of _actions: every `if` first, then cost and limit.
+        tests = self._guards([self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)
+                              for _, o in named], d1)
+        for i, test in enumerate(tests):
+            if test is None:
+                continue
+            test = test + [f"{costs[i]!r} <= {left}"]
+            if limits[i] is not None:
+                test.append(self._within(limits[i], who))
+            e(d1, f"if {' and '.join(test)}:")
+            e(d1 + 1, f"{lg}.append({i})")
+        e(d1, f"if not {lg}:")
+        e(d1 + 1, "break")
+        if allow_pass:
+            e(d1, f"{lg}.append({len(named)})")
+        e(d1, f"if len({lg}) == 1:")
+        e(d1 + 1, f"{c} = {lg}[0]")
+        e(d1, "else:")
+        self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who)
+        e(d1, f"CH[{base} + {c}] += 1")
+        e(d1, f"D_{did} = {vals}[{c}]")
+        self.fire("decided", d1, ctx)
+        self.after_op(d1, frozenset({did}), ctx)
+        if allow_pass:
+            e(d1, f"if {c} == {len(named)}:")
+            e(d1 + 1, "break")
+        # A `break` in an option's steps leaves the actions (steps._actions catches Break).
+        inner = _Ctx(ctx.scope, ctx.depth, True, ctx.inline, ctx.checks)
+        for i, (_, o) in enumerate(named):
+            e(d1, f"{'if' if i == 0 else 'elif'} {c} == {i}:")
+            e(d1 + 1, f"{left} -= {costs[i]!r}")
+            if limits[i] is not None:
+                self._count_use(limits[i], who, d1 + 1)
+            if "duration" in o:
+                self.advance(self.expr(_node(o["duration"]), ctx.scope), d1 + 1, ctx)
+            if o.get("do"):
+                self.block(o["do"], d1 + 1, inner)
+
+    # -- controllers -----------------------------------------------------------------------------
+    def _controllers(self, did: str, values: list | None, legal: tuple, c: str, d: int,
+                     who: Ex) -> None:
+        """The decider's controller as code; seats with the same controller share it.
+        `legal`: ("static", indexes), ("dynamic", name of a list of indexes) or ("values",
+        name of a list of option values, for options given by an expression; `values` is
+        then the kind of those values: player or dref)."""
+        # Group by what the code would be: the policy's name, or random.
+        keyed: dict[str, list[int]] = {}
+        for seat, ctrl in enumerate(self.controllers):
+            keyed.setdefault(ctrl.name, []).append(seat)
+        items = list(keyed.items())
+        for j, (_, seats) in enumerate(items):
+            dd = d
+            if len(items) > 1:
+                test = (f"{who.src} in {tuple(seats)!r}" if len(seats) > 1
+                        else f"{who.src} == {seats[0]}")
+                self.emit(d, ("if " if j == 0 else "elif ") + test + ":" if j < len(items) - 1
+                          else "else:")
+                dd = d + 1
+            ctrl = self.controllers[seats[0]]
+            if isinstance(ctrl, PolicyController):
+                self._policy(ctrl.policy, did, values, legal, c, dd, who)
+            else:
+                self._random(legal, c, dd)
+
+    def _random(self, legal: tuple, c: str, d: int) -> None:
+        """As random_pick on the game's decision generator (made when first needed)."""
+        self.emit(d, "if drnd is None:")
+        self.emit(d + 1, "drnd = _Random(f'{seed}:decisions').random")
+        if legal[0] == "static":
+            lg = legal[1]
+            self.emit(d, f"{c} = {self.const(lg, 'LG')}[int(drnd() * {len(lg)})]")
+        else:
+            self.emit(d, f"{c} = {legal[1]}[int(drnd() * len({legal[1]}))]")
+
+    def _policy(self, policy: Any, did: str, values: list | None, legal: tuple, c: str, d: int,
+                who: Ex) -> None:
+        """As Policy.decide and PolicyController: rules in order; a rule whose pick is not
+        legal does not apply; no rule: counted as unruled, then a random pick."""
+        spec = (self.data.get("policies") or {}).get(policy.name, {})
+        rules = (spec.get("decide") or {}).get(did)
+        if rules is not None and not isinstance(rules, list):
+            rules = [{"choose": rules}]
+        mode = legal[0]
+        # A policy reads the game's names, `me` (the decider), `options` (the legal values)
+        # and its `let` names (worked out when first read, once in this decision).
+        scope = {"me": who, "options": Ex("", "options", True, opts=legal + (values,))}
+        mark, lazy = len(self.lines), []
+        scope = self._lets(spec.get("let"), scope, lazy)
+        named = self.p.symbols.decision_options.get(did) or []
+        lines = []  # (condition Ex, action): ("pick", i), ("best", text, scope), ...
+        for rule in rules or []:
+            rscope = self._lets(rule.get("let"), scope, lazy) if "let" in rule else scope
+            when = self.cond(rule["when"], rscope) if "when" in rule else _lit(True)
+            if when.const is False:
+                continue
+            if "choose" in rule:
+                pick = rule["choose"]
+                if mode == "values" or pick not in values or pick not in named:
+                    raise Unsupported("a policy pick given by an expression")
+                i = values.index(pick)
+                if mode == "static" and i not in legal[1]:
+                    # Never legal here: the rule never applies, but its condition is still
+                    # evaluated (it may stop the game with an error).
+                    if not when.safe:
+                        lines.append((when, ("never",)))
+                    continue
+                action: tuple = ("pick", i)
+            elif "best" in rule:
+                action = ("best", rule["best"], rscope)
+            elif rule.get("random"):
+                action = ("random",)
+            else:
+                raise Unsupported("a policy rule")
+            lines.append((when, action))
+            if when.const is True and self._always(action, mode):
+                break  # always applies: later rules are never reached
+        if not (lines and lines[-1][0].const is True and self._always(lines[-1][1], mode)):
+            k = len(self.unruled)
+            self.unruled.append((policy.name, did))
+            lines.append((_lit(True), ("unruled", k)))
+        if all(self._always(a, mode) or a[0] == "never" for _, a in lines):
+            for j, (when, action) in enumerate(lines):
+                last = when.const is True
+                if j == 0 and last:
+                    self._action(action, legal, c, d, scope)
+                    break
+                if last:
+                    self.emit(d, "else:")
+                elif action[0] == "never":
+                    self.emit(d, f"{'if' if j == 0 else 'elif'} {when.src} and False:")
+                else:
+                    self.emit(d, f"{'if' if j == 0 else 'elif'} {when.src}:")
+                self._action(action, legal, c, d + 1, scope)
+                if last:
+                    break
+            self._reset_lets(mark, lazy, d)
+            return
+        self.emit(d, f"{c} = -1")  # no option index or seat is negative
+        for when, action in lines:
+            test = f"{c} < 0" + ("" if when.const is True else f" and {when.src}")
+            if action[0] == "pick":
+                test += f" and {action[1]} in {legal[1]}"
+            elif action[0] == "never":
+                test += " and False"
+            self.emit(d, f"if {test}:")
+            self._action(action, legal, c, d + 1, scope)
+        self._reset_lets(mark, lazy, d)
+
+    def _lets(self, lets: dict | None, scope: dict, lazy: list) -> dict:
+        """A policy's (or rule's) `let` names added to the scope, as LazyEnv reads them: each
+        worked out when first read, then kept for the rest of the decision (a local reset to
+        `_U` before the rules). Names that read `option`, or a name not yet given, are not
+        specialized."""
+        if not lets:
+            return scope
+        scope = dict(scope)
+        names = list(lets)
+        for i, (name, value) in enumerate(lets.items()):
+            node = _node(value)
+            if name in ("me", "options", "option") or mentions(
+                    node, {"option", *names[i:]}):
+                raise Unsupported("a `let` that reads `option` or a later name")
+            x = self.expr(node, scope)
+            if x.const is not _NO:
+                scope[name] = x
+                continue
+            v = self.temp("L")
+            lazy.append(v)
+            scope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
+                             zone=x.zone)
+        return scope
+
+    def _reset_lets(self, mark: int, lazy: list, d: int) -> None:
+        """Before the rules: the `let` names they read are not worked out yet."""
+        body = "\n".join(self.lines[mark:])
+        used = [v for v in lazy if v in body]
+        if used:
+            self.lines.insert(mark, "    " * d + " = ".join(used) + " = _U")
+
+    @staticmethod
+    def _always(action: tuple, mode: str) -> bool:
+        """Whether the action gives an answer whenever its condition holds (a pick only when
+        its option is known to be legal)."""
+        return action[0] != "never" and (action[0] != "pick" or mode == "static")
+
+    def _action(self, action: tuple, legal: tuple, c: str, d: int, scope: dict) -> None:
+        if action[0] == "pick":
+            self.emit(d, f"{c} = {action[1]}")
+            return
+        if action[0] == "never":
+            self.emit(d, "pass")
+            return
+        if action[0] == "best":
+            self._best(action[1], legal, c, d, action[2])
+            return
+        if action[0] == "unruled":
+            self.emit(d, f"UN[{action[1]}] += 1")
+        self._random(legal, c, d)
+
+    def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict) -> None:
+        """As a `best` rule: the first option with the highest score."""
+        mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
+        o, s, bs = self.temp("o"), self.temp("s"), self.temp("bs")
+        if mode == "values":
+            option = Ex(o, values, True)
+            over = lg
+        else:
+            option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)
+            over = self.const(lg, "LG") if mode == "static" else lg
+        score = self.expr(_node(text), {**scope, "option": option})
+        if score.kind not in _NUMS:
+            raise Unsupported("`best` of something not a number")
+        self.emit(d, f"{bs} = None")
+        self.emit(d, f"for {o} in {over}:")
+        self.emit(d + 1, f"{s} = {score.src}")
+        self.emit(d + 1, f"if {bs} is None or {s} > {bs}:")
+        self.emit(d + 2, f"{c}, {bs} = {o}, {s}")

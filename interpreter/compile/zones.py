@@ -1,0 +1,325 @@
+"""Phase 5b, compile for simulation (specializer): zones and dice that move, as code.
+
+Input: the checked ruleset's `components` (zones: global, one per player or per team; dice, some
+placed `in` a zone) and the generator of interpreter/compile/specialize.py. Output: the state of the
+generated game for them and the Python lines of the effects and expressions that use them:
+
+- each die is a number (its index in the order components declare them); `F[i]` is the face
+  it shows (None until rolled or set), `W[i]` the zone list it is in (None: in none);
+  attributes, ids and faces are constant tables indexed by die;
+- a zone is a Python list of dice in order (`Z_name`, `ZP_name[seat]` for one per player,
+  `ZT_name[team]` for one per team);
+- kinds: `dref` (a die, or none when not `safe`), `list:dref`, `zone` (read as the list of
+  what it holds where the language reads it so);
+- `move` and `draw` as Game.put and steps._draw (a blind draw is `rng.sample(items, 1)`:
+  one `_randbelow(len(items))` on the game's generator, as random.Random.sample takes one
+  item); `roll` of dice known only at run time; `let`; `set`/`add` of a die's face;
+- the built-ins first, last, highest, lowest and faces on dice, and range with constant
+  bounds.
+
+A move of several items with one of them twice hands the seed back (the interpreter would put
+it twice); zones with a capacity, decks, shuffles, deals and draws of several items raise
+`Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`,
+`temp`, `const`, `fire` and `after_op`.
+"""
+
+from __future__ import annotations
+
+from dsl import nodes as n
+from dsl.builtins import MAX_RANGE
+from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, _node
+
+_DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
+
+
+class ZoneWriter:
+    """Zones, dice that move between them, and the effects on them (a mixin of _Gen)."""
+
+    # -- declarations ----------------------------------------------------------------------------
+    def _zone_setup(self, comps: dict) -> None:
+        """Zones and dice as the generated game holds them (as Game._build_components)."""
+        self.zones: dict[str, tuple[str, str]] = {}      # name -> (owner, kind)
+        self.dyn = bool(comps.get("zones"))
+        if not self.dyn:
+            return
+        for name, spec in comps["zones"].items():
+            if spec.get("capacity") is not None:
+                raise Unsupported("a zone with a capacity")
+            owner = spec.get("owner", "none")
+            if owner not in ("none", "player", "team"):
+                raise Unsupported(f"a zone owned by {owner}")
+            if owner == "team" and (not self.team_names or name in (
+                    "name", "leader", "members") or name in (
+                    (self.data.get("state") or {}).get("team") or {})):
+                # Team state is set after the zones (Game.__init__): a clash would hide one.
+                raise Unsupported("a zone per team named as a team field")
+            self.zones[name] = (owner, spec.get("kind", "pool"))
+        self.die_ids: list[str] = []
+        self.die_faces: list[tuple] = []
+        self.die_attrs: list[dict] = []
+        self.dyn_names: dict[str, Ex] = {}              # component name -> its dice
+        self.placed: list[tuple[str, int, int]] = []    # (zone, first die, end)
+        for name, spec in (comps.get("dice") or {}).items():
+            faces = tuple(spec["faces"]) if "faces" in spec else tuple(
+                range(1, self._const(spec.get("sides", 6)) + 1))
+            attrs = spec.get("attributes") or {}
+            if set(attrs) & _DIE_FIELDS:
+                raise Unsupported("a die attribute named as a built-in field")
+            start = len(self.die_ids)
+            if "count" in spec:
+                k = self._const(spec["count"])
+                self.die_ids += [f"{name}[{i}]" for i in range(k)]
+                self.dyn_names[name] = Ex(repr(list(range(start, start + k))), "list:dref",
+                                          True, items=[Ex(str(start + i), "dref", True)
+                                                       for i in range(k)])
+            else:
+                k = 1
+                self.die_ids.append(name)
+                self.dyn_names[name] = Ex(str(start), "dref", True)
+            self.die_faces += [faces] * k
+            self.die_attrs += [attrs] * k
+            if "in" in spec:
+                zone = spec["in"]
+                if self.zones.get(zone, ("player",))[0] != "none":
+                    raise Unsupported("dice in a zone that is not one zone")
+                self.placed.append((zone, start, start + k))
+        fs = {f for faces in self.die_faces for f in faces}
+        if not self.die_faces or not all(f for f in self.die_faces) or not (
+                all(type(f) is int for f in fs) or all(type(f) is str for f in fs)):
+            raise Unsupported("faces")
+        self.face_kind = "int" if all(type(f) is int for f in fs) else "str"
+
+    def _zone_init(self, d: int) -> None:
+        """The zones, faces and places at the start of a game (the dice in their zones in the
+        order components declare them)."""
+        if not self.dyn:
+            return
+        e = self.emit
+        e(d, f"F = [None] * {len(self.die_ids)}")
+        e(d, f"W = [None] * {len(self.die_ids)}")
+        for name, (owner, _) in self.zones.items():
+            if owner == "player":
+                e(d, f"ZP_{name} = [[] for _ in range({self.n})]")
+            elif owner == "team":
+                e(d, f"ZT_{name} = [[] for _ in range({len(self.team_names)})]")
+            else:
+                e(d, f"Z_{name} = []")
+        for zone, a, b in self.placed:
+            e(d, f"Z_{zone} += range({a}, {b})")
+        for zone in dict.fromkeys(z for z, _, _ in self.placed):
+            e(d, f"for _i in Z_{zone}:")
+            e(d + 1, f"W[_i] = Z_{zone}")
+
+    # -- expressions -----------------------------------------------------------------------------
+    def _zone_name(self, name: str) -> Ex | None:
+        """A game name that is a global zone or a dice component, or None."""
+        if not self.dyn:
+            return None
+        if name in self.zones and self.zones[name][0] == "none":
+            return Ex(f"Z_{name}", "zone", True, zone=name)
+        return self.dyn_names.get(name)
+
+    def _player_zone(self, obj: Ex, f: str) -> Ex | None:
+        if self.dyn and self.zones.get(f, ("",))[0] == "player":
+            return Ex(f"ZP_{f}[{obj.src}]", "zone", obj.safe, zone=f)
+        return None
+
+    def _team_zone(self, obj: Ex, f: str) -> Ex | None:
+        """A team's own zone (as Game._build_components: one per team), or None."""
+        if self.dyn and self.zones.get(f, ("",))[0] == "team":
+            return Ex(f"ZT_{f}[{obj.src}]", "zone", obj.safe, zone=f)
+        return None
+
+    def _die_field(self, obj: Ex, f: str) -> Ex:
+        """A field of a die known at run time: its face, kind, sides or an attribute."""
+        x = obj.src
+        if f == "face":
+            return Ex(f"F[{x}]", self.face_kind)  # none before its first roll
+        if f == "kind":  # the component the die belongs to
+            kinds = tuple(i[:i.index("[")] if "[" in i else i for i in self.die_ids)
+            return Ex(f"{self.const(kinds, 'KD')}[{x}]", "str", obj.safe)
+        if f == "sides":
+            sides = {len(fs) for fs in self.die_faces}
+            if len(sides) == 1:
+                return _lit(sides.pop()) if obj.safe else Ex(f"(F[{x}], {sides.pop()})[1]",
+                                                             "int")
+            return Ex(f"{self.const(tuple(len(fs) for fs in self.die_faces), 'SD')}[{x}]",
+                      "int", obj.safe)
+        has = [a for a in self.die_attrs if f in a]
+        if f in _DIE_FIELDS or not has:
+            raise Unsupported(f"field {f} of a die")
+        types = {type(a[f]) for a in has}
+        kind = {bool: "bool", int: "int", str: "str"}.get(types.pop()) if len(types) == 1 \
+            else None
+        if kind is None:
+            raise Unsupported(f"attribute {f} of different kinds")
+        if len(has) == len(self.die_attrs):
+            table = self.const(tuple(a[f] for a in self.die_attrs), "AT")
+            return Ex(f"{table}[{x}]", kind, obj.safe)
+        # Dice without it: the lookup fails (the interpreter's error) and the seed goes back.
+        table = self.const({i: a[f] for i, a in enumerate(self.die_attrs) if f in a}, "AT")
+        return Ex(f"{table}[{x}]", kind)
+
+    @staticmethod
+    def _as_list(e: Ex) -> Ex:
+        """A zone read as the list of what it holds (the language's reading of a zone)."""
+        if e.kind == "zone":
+            return Ex(e.src, "list:dref", e.safe)
+        return e
+
+    def _dice_call(self, f: str, args: list[Ex]) -> Ex | None:
+        """The built-ins on dice known at run time, as dsl/builtins.py, or None."""
+        if not self.dyn or len(args) != 1 and f != "range":
+            return None
+        if f == "range":
+            if len(args) != 2 or any(type(a.const) is not int for a in args):
+                return None
+            lo, hi = args[0].const, args[1].const
+            if hi - lo > MAX_RANGE:
+                return None  # the built-in's error
+            return Ex(repr(list(range(lo, hi))), "list:int", True)
+        a = self._as_list(args[0])
+        if a.kind != "list:dref":
+            return None
+        t = self.temp()
+        if f in ("first", "last"):
+            return Ex(f"({t}[{0 if f == 'first' else -1}] if ({t} := {a.src}) else None)",
+                      "dref", False)
+        if f in ("highest", "lowest"):
+            # The first die of equal faces, as max/min with a key; none when empty.
+            fn = "max" if f == "highest" else "min"
+            return Ex(f"({fn}({t}, key=F.__getitem__) if ({t} := {a.src}) else None)",
+                      "dref", False)
+        if f == "faces":
+            c = self.temp("c")
+            return Ex(f"[F[{c}] for {c} in {a.src}]", "list:" + self.face_kind, False)
+        return None
+
+    # -- effects ---------------------------------------------------------------------------------
+    def _s_let(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._let: the value bound for the rest of the step list (no step counted)."""
+        self._only(spec, "let", "be")
+        v = self.expr(_node(spec.get("be")), ctx.scope)
+        if v.const is not _NO or v.kind in ("die", "dice", "timer"):
+            ctx.scope[spec["let"]] = v
+            return
+        t = self.temp("l")
+        self.emit(d, f"{t} = {v.src}")
+        ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.kind not in _NONEABLE,
+                                    zone=v.zone)
+
+    def _items(self, what: Ex) -> tuple[str, bool]:
+        """(Python source of the moved dice, whether it is one die rather than a list)."""
+        if what.kind == "dref":
+            return what.src, True
+        if what.kind == "list:dref":
+            return what.src, False
+        raise Unsupported("move of something not dice")
+
+    def _s_move(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._move and Game.put: each item leaves the zone it is in, then all join
+        the target at its end (or start), or leave play ('out')."""
+        self._only(spec, "move", "to", "at")
+        if not self.dyn:
+            raise Unsupported("move without zones")
+        src, one = self._items(self.expr(_node(spec["move"]), ctx.scope))
+        to = self.expr(_node(spec["to"]), ctx.scope)
+        if to.kind != "zone" and to.const != "out":
+            raise Unsupported("move to something not a zone")
+        at = spec.get("at", "end")
+        if at not in ("start", "end"):
+            raise Unsupported("at")
+        x, z = self.temp("x"), self.temp("z")
+        e = self.emit
+        e(d, f"{x} = {src}")
+        if to.kind == "zone":
+            tz = to.src if to.src.isidentifier() else self.temp("tz")
+            if tz != to.src:
+                e(d, f"{tz} = {to.src}")
+        if one:
+            e(d, f"{z} = W[{x}]")
+            e(d, f"if {z} is not None:")
+            e(d + 1, f"{z}.remove({x})")
+            if to.kind != "zone":
+                e(d, f"W[{x}] = None")
+            else:
+                e(d, f"{tz}.{'append' if at == 'end' else 'insert'}"
+                     f"({'' if at == 'end' else '0, '}{x})")
+                e(d, f"W[{x}] = {tz}")
+        else:
+            e(d, f"{x} = list({x})")
+            # Twice the same die: the interpreter puts it twice; that seed goes back.
+            e(d, f"if len({x}) > 1 and len(set({x})) != len({x}):")
+            e(d + 1, "raise _Fallback()")
+            i = self.temp("i")
+            e(d, f"for {i} in {x}:")
+            e(d + 1, f"{z} = W[{i}]")
+            e(d + 1, f"if {z} is not None:")
+            e(d + 2, f"{z}.remove({i})")
+            e(d + 1, f"W[{i}] = {tz if to.kind == 'zone' else 'None'}")
+            if to.kind == "zone":
+                e(d, f"{tz}.extend({x})" if at == "end" else f"{tz}[:0] = {x}")
+        self.fire("moved", d, ctx)
+        self.after_op(d, None, ctx)
+
+    def _s_draw(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._draw of one item: from a bag (or pool) blind, as SeededChance.pick (one
+        `_randbelow` on the game's generator); from a deck or row its first item. The item
+        leaves the zone and is bound to `as` (none when the zone is empty)."""
+        self._only(spec, "draw", "as")
+        src = self.expr(_node(spec["draw"]), ctx.scope)
+        if src.kind != "zone":
+            raise Unsupported("draw from something not a zone")
+        blind = self.zones[src.zone][1] not in ("deck", "row")
+        z, x = self.temp("z"), self.temp("x")
+        e = self.emit
+        e(d, f"{z} = {src.src}")
+        e(d, f"if {z}:")
+        e(d + 1, f"{x} = {z}.pop({'rbelow(len(' + z + '))' if blind else '0'})")
+        e(d + 1, f"W[{x}] = None")
+        e(d, "else:")
+        e(d + 1, f"{x} = None")
+        ctx.scope[spec["as"]] = Ex(x, "dref")
+        self.fire("drawn", d, ctx)
+        self.after_op(d, None, ctx)
+
+    def _roll_dyn(self, dice: Ex, d: int) -> None:
+        """The chance calls of a roll of dice known at run time (as SeededChance.roll)."""
+        faces = set(self.die_faces)
+        e = self.emit
+        if len(faces) == 1:
+            fs = faces.pop()
+            if fs == tuple(range(1, len(fs) + 1)):
+                value = f"int(rnd() * {len(fs)}) + 1"
+            else:
+                value = f"{self.const(fs, 'FA')}[int(rnd() * {len(fs)})]"
+        else:
+            table = self.const(tuple(self.die_faces), "FT")
+            value = None
+        x = self.temp("x")
+        if dice.kind == "dref":
+            e(d, f"{x} = {dice.src}")
+            if value is None:
+                e(d, f"{x}_f = {table}[{x}]")
+                e(d, f"F[{x}] = {x}_f[int(rnd() * len({x}_f))]")
+            else:
+                e(d, f"F[{x}] = {value}")
+            return
+        if dice.kind != "list:dref":
+            raise Unsupported("roll of something not dice")
+        i = self.temp("i")
+        e(d, f"for {i} in {dice.src}:")
+        if value is None:
+            e(d + 1, f"{x}_f = {table}[{i}]")
+            e(d + 1, f"F[{i}] = {x}_f[int(rnd() * len({x}_f))]")
+        else:
+            e(d + 1, f"F[{i}] = {value}")
+
+    def _face_target(self, node: n.Field, ctx: _Ctx) -> tuple[str, str, str] | None:
+        """`die.face` as a set/add target: (python target, kind, name written), or None."""
+        if not self.dyn or node.name != "face":
+            return None
+        obj = self.expr(node.obj, ctx.scope)
+        if obj.kind != "dref":
+            return None
+        return f"F[{obj.src}]", self.face_kind, "face"

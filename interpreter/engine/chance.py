@@ -1,0 +1,367 @@
+"""Phase 6, run (chance): the one door every random result comes through.
+
+Input: requests from the engine (faces for these dice, an order for this zone, whether a
+hazard happens in this stretch of time, a number for a modelled skill). Output: the results.
+Three interchangeable sources:
+
+- `SeededChance`: a seeded generator, for simulation; the same seed gives the same results.
+- `ScriptedChance`: results written in advance (tests, and replays of a logged game).
+- `TableChance`: asks the people at the table for the real dice (referee mode), refusing
+  impossible entries such as a 7 on a d6.
+
+The engine never knows which one it has.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from interpreter.engine.signals import Undo
+from interpreter.engine.values import ref
+
+
+class ChanceError(Exception):
+    """A chance source cannot answer (a script ran out, the table stopped)."""
+
+
+class ChanceSource:
+    """The interface. `roll` returns one face per die, taken from each die's `faces`."""
+
+    live = False  # True when people at the table supply the results
+
+    def roll(self, dice: list) -> list:
+        raise NotImplementedError
+
+    def order(self, items: list) -> list:
+        """A random order of items (a shuffle; a draw takes from the front)."""
+        raise NotImplementedError
+
+    def pick(self, items: list, count: int) -> list:
+        """Items drawn blind from a bag, without replacement within the draw."""
+        raise NotImplementedError
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        """Whether an event with a chance per second happens within `seconds`: the offset at
+        which it happens, or None."""
+        raise NotImplementedError
+
+    def uniform(self) -> float:
+        """A number in [0, 1), for modelled skills (grab speed, misgrabs)."""
+        raise NotImplementedError
+
+
+class SeededChance(ChanceSource):
+    def __init__(self, seed: int | str | None):
+        self.rng = random.Random(seed)
+
+    def roll(self, dice: list) -> list:
+        rnd = self.rng.random
+        return [d.faces[int(rnd() * d.sides)] for d in dice]
+
+    def order(self, items: list) -> list:
+        out = list(items)
+        self.rng.shuffle(out)
+        return out
+
+    def pick(self, items: list, count: int) -> list:
+        return self.rng.sample(list(items), min(count, len(items)))
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        if per_second <= 0 or seconds <= 0:
+            return None
+        u = self.rng.random()
+        if per_second >= 1:
+            return 0.0
+        # The time to the first occurrence when each second carries the same chance.
+        at = math.log1p(-u) / math.log1p(-per_second)
+        return at if at < seconds else None
+
+    def uniform(self) -> float:
+        return self.rng.random()
+
+
+class ScriptedChance(ChanceSource):
+    """Results from a script: a list of faces for rolls (one per die, in order), and optional
+    queues for shuffles, picks, hazards and uniform numbers. Hazards default to 'never' and
+    uniform numbers to 0.5 when their queues are empty, so a test scripts only the dice."""
+
+    def __init__(self, faces: Iterable[Any] = (), orders: Iterable[list] = (),
+                 picks: Iterable[list] = (), hazards: Iterable[float | None] = (),
+                 uniforms: Iterable[float] = ()):
+        self.faces = list(faces)
+        self.orders = list(orders)
+        self.picks = list(picks)
+        self.hazards = list(hazards)
+        self.uniforms = list(uniforms)
+        self.used = 0
+
+    def roll(self, dice: list) -> list:
+        if len(self.faces) < len(dice):
+            names = ", ".join(d.id for d in dice)
+            raise ChanceError(f"the dice script ran out (after {self.used} faces) rolling {names}")
+        out = []
+        for d in dice:
+            face = self.faces.pop(0)
+            if face not in d.faces:
+                raise ChanceError(f"the script gives {face!r} to {d.id}, which has faces "
+                                  f"{_faces(d)}")
+            out.append(face)
+        self.used += len(dice)
+        return out
+
+    def order(self, items: list) -> list:
+        if not self.orders:
+            return list(items)
+        return _by_refs(items, self.orders.pop(0))
+
+    def pick(self, items: list, count: int) -> list:
+        if not self.picks:
+            return list(items)[:count]
+        wanted = self.picks.pop(0)
+        there = {ref(x) for x in items}
+        missing = [r for r in wanted if r not in there]
+        if missing:
+            raise ChanceError(f"the script draws {', '.join(map(str, missing))}, which "
+                              f"{'is' if len(missing) == 1 else 'are'} not there to draw")
+        return _by_refs(items, wanted)[:count]
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        return self.hazards.pop(0) if self.hazards else None
+
+    def uniform(self) -> float:
+        return self.uniforms.pop(0) if self.uniforms else 0.5
+
+
+class ThenChance(ChanceSource):
+    """Answers from a script while it lasts, then from another source: a restored snapshot
+    goes on with its saved generator, a resumed referee game with the table. The first
+    `hazards_left` hazard queries are the script's (most said "not now")."""
+
+    def __init__(self, scripted: ScriptedChance, after: ChanceSource, hazards_left: int):
+        self.scripted, self.after = scripted, after
+        self.hazards_left = hazards_left
+        self.live = after.live
+
+    def roll(self, dice):
+        return (self.scripted if self.scripted.faces else self.after).roll(dice)
+
+    def order(self, items):
+        return (self.scripted if self.scripted.orders else self.after).order(items)
+
+    def pick(self, items, count):
+        return (self.scripted if self.scripted.picks else self.after).pick(items, count)
+
+    def hazard(self, name, per_second, seconds):
+        if self.hazards_left > 0:
+            self.hazards_left -= 1
+            return self.scripted.hazard(name, per_second, seconds)
+        return self.after.hazard(name, per_second, seconds)
+
+    def uniform(self):
+        return self.after.uniform()
+
+    def report(self, prompt, parse):
+        return self.after.report(prompt, parse)
+
+
+def asks_for(items: list, count: int) -> bool:
+    """Whether a blind draw at the table asks people what came out: not when nothing is drawn
+    or every item is alike."""
+    return min(count, len(items)) > 0 and len({_kind(x) for x in items}) > 1
+
+
+def _kind(x: Any) -> str:
+    """What people at a table call an item they drew: a die by its component (its colour,
+    say), a card by its `known_by` fields."""
+    spoken = getattr(x, "_spoken", None)
+    if spoken is not None:
+        return spoken
+    return str(getattr(x, "kind", None) or type(x).__name__)
+
+
+def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
+    """The items a typed draw names (ids, kinds, or KIND=FACE for a die of that kind showing
+    that face: a die people see on the table is named by the face it shows), or (None, why
+    it is refused)."""
+    tokens = text.replace(",", " ").split()
+    if len(tokens) != want:
+        return None, f"expected {want} item{'s' if want != 1 else ''}, got {len(tokens)}"
+    left = list(items)
+    kinds = {_kind(x) for x in items}
+    out = []
+    for t in tokens:
+        name, _, face = t.partition("=")
+        starts = [k for k in kinds if k.startswith(name)]  # "green" for green_dice
+        kind = name if name in kinds else (starts[0] if len(starts) == 1 else None)
+        item = next((x for x in left if str(ref(x)) == t), None) or next(
+            (x for x in left if _kind(x) == kind
+             and (not face or str(getattr(x, "face", None)) == face)), None)
+        if item is None:
+            return None, (f"no {kind or name} showing {face} is left to draw" if face
+                          else f"no '{t}' is left to draw")
+        left.remove(item)
+        out.append(item)
+    return out, None
+
+
+def _by_refs(items: list, refs: list) -> list:
+
+    by = {ref(x): x for x in items}
+    chosen = [by[r] for r in refs if r in by]
+    return chosen + [x for x in items if x not in chosen]
+
+
+def _faces(die) -> str:
+    fs = die.faces
+    if fs == list(range(1, len(fs) + 1)):
+        return f"1..{len(fs)}"
+    return ", ".join(map(str, fs))
+
+
+def parse_faces(text: str, dice: list) -> tuple[list | None, str | None]:
+    """Reads typed-in faces for these dice ("3 5", "3,5", "35" for single digits, "7x1" for
+    seven 1s: a table that rolled thirty dice counts them by face). Returns (faces, None) or
+    (None, why it was refused)."""
+    raw = _repeats(text.replace(",", " ").replace("×", "x").split(), dice)
+    if len(raw) == 1 and len(dice) > 1 and raw[0].isdigit() and len(raw[0]) == len(dice) and all(
+            d.sides <= 9 for d in dice):
+        raw = list(raw[0])
+    if len(raw) != len(dice):
+        return None, f"expected {len(dice)} face{'s' if len(dice) != 1 else ''}, got {len(raw)}"
+    out = []
+    for token, die in zip(raw, dice, strict=True):
+        value: Any = int(token) if token.lstrip("-").isdigit() else token
+        if value not in die.faces:
+            return None, f"{die.id} cannot show {token} (faces {_faces(die)})"
+        out.append(value)
+    return out, None
+
+
+def _repeats(tokens: list[str], dice: list) -> list[str]:
+    """Expands COUNTxFACE into COUNT tokens of FACE (a face that itself reads so is kept)."""
+    faces = {str(f) for d in dice for f in d.faces}
+    out: list[str] = []
+    for token in tokens:
+        count, x, face = token.partition("x")
+        if x and count.isdigit() and face and token not in faces and int(count) <= len(dice):
+            out += [face] * int(count)
+        else:
+            out.append(token)
+    return out
+
+
+def _dice_names(dice: list, most: int = 6) -> str:
+    """The dice to roll as a referee reads them: each while there are few; else how many of
+    each component, in the order their faces are entered."""
+    def one(d) -> str:
+        return f"(d{d.sides})" if d.faces == list(range(1, d.sides + 1)) else f"[{_faces(d)}]"
+    if len(dice) <= most:
+        return " ".join(f"{d.id}{one(d)}" for d in dice)
+    runs: list[list] = []
+    for d in dice:
+        name = d.id.partition("[")[0]
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1, one(d)])
+    return (", then ".join(f"{k} {name} {kind}" for name, k, kind in runs)
+            + ", in that order (7x1 stands for seven 1s)")
+
+
+class TableChance(SeededChance):
+    """Referee mode: the real dice and blind draws are typed in. Shuffles stay with the seeded
+    generator: a deck's order is meeple's to keep (face-down cards whose contents meeple answers
+    for), and a ruleset whose table deals at random draws blind instead. `ask(prompt) -> str`
+    reads one line (input(), or a test's queue)."""
+
+    live = True
+
+    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], seed=None):
+        super().__init__(seed)
+        self.ask = ask
+        self.say = say
+
+    def roll(self, dice: list) -> list:
+        names = _dice_names(dice)
+        while True:
+            try:
+                text = self.ask(f"Roll {names} and enter the faces (or undo): ")
+            except EOFError:
+                raise ChanceError("the table stopped entering dice") from None
+            if text.strip() == "undo":
+                raise Undo()
+            faces, why = parse_faces(text, dice)
+            if faces is not None:
+                self.say("  entered: " + (", ".join(f"{d.id}={f}" for d, f in
+                                                    zip(dice, faces, strict=True))
+                                          if len(dice) <= 6 else f"{len(dice)} faces"))
+                return faces
+            self.say(f"  refused: {why}; enter them again")
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        return None  # at the table, people raise such events themselves
+
+    def pick(self, items: list, count: int) -> list:
+        """A blind draw at the table: people draw from their own bag and say what came out, by
+        item id or by what they see (a die's component, such as its colour; a card's
+        `known_by` fields, such as a chip's value)."""
+        want = min(count, len(items))
+        if not asks_for(items, count):  # nothing, or all alike: known without asking
+            chosen = list(items)[:want]
+            if chosen:
+                self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
+            return chosen
+        kinds: dict[str, int] = {}
+        for x in items:
+            kinds[_kind(x)] = kinds.get(_kind(x), 0) + 1
+        listing = ", ".join(f"{k} ({n})" for k, n in kinds.items())
+        if all(getattr(x, "face", None) is not None for x in items):
+            listing += "; KIND=FACE names a die by the face it shows"  # rolled dice in view
+        where = getattr(items[0], "zone", "") or "the bag"
+        while True:
+            try:
+                text = self.ask(f"Draw {want} blind from {where} and enter what came out "
+                                f"({listing}; or undo): ")
+            except EOFError:
+                raise ChanceError("the table stopped entering draws") from None
+            if text.strip() == "undo":
+                raise Undo()
+            chosen, why = _drawn(text, items, want)
+            if chosen is not None:
+                self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
+                return chosen
+            self.say(f"  refused: {why}; enter them again")
+
+    def report(self, prompt: str, parse: Callable) -> list:
+        """What the table says a racer claimed in a race, asked until it is possible."""
+        def read(question: str) -> str:
+            try:
+                return self.ask(question)
+            except EOFError:
+                raise ChanceError("the table stopped entering results") from None
+        return ask_report(read, self.say, prompt, parse)
+
+
+def ask_report(read: Callable[[str], str | None], echo: Callable[[str], None], prompt: str,
+               parse: Callable, view: Callable[[], None] | None = None) -> list:
+    """Asks one line until `parse` accepts it; says why a line was refused. With `view`, `?`
+    shows the person's whole view and asks again."""
+    *head, question = prompt.split("\n")
+    for line in head:
+        echo(line)
+    while True:
+        text = read(question)
+        if text is None:
+            continue
+        if text.strip() == "undo":
+            raise Undo()
+        if text.strip() == "?" and view is not None:
+            view()
+            continue
+        items, why = parse(text)
+        if items is not None:
+            return items
+        echo(f"  refused: {why}; enter them again")

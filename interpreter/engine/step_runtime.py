@@ -1,0 +1,71 @@
+"""Phase 6, run: the small run-time helpers both step compilers call.
+
+Input: a game, an environment and the values a step works on. Output: the step's name, the
+dice a `roll` names, an option's label made when shown, and the bookkeeping of option limits
+(`limit: {times, per}`). The step closures (interpreter/engine/steps.py) and the generated steps
+(interpreter/engine/codegen_steps.py) share them, so the two can never count differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dsl.effects import EFFECTS
+from interpreter.engine.decisions import Option
+from interpreter.engine.signals import RuleError
+from interpreter.engine.values import Die, Zone
+
+
+def step_name(step: Any) -> str:
+    if isinstance(step, str):
+        return step
+    return next(k for k in step if k in EFFECTS)
+
+
+def label_later(template: Callable | None, env: Any) -> Callable | None:
+    return (lambda: template(env)) if template is not None else None
+
+
+def period_of(g, per: str) -> int:
+    return {"turn": g.turn, "round": g.round, "phase": g.phase_count, "game": 0}[per]
+
+
+def within_limit(g, did: str, opt: Option, player) -> bool:
+    spec = opt.spec
+    if spec is None or getattr(spec, "limit", None) is None:
+        return True
+    times, per = spec.limit
+    used = g.uses.get((did, opt.key, player.seat if player is not None else 0, per,
+                       period_of(g, per)), 0)
+    return used < times(g.env)
+
+
+def count_use(g, did: str, opt: Option, player) -> None:
+    if opt.spec is None or opt.spec.limit is None:
+        return
+    per = opt.spec.limit[1]
+    key = (did, opt.key, player.seat if player is not None else 0, per, period_of(g, per))
+    g.uses[key] = g.uses.get(key, 0) + 1
+
+
+def dice_in(value: Any, path: tuple) -> list[Die]:
+    if type(value) is Die:
+        return [value]
+    if type(value) is list and all(type(d) is Die for d in value):
+        return list(value)  # the common case: a list of dice
+    out: list[Die] = []
+
+    def walk(v):
+        if isinstance(v, Die):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, Zone):
+            walk(v.items)
+        else:
+            raise RuleError("runtime-error", f"only dice can be rolled, not {v!r}",
+                            path + ("roll",))
+    walk(value)
+    return out

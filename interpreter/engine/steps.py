@@ -1,0 +1,684 @@
+"""Phase 5, compile (steps): every effect of a step list to a Python closure.
+
+Input: a step list from the checked document, with its data path. Output: `Block`, a function
+`run(game, env)`. Each effect becomes one closure built once; running a game calls closures and
+touches no YAML and no parse tree. Simple steps end with `game.after_op()` (budgets, checks, the
+end condition). Interrupts (`end_turn`, `break`...) are the exceptions of interpreter/engine/signals.py.
+
+`let` and `draw ... as` bind names for the rest of their step list: such a list runs in a fresh
+scope layered over the caller's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dsl import nodes as n
+from dsl.builtins import EvalError, get, put, sized
+from dsl.compiler import Env
+from interpreter.engine import compile_expr as cx
+from interpreter.engine.codegen_steps import generate_block
+from interpreter.engine.decisions import Option, Request, option_for_value
+from interpreter.engine.race import RaceSpec, run_race
+from interpreter.engine.reads import target_writes
+from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
+from interpreter.engine.step_runtime import count_use, dice_in, label_later, step_name, within_limit
+from interpreter.engine.values import Player, Zone, show
+
+Step = Callable[[Any, Any], None]
+Block = Callable[[Any, Any], None]
+
+
+def _noop(g, env) -> None:
+    return None
+
+
+class StepCompiler:
+    """Compiles step lists. `procedures` is filled by the program compiler (calls resolve late,
+    so procedures may call each other in any order)."""
+
+    def __init__(self, symbols, procedures: dict[str, Any], events: frozenset = frozenset(),
+                 watched: frozenset | None = None, limits: dict | None = None):
+        self.sym = symbols
+        self.procedures = procedures
+        # What generated step lists (interpreter/engine/codegen_steps.py) may rely on: the events
+        # that have triggers, the names checks and the end read, the budgets.
+        self.events = events
+        self.watched = watched
+        self.max_steps = (limits or {}).get("max_steps", 1_000_000)
+        self.max_loop = (limits or {}).get("max_loop", 10_000)
+
+    # -- lists ---------------------------------------------------------------------------------
+    def block(self, steps: list | None, path: tuple) -> Block:
+        if not steps:
+            return _noop
+        if cx.GENERATE:
+            return generate_block(self, steps, path)
+        compiled = [self.step(s, path + (i,)) for i, s in enumerate(steps)]
+        scoped = any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps)
+        fns = tuple(compiled)
+        if len(fns) == 1 and not scoped:
+            return fns[0]
+        if scoped:
+            def run_scoped(g, env):
+                local = Env((), env)
+                for f in fns:
+                    f(g, local)
+            return run_scoped
+
+        def run(g, env):
+            for f in fns:
+                f(g, env)
+        return run
+
+    def step(self, step: Any, path: tuple) -> Step:
+        name = step_name(step)
+        spec = {} if isinstance(step, str) else step
+        return getattr(self, f"_{name}")(spec, path, name)
+
+    # -- state ---------------------------------------------------------------------------------
+    def assignable(self, name: str, path: tuple) -> str:
+        """The name, when `set` and `add` may write it (declared global, round or turn state);
+        the checker says so first, this holds even when a check is bypassed."""
+        if name not in self.sym.assignable:
+            raise RuleError("not-assignable", f"'{name}' is not declared state and cannot be "
+                            "set", path)
+        return name
+
+    def _setter(self, text: str, path: tuple) -> tuple[Callable, Callable]:
+        """(read, write) for a set/add target."""
+        node = cx.target_node(text)
+        read = cx.located(cx.compile_expression(node), path)
+        if isinstance(node, n.Name):
+            name = self.assignable(node.id, path)
+
+            def write_name(g, env, v):
+                g.env[name] = v
+            return read, write_name
+        if isinstance(node, n.Field):
+            obj = cx.located(cx.compile_expression(node.obj), path)
+            attr = node.name
+
+            def write_field(g, env, v):
+                cx.put_field(obj(env), attr, v, path)
+            return read, write_field
+        if isinstance(node, n.Index):
+            obj = cx.located(cx.compile_expression(node.obj), path)
+            key = cx.located(cx.compile_expression(node.key), path)
+
+            def write_index(g, env, v):
+                container = obj(env)
+                k = key(env)
+                try:
+                    if type(container) is list and type(k) is int:
+                        container[k] = v
+                    elif type(container) is dict:
+                        container[k] = v
+                    else:
+                        raise TypeError
+                except (TypeError, IndexError):
+                    raise RuleError("runtime-error", f"cannot set item {show(k)} of "
+                                    f"{show(container)}", path) from None
+            return read, write_index
+        raise RuleError("runtime-error", f"'{text}' cannot be set", path)  # the checker refuses
+
+    def _set(self, spec, path, name) -> Step:
+        values = spec["set"]
+        writes = _writes(values)
+        pairs = [(text, *self._setter(text, path + ("set", text)),
+                  cx.expr(v, path + ("set", text))) for text, v in values.items()]
+        if len(pairs) == 1:
+            text, _, write, value = pairs[0]
+
+            def set_one(g, env):
+                v = value(env)
+                write(g, env, v)
+                if g.watch_changes:
+                    g.fire("changed", {"name": text, "value": v})
+                g.after_op(writes)
+            return set_one
+
+        def set_many(g, env):
+            new = [value(env) for _, _, _, value in pairs]  # all read before any is written
+            for (text, _, write, _), v in zip(pairs, new, strict=True):
+                write(g, env, v)
+                if g.watch_changes:
+                    g.fire("changed", {"name": text, "value": v})
+            g.after_op(writes)
+        return set_many
+
+    def _add(self, spec, path, name) -> Step:
+        pairs = [(text, *self._setter(text, path + ("add", text)),
+                  cx.expr(v, path + ("add", text))) for text, v in spec["add"].items()]
+        writes = _writes(spec["add"])
+        low = cx.expr(spec["min"], path + ("min",)) if "min" in spec else None
+        high = cx.expr(spec["max"], path + ("max",)) if "max" in spec else None
+
+        def add(g, env):
+            amounts = [amount(env) for _, _, _, amount in pairs]
+            for (text, read, write, _), amount in zip(pairs, amounts, strict=True):
+                old = read(env)
+                try:
+                    if isinstance(old, list):  # adding to a list appends (a list its items)
+                        write(g, env, sized(old + (list(amount) if isinstance(
+                            amount, (list, tuple)) else [amount])))
+                        continue
+                    if type(old) not in (int, float) or type(amount) not in (int, float):
+                        raise RuleError("runtime-error", f"cannot add {amount!r} to {old!r}",
+                                        path + ("add", text))
+                    v = sized(old + amount)
+                except EvalError as err:  # past a size limit (`add: {x: x}` in a loop)
+                    raise RuleError("runtime-error", str(err), path + ("add", text)) from None
+                if low is not None:
+                    v = max(low(env), v)
+                if high is not None:
+                    v = min(high(env), v)
+                write(g, env, v)
+                if g.watch_changes:
+                    g.fire("changed", {"name": text, "value": v, "old": old})
+            g.after_op(writes)
+        return add
+
+    def _let(self, spec, path, name) -> Step:
+        binder = spec["let"]
+        value = cx.expr(spec.get("be"), path + ("be",))
+
+        def let(g, env):
+            env[binder] = value(env)
+        return let
+
+    def _transfer(self, spec, path, name) -> Step:
+        amount = cx.expr(spec["transfer"], path + ("transfer",))
+        of = spec["of"]
+        writes = frozenset({of})
+        giver = cx.expr(spec["from"], path + ("from",))
+        taker = cx.expr(spec["to"], path + ("to",))
+
+        def transfer(g, env):
+            want, src, dst = amount(env), giver(env), taker(env)
+            if type(want) not in (int, float) or want < 0:
+                raise RuleError("runtime-error", f"a transfer needs an amount of 0 or more, "
+                                f"not {want!r}", path + ("transfer",))
+            moved = want
+            try:
+                if src != "bank":
+                    have = get(src, of)
+                    moved = min(want, max(0, have))
+                    put(src, of, have - moved)
+                if dst != "bank":
+                    put(dst, of, get(dst, of) + moved)
+            except EvalError as err:
+                raise RuleError("runtime-error", str(err), path + ("of",)) from None
+            g.record("transfer", amount=moved, of=of, source=_who(src), to=_who(dst))
+            g.after_op(writes)
+        return transfer
+
+    def _eliminate(self, spec, path, name) -> Step:
+        who = cx.expr(spec["eliminate"], path + ("eliminate",))
+
+        def eliminate(g, env):
+            p = who(env)
+            if not p.eliminated:
+                p.eliminated = True
+                g.record("eliminated", player=p.name)
+            g.after_op(_ELIMINATED)
+        return eliminate
+
+    # -- chance and components -------------------------------------------------------------------
+    def _duration(self, spec, path) -> Callable | None:
+        return cx.expr(spec["duration"], path + ("duration",)) if "duration" in spec else None
+
+    def _roll(self, spec, path, name) -> Step:
+        dice = cx.expr(spec["roll"], path + ("roll",))
+        duration = self._duration(spec, path)
+
+        def roll(g, env):
+            ds = dice_in(dice(env), path)
+            if duration is not None:
+                g.advance(duration(env))
+            faces = g.chance.roll(ds)
+            for d, f in zip(ds, faces, strict=True):
+                d.face = f
+            g.rolls += 1
+            g.record("roll", dice=[d.id for d in ds], faces=faces)
+            g.fire("rolled", {"dice": ds})
+            g.after_op(_FACE)
+        return roll
+
+    def _draw(self, spec, path, name) -> Step:
+        source = cx.expr(spec["draw"], path + ("draw",))
+        binder = spec["as"]
+        count = cx.expr(spec["count"], path + ("count",)) if "count" in spec else None
+        dest = cx.expr(spec["to"], path + ("to",)) if "to" in spec else None
+        replace = bool(spec.get("replace"))
+        duration = self._duration(spec, path)
+
+        def draw(g, env):
+            zone = _zone(source(env), path + ("draw",))
+            k = count(env) if count is not None else 1
+            if duration is not None:
+                g.advance(duration(env))
+            blind = zone.kind not in ("deck", "row")
+            items = g.chance.pick(zone.items, k) if blind else zone.items[:k]
+            if not replace:
+                for it in items:
+                    zone.items.remove(it)
+                    it.zone = ""
+                if dest is not None:
+                    g.put(items, dest(env), path + ("to",))
+            env[binder] = items if count is not None else (items[0] if items else None)
+            g.record("draw", source=zone.id, items=[x.id for x in items], blind=blind)
+            g.fire("drawn", {"items": items, "zone": zone})
+            g.after_op()
+        return draw
+
+    def _move(self, spec, path, name) -> Step:
+        items = cx.expr(spec["move"], path + ("move",))
+        dest = cx.expr(spec["to"], path + ("to",))
+        at_start = spec.get("at") == "start"
+
+        def move(g, env):
+            what = items(env)
+            what = list(what) if isinstance(what, (list, tuple)) else [what]
+            target = dest(env)
+            g.put(what, target, path + ("to",), at_start)
+            g.record("move", items=[x.id for x in what], to=getattr(target, "id", target))
+            g.fire("moved", {"items": what, "to": target})
+            g.after_op()
+        return move
+
+    def _shuffle(self, spec, path, name) -> Step:
+        source = cx.expr(spec["shuffle"], path + ("shuffle",))
+
+        def shuffle(g, env):
+            zone = _zone(source(env), path + ("shuffle",))
+            zone.items[:] = g.chance.order(zone.items)
+            g.record("shuffle", zone=zone.id, order=[x.id for x in zone.items])
+            g.after_op()
+        return shuffle
+
+    def _deal(self, spec, path, name) -> Step:
+        source = cx.expr(spec["deal"], path + ("deal",))
+        dest = cx.expr(spec["to"], path + ("to",))
+        count = cx.expr(spec["count"], path + ("count",)) if "count" in spec else None
+
+        def deal(g, env):
+            zone = _zone(source(env), path + ("deal",))
+            k = count(env) if count is not None else 1
+            items = zone.items[:k]
+            del zone.items[:k]
+            g.put(items, dest(env), path + ("to",))
+            g.record("deal", source=zone.id, items=[x.id for x in items])
+            g.after_op()
+        return deal
+
+    def _reveal(self, spec, path, name) -> Step:
+        items = cx.expr(spec["reveal"], path + ("reveal",))
+        to = cx.expr(spec["to"], path + ("to",)) if "to" in spec else None
+
+        def reveal(g, env):
+            value = items(env)
+            # Without `to`, everyone sees it: public narration.
+            g.narrate(f"revealed: {show(value)}", to(env) if to is not None else None)
+            g.after_op()
+        return reveal
+
+    # -- decisions -----------------------------------------------------------------------------
+    def _options(self, value: Any, path: tuple, label: Any = None) -> Callable:
+        """Returns options(g, env) -> list of legal Options (without limits and costs);
+        `label`, for options given by an expression, is how a person sees each."""
+        if isinstance(value, list):
+            opts = [Option(v, v, str(v)) for v in value]
+            return lambda g, env: opts
+        if isinstance(value, dict):
+            compiled = []
+            for oname, ospec in value.items():
+                ospec = ospec if isinstance(ospec, dict) else {}
+                opath = path + (oname,)
+                compiled.append(_NamedOption(
+                    oname,
+                    cx.template(ospec["label"], opath + ("label",)) if "label" in ospec else None,
+                    cx.cond(ospec["if"], opath + ("if",)) if "if" in ospec else None,
+                    cx.expr(ospec["cost"], opath + ("cost",)) if "cost" in ospec else None,
+                    _limit(ospec.get("limit"), opath + ("limit",)),
+                    self.block(ospec.get("do"), opath + ("do",)),
+                    cx.expr(ospec["duration"], opath + ("duration",))
+                    if "duration" in ospec else None))
+
+            def named(g, env):
+                out = []
+                for o in compiled:
+                    if o.cond is not None and o.cond(env) is not True:
+                        continue
+                    out.append(Option(o.name, o.name, o.name, o, label_later(o.label, env)))
+                return out
+            return named
+        values = cx.expr(value, path)
+        shown = cx.template(label, path[:-1] + ("option_label",)) if label is not None else None
+
+        def computed(g, env):
+            vs = values(env)
+            if isinstance(vs, Zone):
+                vs = vs.items
+            if shown is None:
+                return [option_for_value(v) for v in vs]
+            return [option_for_value(v, shown(Env({"option": v}, env))) for v in vs]
+        return computed
+
+    def _choose(self, spec, path, name) -> Step:
+        did = spec["choose"]
+        options = self._options(spec["options"], path + ("options",),
+                                spec.get("option_label")) if "options" in spec \
+            else None
+        low = cx.expr(spec["min"], path + ("min",)) if "min" in spec else None
+        high = cx.expr(spec["max"], path + ("max",)) if "max" in spec else None
+        by = cx.expr(spec["by"], path + ("by",)) if "by" in spec else None
+        prompt = cx.template(spec["prompt"], path + ("prompt",)) if "prompt" in spec else None
+        sealed = bool(spec.get("sealed"))
+        duration = self._duration(spec, path)
+        writes = frozenset({did})
+
+        def ask(g, env, player):
+            req = Request(did, player, path=path,
+                          render=(lambda: prompt(env)) if prompt else None, sealed=sealed)
+            if options is not None:
+                req.options = [o for o in options(g, env) if within_limit(g, did, o, player)]
+            else:
+                req.low = low(env) if low is not None else 0
+                req.high = high(env) if high is not None else 10 ** 9
+            chosen = g.decide(req)
+            return chosen
+
+        def choose(g, env):
+            if duration is not None:
+                g.advance(duration(env))
+            deciders = by(env) if by is not None else g.current
+            if isinstance(deciders, (list, tuple)):
+                picks = {}
+                for p in deciders:
+                    picks[p] = ask(g, env, p)
+                    if not sealed:
+                        g.env[did] = {q: _value(c) for q, c in picks.items()}
+                g.env[did] = {q: _value(c) for q, c in picks.items()}
+                if sealed:
+                    g.record("revealed", id=did,
+                             choices={q.name: _key(c) for q, c in picks.items()})
+                g.fire("decided", {"id": did, "choice": g.env[did]})
+                g.after_op(writes)
+                for p, c in picks.items():
+                    if isinstance(c, Option) and c.spec is not None:
+                        count_use(g, did, c, p)
+                        c.spec.run(g, env)
+                return
+            chosen = ask(g, env, deciders)
+            g.env[did] = _value(chosen)
+            g.fire("decided", {"id": did, "choice": g.env[did], "by": deciders})
+            g.after_op(writes)
+            if isinstance(chosen, Option) and chosen.spec is not None:
+                count_use(g, did, chosen, deciders)
+                chosen.spec.run(g, env)
+        return choose
+
+    def _actions(self, spec, path, name) -> Step:
+        did = spec["actions"]
+        points = cx.expr(spec["points"], path + ("points",))
+        by = cx.expr(spec["by"], path + ("by",)) if "by" in spec else None
+        options = self._options(spec["options"], path + ("options",))
+        allow_pass = spec.get("pass", True)
+        prompt = cx.template(spec["prompt"], path + ("prompt",)) if "prompt" in spec else None
+        pass_option = Option("pass", "pass", "Pass (end the turn's actions)")
+        writes = frozenset({did})
+        max_loop_path = path + ("actions",)
+
+        def actions(g, env):
+            player = by(env) if by is not None else g.current
+            left = points(env)
+            passes = 0
+            try:
+                while left > 0:
+                    passes += 1
+                    g.loop_budget(passes, max_loop_path)
+                    legal = []
+                    for o in options(g, env):
+                        cost = o.spec.cost(env) if o.spec.cost is not None else 1
+                        if cost <= left and within_limit(g, did, o, player):
+                            legal.append(o)
+                    if not legal:
+                        break
+                    if allow_pass:
+                        legal.append(pass_option)
+                    req = Request(did, player, legal, path=path, points=left,
+                                  render=(lambda: prompt(env)) if prompt else None)
+                    chosen = g.decide(req)
+                    g.env[did] = chosen.value
+                    g.fire("decided", {"id": did, "choice": chosen.value, "by": player})
+                    g.after_op(writes)
+                    if chosen is pass_option:
+                        break
+                    left -= chosen.spec.cost(env) if chosen.spec.cost is not None else 1
+                    count_use(g, did, chosen, player)
+                    chosen.spec.run(g, env)
+            except Break:
+                pass
+        return actions
+
+    def _race(self, spec, path, name) -> Step:
+        def opt(field: str, cond: bool = False):
+            if field not in spec:
+                return None
+            return (cx.cond if cond else cx.expr)(spec[field], path + (field,))
+        race = RaceSpec(spec["race"], path, cx.expr(spec["by"], path + ("by",)),
+                        cx.expr(spec["items"], path + ("items",)), opt("wanted", True),
+                        opt("rate"), opt("latency"), opt("error_rate"), opt("capacity"),
+                        opt("model_capacity"))
+
+        def race_(g, env):
+            run_race(g, race, env)
+        return race_
+
+    # -- flow ----------------------------------------------------------------------------------
+    def _if(self, spec, path, name) -> Step:
+        test = cx.cond(spec["if"], path + ("if",))
+        then = self.block(spec.get("then"), path + ("then",))
+        other = self.block(spec.get("else"), path + ("else",))
+
+        def if_(g, env):
+            if test(env):
+                then(g, env)
+            else:
+                other(g, env)
+        return if_
+
+    def _repeat(self, spec, path, name) -> Step:
+        body = self.block(spec["repeat"], path + ("repeat",))
+        times = cx.expr(spec["times"], path + ("times",)) if "times" in spec else None
+        while_ = cx.cond(spec["while"], path + ("while",)) if "while" in spec else None
+        until = cx.cond(spec["until"], path + ("until",)) if "until" in spec else None
+        most = cx.expr(spec["max"], path + ("max",)) if "max" in spec else None
+        where = path + ("repeat",)
+
+        def repeat(g, env):
+            n_times = times(env) if times is not None else None
+            cap = most(env) if most is not None else None
+            passes = 0
+            try:
+                while True:
+                    if n_times is not None and passes >= n_times:
+                        return
+                    if while_ is not None and not while_(env):
+                        return
+                    passes += 1
+                    if cap is not None and passes > cap:
+                        raise RuleError("budget-exceeded", f"this repeat ran more than its max "
+                                        f"of {cap} passes", where)
+                    g.loop_budget(passes, where)
+                    body(g, env)
+                    if until is not None and until(env):
+                        return
+            except Break:
+                return
+        return repeat
+
+    def _for_each(self, spec, path, name) -> Step:
+        binder = spec["for_each"]
+        items = cx.expr(spec["in"], path + ("in",))
+        body = self.block(spec.get("do"), path + ("do",))
+
+        def for_each(g, env):
+            xs = items(env)
+            if isinstance(xs, Zone):
+                xs = xs.items
+            scope = Env((), env)
+            try:
+                for x in list(xs):
+                    scope[binder] = x
+                    body(g, scope)
+            except Break:
+                return
+        return for_each
+
+    def _call(self, spec, path, name) -> Step:
+        proc = spec["call"]
+        args = [(k, cx.expr(v, path + ("with", k))) for k, v in (spec.get("with") or {}).items()]
+        procedures = self.procedures
+
+        def call(g, env):
+            scope = Env({k: f(env) for k, f in args}, g.env)
+            g.enter_call(proc, path)
+            try:
+                procedures[proc](g, scope)
+            finally:
+                g.depth -= 1
+        return call
+
+    def _emit(self, spec, path, name) -> Step:
+        event = spec["emit"]
+        fields = [(k, cx.expr(v, path + ("with", k))) for k, v in (spec.get("with") or {}).items()]
+
+        def emit(g, env):
+            g.fire(event, {k: f(env) for k, f in fields})
+        return emit
+
+    def _break(self, spec, path, name) -> Step:
+        def break_(g, env):
+            raise Break()
+        return break_
+
+    def _end_turn(self, spec, path, name) -> Step:
+        def end_turn(g, env):
+            raise EndTurn()
+        return end_turn
+
+    def _end_phase(self, spec, path, name) -> Step:
+        def end_phase(g, env):
+            raise EndPhase()
+        return end_phase
+
+    def _goto(self, spec, path, name) -> Step:
+        phase = spec["goto"]
+
+        def goto(g, env):
+            raise Goto(phase)
+        return goto
+
+    def _end_game(self, spec, path, name) -> Step:
+        body = spec.get("end_game") if isinstance(spec.get("end_game"), dict) else spec
+        winners = cx.expr(body["winners"], path + ("winners",)) if "winners" in body else None
+        reason = cx.template(body["reason"], path + ("reason",)) if "reason" in body else None
+
+        def end_game(g, env):
+            raise EndGame(reason(env) if reason else "the rules ended the game",
+                          winners(env) if winners is not None else None)
+        return end_game
+
+    # -- time and narration --------------------------------------------------------------------
+    def _start_timer(self, spec, path, name) -> Step:
+        timer = spec["start_timer"]
+        seconds = cx.expr(spec["seconds"], path + ("seconds",))
+
+        def start_timer(g, env):
+            g.start_timer(timer, seconds(env))
+            g.after_op()
+        return start_timer
+
+    def _stop_timer(self, spec, path, name) -> Step:
+        timer = spec["stop_timer"]
+
+        def stop_timer(g, env):
+            g.stop_timer(timer)
+            g.after_op()
+        return stop_timer
+
+    def _wait(self, spec, path, name) -> Step:
+        seconds = cx.expr(spec["wait"], path + ("wait",))
+
+        def wait(g, env):
+            g.advance(seconds(env))
+            g.after_op()
+        return wait
+
+    def _say(self, spec, path, name) -> Step:
+        text = cx.template(spec["say"], path + ("say",))
+        to = cx.expr(spec["to"], path + ("to",)) if "to" in spec else None
+
+        def say(g, env):
+            if g.narrating:
+                g.narrate(text(env), to(env) if to is not None else None)
+        return say
+
+
+_FACE = frozenset({"face"})
+_ELIMINATED = frozenset({"eliminated"})
+
+
+def _writes(targets: dict) -> frozenset | None:
+    """What a set/add writes (None: cannot tell, so checks are always re-examined)."""
+    names = [target_writes(t) for t in targets]
+    return None if None in names else frozenset(names)
+
+
+class _NamedOption:
+    """An option written as a mapping: its legality, cost, limit and steps."""
+
+    __slots__ = ("name", "label", "cond", "cost", "limit", "run", "duration")
+
+    def __init__(self, name, label, cond, cost, limit, run, duration):
+        self.name = name
+        self.label = label
+        self.cond = cond
+        self.cost = cost
+        self.limit = limit
+        self.duration = duration
+        body = run
+        if duration is not None:
+            def run_timed(g, env):
+                g.advance(duration(env))
+                body(g, env)
+            self.run = run_timed
+        else:
+            self.run = body
+
+
+def _limit(spec: dict | None, path: tuple):
+    if not spec:
+        return None
+    return cx.expr(spec.get("times", 1), path + ("times",)), spec.get("per", "game")
+
+
+def _value(chosen):
+    return chosen.value if isinstance(chosen, Option) else chosen
+
+
+def _key(chosen):
+    return chosen.key if isinstance(chosen, Option) else chosen
+
+
+def _zone(value: Any, path: tuple) -> Zone:
+    if isinstance(value, Zone):
+        return value
+    raise RuleError("runtime-error", f"expected a zone, not {value!r}", path)
+
+
+def _who(x: Any) -> Any:
+    return x.name if isinstance(x, Player) else x
