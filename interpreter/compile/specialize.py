@@ -1505,12 +1505,19 @@ class Specialized:
     def try_play(self, seed: Any, track: bool = False) -> Played | None:
         """One game on `seed` by the generated code, or None when the interpreter must play
         it (a budget ran out, a rule error, anything unforeseen)."""
+        raw = self.try_raw(seed, track)
+        if raw is None:
+            return None
+        return Played(self._result(raw), raw[10], raw[11], raw[12], raw[13], raw[14])
+
+    def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
+        """The generated code's own tuple for one game (what a bulk run reads without a
+        `Result`; `standings` ranks it), or None when the interpreter must play it."""
         try:
-            raw = (self.play_tracked if track else self.play_raw)(seed)
+            return (self.play_tracked if track else self.play_raw)(seed)
         except Exception:
             self.fallbacks += 1
             return None
-        return Played(self._result(raw), raw[10], raw[11], raw[12], raw[13], raw[14])
 
     def _interpreted(self, seed: Any) -> Played:
         from interpreter.engine.setup import new_game
@@ -1520,10 +1527,10 @@ class Specialized:
         return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
                       game=game)
 
-    def _result(self, raw: tuple) -> Result:
-        """As Game._result: winners, then placements by (winner, eligible, score,
-        tie-breaks)."""
-        reason, rounds, turns, steps, rolls, now, scores, tbs, eligible, winners = raw[:10]
+    def standings(self, raw: tuple) -> tuple[list[int], dict[int, int], set[int]]:
+        """As Game._result: the winners (seat indexes), each seat's place, and the seats that
+        could win, ranked by (winner, eligible, score, tie-breaks)."""
+        scores, tbs, eligible, winners = raw[6:10]
         n = self.players
         sign = -1 if self.order == "lowest" else 1
         pool = [i for i in range(n) if eligible is None or eligible[i]] or list(range(n))
@@ -1544,15 +1551,22 @@ class Specialized:
             s = scores[i]
             return (i in win, i in can_win, sign * s if isinstance(s, (int, float)) else 0,
                     [sign * x if isinstance(x, (int, float)) else 0 for x in tbs[i]])
-        ranked = sorted(range(n), key=key, reverse=True)
+        keys = [key(i) for i in range(n)]
+        ranked = sorted(range(n), key=keys.__getitem__, reverse=True)
         place, last = 0, None
         placed = {}
         for j, i in enumerate(ranked):
-            k = key(i)
-            if k != last:
-                place, last = j + 1, k
+            if keys[i] != last:
+                place, last = j + 1, keys[i]
             placed[i] = place
+        return winners, placed, can_win
+
+    def _result(self, raw: tuple) -> Result:
+        """The interpreter's `Result` of a raw game (the tuple the generated code returns)."""
+        reason, rounds, turns, steps, rolls, now, scores, _, eligible = raw[:9]
+        winners, placed, can_win = self.standings(raw)
         out = raw[15]  # who was eliminated (None: nobody can be)
+        n = self.players
         seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
                             placed[i], bool(out and out[i]),
                             self.seat_teams[i] if self.seat_teams else None,

@@ -244,10 +244,15 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
     on the same seed); otherwise, or when it hands the seed back, the interpreter."""
     special = specialized_for(program, setup)
     if special is not None:
-        played = special.try_play(seed, track=True)
-        if played is not None:
-            return _record(index, played.result, played.first, played.lead_changes), (
-                played.fired, by_component(played.chosen), played.unruled)
+        raw = special.try_raw(seed, track=True)
+        if raw is not None:  # read straight from the generated code's tuple: no `Result`
+            winners, placed, _ = special.standings(raw)
+            scores = tuple(s if isinstance(s, (int, float)) and not isinstance(s, bool)
+                           else None for s in raw[6])
+            record = GameRecord(index, scores, tuple(i + 1 for i in winners),
+                                tuple(placed[i] for i in range(special.players)), raw[1],
+                                raw[2], raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
+            return record, (raw[10], by_component(raw[11]), raw[12])
     game = new_game(program, setup.players, dict(setup.seats), seed=seed)
     game.logging = False
     game.narrating = False
@@ -282,11 +287,19 @@ def by_component(chosen: dict[tuple, int]) -> dict[tuple, int]:
     red`, not one row per red die): which of interchangeable items was taken says
     nothing about the game's balance."""
     out: dict[tuple, int] = {}
-    for (decision, answer), k in chosen.items():
-        m = _ITEM.fullmatch(answer) if isinstance(answer, str) else None
-        key = (decision, m.group(1)) if m else (decision, answer)
+    for pair, k in chosen.items():
+        key = _COMPONENT.get(pair)
+        if key is None:
+            decision, answer = pair
+            m = _ITEM.fullmatch(answer) if isinstance(answer, str) else None
+            key = (decision, m.group(1)) if m else pair
+            if len(_COMPONENT) < 10_000:  # a game's few answers, worked out once a process
+                _COMPONENT[pair] = key
         out[key] = out.get(key, 0) + k
     return out
+
+
+_COMPONENT: dict[tuple, tuple] = {}
 
 
 def _record(index: int, result: Any, first: int | None, changes: int | None) -> GameRecord:
