@@ -40,6 +40,10 @@ class Checker:
         self.goto_targets: dict[str, list[str]] = {}   # phase -> phases it can goto
         self.ends_by_step = False
         self._current_phase: str | None = None
+        # For `break` in procedures: the breaks outside any loop of their procedure, and
+        # every call (callee, inside a loop or actions?, the calling procedure or None).
+        self.loose_breaks: dict[str, list[tuple]] = {}
+        self.calls: list[tuple[str, bool, str | None]] = []
 
     # -- reporting -----------------------------------------------------------------------------
     def report(self, code: str, message: str, path: tuple, hint: str | None = None,
@@ -232,10 +236,31 @@ class Checker:
             self.field(path + (key,), spec, step[key], fscope, ctx, effect)
         getattr(self, f"_effect_{name}", lambda *a: None)(path, step, scope, ctx)
 
+    def check_procedure_breaks(self) -> None:
+        """A procedure's `break` outside its own loops leaves the loop around its call; it is
+        refused where no call (directly, or through the procedures calling it) stands inside
+        a repeat, for_each or actions."""
+        def in_a_loop(proc: str, seen: frozenset) -> bool:
+            return any(inside or (caller is not None and caller not in seen
+                                  and in_a_loop(caller, seen | {caller}))
+                       for callee, inside, caller in self.calls if callee == proc)
+        for proc, paths in self.loose_breaks.items():
+            if not any(callee == proc for callee, _, _ in self.calls):
+                continue  # never called: nothing runs it
+            if in_a_loop(proc, frozenset({proc})):
+                continue
+            for path in paths:
+                self.report("misplaced-effect", f"this 'break' is never inside a loop: no call "
+                            f"of '{proc}' stands inside a repeat, for_each or actions", path,
+                            f"call '{proc}' inside a repeat or for_each, or end the procedure "
+                            "another way")
+
     def _placement(self, path: tuple, name: str, ctx: Context) -> None:
         if name == "break" and not ctx.in_loop and ctx.section not in ("procedure", "option"):
             self.report("misplaced-effect", "'break' must be inside a repeat, for_each or "
                         "actions loop", path)
+        if name == "break" and not ctx.in_loop and ctx.section == "procedure":
+            self.loose_breaks.setdefault(path[1], []).append(path)  # ("procedures", NAME...)
         if name in _EXITS and name != "break":
             if name == "end_game":
                 self.ends_by_step = True
@@ -348,6 +373,8 @@ class Checker:
         proc = step.get("call")
         if proc not in self.sym.procedures:
             return
+        caller = path[1] if path[0] == "procedures" and ctx.section == "procedure" else None
+        self.calls.append((proc, ctx.in_loop or ctx.section == "option", caller))
         params = self.sym.procedures[proc]
         given = step.get("with") or {}
         for k in given:

@@ -219,7 +219,10 @@ EFFECTS_LIST = [
                "event": _f(REF, "The event's name.", True, ref="event"),
                "with": _f(ARGS, "Its fields."),
            }, "- emit: alarm", "flow"),
-    Effect("break", "Leaves the innermost repeat, for_each or actions loop.", None, {},
+    Effect("break", "Leaves the innermost repeat, for_each or actions loop. In a procedure, "
+           "outside the procedure's own loops, it leaves the loop around the call; `meeple "
+           "validate` refuses it when no call of the procedure stands inside a loop, and a "
+           "game that reaches it outside any loop stops, located at the break.", None, {},
            "- break", "flow"),
     Effect("end_turn", "Ends the current turn at once (an interrupt).", None, {},
            "- end_turn", "flow"),

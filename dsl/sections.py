@@ -449,4 +449,5 @@ def check_document(doc: Document) -> tuple[Symbols, list[Diagnostic]]:
     symbols, diags = collect_symbols(doc)
     checker = Checker(doc, symbols)
     check_sections(checker)
+    checker.check_procedure_breaks()
     return symbols, diags + checker.diags

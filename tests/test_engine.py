@@ -9,6 +9,7 @@ import pytest
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import ScriptedChance, SeededChance
+from interpreter.engine.compile_expr import generation
 from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import load, new_game
 from interpreter.table.narrate import result_lines
@@ -469,3 +470,45 @@ scoring:
     specialized = specialize(program)  # the generated code places them the same way
     assert specialized is not None
     assert specialized.play(0).result.seats == result.seats
+
+
+PROCEDURE_BREAK = """\
+state:
+  global:
+    x: {type: int, initial: 0}
+procedures:
+  stop_now:
+    do:
+      - add: {x: 1}
+      - break
+      - add: {x: 100}
+flow:
+  phases:
+    play:
+      do:
+        - repeat: [{call: stop_now}]
+          times: 5
+        %s
+      next: end
+end: {when: "true"}
+scoring: {score: x, order: highest}
+"""
+
+
+def test_a_procedures_break_leaves_the_loop_around_its_call(tmp_path):
+    g = game(tmp_path, PROCEDURE_BREAK % "", players=1)
+    assert g.result.error is None
+    assert g.env["x"] == 1  # one pass, cut at the break
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_procedures_break_reached_outside_any_loop_stops_the_game_at_the_break(tmp_path,
+                                                                                 generated):
+    # One call stands in a loop, so the ruleset validates; the other runs the break loose.
+    with generation(generated):  # the generated steps and the closures alike
+        g = game(tmp_path, PROCEDURE_BREAK % "- call: stop_now", players=1)
+    err = g.result.error
+    assert err.code == "runtime-error"
+    assert err.message == "'break' ran outside any repeat or for_each"
+    assert err.path == ("procedures", "stop_now", "do", 1)
+    assert "Break" not in err.message and "call it inside a repeat" in err.hint

@@ -256,15 +256,15 @@ class _Emitter:
         return None
 
     def _end_turn(self, spec: dict, path: tuple, depth: int) -> bool | None:
-        self.emit(depth, "raise _EndTurn()")
+        self.emit(depth, f"raise _EndTurn().at({self.const(path, 'path')})")
         return None
 
     def _end_phase(self, spec: dict, path: tuple, depth: int) -> bool | None:
-        self.emit(depth, "raise _EndPhase()")
+        self.emit(depth, f"raise _EndPhase().at({self.const(path, 'path')})")
         return None
 
     def _break(self, spec: dict, path: tuple, depth: int) -> bool | None:
-        self.emit(depth, "raise _Break()")
+        self.emit(depth, f"raise _Break().at({self.const(path, 'path')})")
         return None
 
 

@@ -12,7 +12,14 @@ from typing import Any
 
 
 class Signal(Exception):  # noqa: N818 - these are interrupts of the flow, not errors
-    """An interrupt of the flow (not an error)."""
+    """An interrupt of the flow (not an error). `path` is the data path of the step that
+    raised it: where a game is stopped when nothing around the step can take it."""
+
+    path: tuple = ()
+
+    def at(self, path: tuple) -> Signal:
+        self.path = path
+        return self
 
 
 class Break(Signal):

@@ -562,24 +562,24 @@ class StepCompiler:
 
     def _break(self, spec, path, name) -> Step:
         def break_(g, env):
-            raise Break()
+            raise Break().at(path)
         return break_
 
     def _end_turn(self, spec, path, name) -> Step:
         def end_turn(g, env):
-            raise EndTurn()
+            raise EndTurn().at(path)
         return end_turn
 
     def _end_phase(self, spec, path, name) -> Step:
         def end_phase(g, env):
-            raise EndPhase()
+            raise EndPhase().at(path)
         return end_phase
 
     def _goto(self, spec, path, name) -> Step:
         phase = spec["goto"]
 
         def goto(g, env):
-            raise Goto(phase)
+            raise Goto(phase).at(path)
         return goto
 
     def _end_game(self, spec, path, name) -> Step:
