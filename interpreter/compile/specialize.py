@@ -714,6 +714,10 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         sized = [f"_within({v.src})" if v.const is _NO and (v.kind in ("int", "num", "str")
                                                             or v.kind.startswith("list:"))
                  else v.src for _, v, _ in pairs]
+        # A list is stored as a value, never shared with where it was read (lists here hold
+        # no lists, so one level of copy is all of it).
+        sized = [f"list({src})" if v.kind.startswith("list:") and v.zone is None else src
+                 for src, (_, v, _) in zip(sized, pairs, strict=True)]
         if len(pairs) == 1:
             self.emit(d, f"{pairs[0][0]} = {sized[0]}")
         else:  # every value is read before any is written
@@ -820,7 +824,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             e = self.expr(_node(v), ctx.scope)
             if e.src and e.const is _NO and e.kind not in ("die", "dice", "timer"):
                 t = self.temp("a")
-                self.emit(d, f"{t} = {e.src}")
+                copy = e.kind.startswith("list:") and e.zone is None  # a value, as in set
+                self.emit(d, f"{t} = list({e.src})" if copy else f"{t} = {e.src}")
                 # Held in a local: reading it cannot raise, but a player may be none.
                 e = Ex(t, e.kind, e.safe or e.kind not in _NONEABLE, items=None,
                        zone=e.zone)

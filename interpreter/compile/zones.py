@@ -204,7 +204,8 @@ class ZoneWriter:
             ctx.scope[spec["let"]] = v
             return
         t = self.temp("l")
-        self.emit(d, f"{t} = {v.src}")
+        copy = v.kind.startswith("list:") and v.zone is None  # a value, as in set
+        self.emit(d, f"{t} = list({v.src})" if copy else f"{t} = {v.src}")
         ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.kind not in _NONEABLE,
                                     zone=v.zone)
 

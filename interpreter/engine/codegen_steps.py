@@ -30,6 +30,7 @@ from interpreter.engine.codegen import _dotted
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndPhase, EndTurn, RuleError
 from interpreter.engine.step_runtime import count_use, dice_in, label_later, step_name, within_limit
+from interpreter.engine.values import CONTAINERS, copied
 
 _NUM = (int, float)
 
@@ -104,6 +105,8 @@ class _Emitter:
         p = path + ("set", text)
         v = self.temp()
         self.emit(depth, f"{v} = {self.const(cx.expr(value, p), 'e')}(env)")
+        self.emit(depth, f"if type({v}) in _CONTAINERS:")  # a value, never shared
+        self.emit(depth + 1, f"{v} = _copied({v})")
         self._write(depth, node, p, v)
         if "changed" in self.sc.events:
             self.emit(depth, f"g.fire('changed', {{'name': {text!r}, 'value': {v}}})")
@@ -303,7 +306,8 @@ def _writes(targets: list[str]) -> frozenset | None:
     return None if None in names else frozenset(names)
 
 
-_GLOBALS = {"_NUM": _NUM, "_Break": Break, "_EndTurn": EndTurn, "_EndPhase": EndPhase,
+_GLOBALS = {"_NUM": _NUM, "_CONTAINERS": CONTAINERS, "_copied": copied, "_Break": Break,
+            "_EndTurn": EndTurn, "_EndPhase": EndPhase,
             "_over_max": _over_max, "Env": Env}
 
 

@@ -24,7 +24,7 @@ from interpreter.engine.race import RaceSpec, run_race
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
 from interpreter.engine.step_runtime import count_use, dice_in, label_later, step_name, within_limit
-from interpreter.engine.values import Player, Zone, show
+from interpreter.engine.values import CONTAINERS, Player, Zone, copied, show
 
 Step = Callable[[Any, Any], None]
 Block = Callable[[Any, Any], None]
@@ -133,6 +133,8 @@ class StepCompiler:
 
             def set_one(g, env):
                 v = value(env)
+                if type(v) in CONTAINERS:
+                    v = copied(v)  # a value, never shared with what it was read from
                 write(g, env, v)
                 if g.watch_changes:
                     g.fire("changed", {"name": text, "value": v})
@@ -140,7 +142,8 @@ class StepCompiler:
             return set_one
 
         def set_many(g, env):
-            new = [value(env) for _, _, _, value in pairs]  # all read before any is written
+            # All read (and copied) before any is written.
+            new = [copied(value(env)) for _, _, _, value in pairs]
             for (text, _, write, _), v in zip(pairs, new, strict=True):
                 write(g, env, v)
                 if g.watch_changes:
@@ -161,7 +164,7 @@ class StepCompiler:
                 old = read(env)
                 try:
                     if isinstance(old, list):  # adding to a list appends (a list its items)
-                        write(g, env, sized(old + (list(amount) if isinstance(
+                        write(g, env, sized(old + copied(list(amount) if isinstance(
                             amount, (list, tuple)) else [amount])))
                         continue
                     if type(old) not in (int, float) or type(amount) not in (int, float):
@@ -185,7 +188,7 @@ class StepCompiler:
         value = cx.expr(spec.get("be"), path + ("be",))
 
         def let(g, env):
-            env[binder] = value(env)
+            env[binder] = copied(value(env))
         return let
 
     def _transfer(self, spec, path, name) -> Step:
@@ -544,7 +547,7 @@ class StepCompiler:
         procedures = self.procedures
 
         def call(g, env):
-            scope = Env({k: f(env) for k, f in args}, g.env)
+            scope = Env({k: copied(f(env)) for k, f in args}, g.env)
             g.enter_call(proc, path)
             try:
                 procedures[proc](g, scope)

@@ -23,6 +23,7 @@ from dsl.symbols import (
     TEAM_FIELDS,
     TIMER_FIELDS,
 )
+from interpreter.engine.signals import RuleError
 
 
 @cache
@@ -267,3 +268,21 @@ def show(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.1f}"
     return str(ref(value))
+
+
+CONTAINERS = (list, dict)  # the values that are copied when stored (value semantics)
+MAX_COPY_DEPTH = 200  # lists in lists this deep are refused rather than copied
+
+
+def copied(value: Any, depth: int = 0) -> Any:
+    """`value` as a new value: lists and maps copied all the way down, so that storing it
+    (set, let, a procedure's parameter) never shares it with where it came from. Players,
+    teams, zones, dice and cards keep their identity: they are things, not values."""
+    t = type(value)
+    if t is not list and t is not dict:
+        return value
+    if depth > MAX_COPY_DEPTH:
+        raise RuleError("runtime-error", f"lists nested more than {MAX_COPY_DEPTH} deep")
+    if t is list:
+        return [copied(x, depth + 1) if type(x) in CONTAINERS else x for x in value]
+    return {k: copied(x, depth + 1) if type(x) in CONTAINERS else x for k, x in value.items()}
