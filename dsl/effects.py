@@ -115,8 +115,10 @@ EFFECTS_LIST = [
                "replace": _f(BOOL, "Draw with replacement: the item stays in the zone."),
                "duration": _DURATION,
            }, "- draw: bag\n  as: die", "chance"),
-    Effect("move", "Moves items (dice, cards) to a zone. Fires the `moved` event.", "items", {
-               "items": _f(EXPR, "An item or a list of items.", True),
+    Effect("move", "Moves items (dice, cards) to a zone. Fires the `moved` event. A zone "
+           "given as what to move moves what it holds, in order; the zone itself never moves.",
+           "items", {
+               "items": _f(EXPR, "An item, a list of items, or a zone (its items).", True),
                "to": _f(EXPR, "The destination zone, or 'out' to remove from the game.", True),
                "at": _f(TEXT, "Where in an ordered zone: end (default) or start.",
                         choices=("end", "start")),

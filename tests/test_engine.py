@@ -512,3 +512,39 @@ def test_a_procedures_break_reached_outside_any_loop_stops_the_game_at_the_break
     assert err.message == "'break' ran outside any repeat or for_each"
     assert err.path == ("procedures", "stop_now", "do", 1)
     assert "Break" not in err.message and "call it inside a repeat" in err.hint
+
+
+ZONES = """\
+components:
+  dice:
+    red: {sides: 6, count: 3, in: pool}
+  zones:
+    pool: {kind: row}
+    cup: {kind: row}
+flow:
+  phases:
+    play:
+      do:
+        - move: "red[2]"
+          to: cup
+        - move: pool
+          to: cup
+        %s
+      next: end
+end: {when: "count(pool) > 99"}
+scoring: {score: 0, order: highest}
+"""
+
+
+def test_moving_a_zone_moves_its_items_in_order_never_the_zone(tmp_path):
+    g = game(tmp_path, ZONES % "", players=1)
+    assert g.result.error is None, g.result.error
+    assert [d.id for d in g.zones["cup"].items] == ["red[2]", "red[0]", "red[1]"]
+    assert g.zones["pool"].items == []
+
+
+def test_a_zone_in_a_list_of_things_to_move_stops_the_game_located(tmp_path):
+    g = game(tmp_path, ZONES % '- move: "[cup]"\n          to: pool', players=1)
+    err = g.result.error
+    assert err.message == "only dice and cards can be moved, not the zone cup"
+    assert err.path == ("flow", "phases", "play", "do", 2, "move")

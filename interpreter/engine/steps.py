@@ -24,7 +24,7 @@ from interpreter.engine.race import RaceSpec, run_race
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
 from interpreter.engine.step_runtime import count_use, dice_in, label_later, step_name, within_limit
-from interpreter.engine.values import CONTAINERS, Player, Zone, copied, show
+from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show
 
 Step = Callable[[Any, Any], None]
 Block = Callable[[Any, Any], None]
@@ -283,7 +283,16 @@ class StepCompiler:
 
         def move(g, env):
             what = items(env)
-            what = list(what) if isinstance(what, (list, tuple)) else [what]
+            if isinstance(what, Zone):
+                what = list(what.items)  # a zone moves by its items, in order: never itself
+            else:
+                what = list(what) if isinstance(what, (list, tuple)) else [what]
+                for it in what:
+                    if type(it) is not Die and type(it) is not Card:  # never a zone
+                        shown = f"the zone {it.id}" if type(it) is Zone else show(it)
+                        raise RuleError("runtime-error", f"only dice and cards can be moved, "
+                                        f"not {shown}", path + ("move",),
+                                        hint="`move: ZONE` moves what the zone holds, in order")
             target = dest(env)
             g.put(what, target, path + ("to",), at_start)
             g.record("move", items=[x.id for x in what], to=getattr(target, "id", target))
