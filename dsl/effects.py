@@ -95,9 +95,12 @@ EFFECTS_LIST = [
                "to": _f(EXPR, "The receiving player, or 'bank'.", True),
            }, "- transfer: 1\n  of: points\n  from: opponent\n  to: current", "state"),
     Effect("eliminate", "Eliminates a player: they take no more turns and are skipped in turn "
-           "order.", "player", {
+           "order. The narration announces it once, with the reason when `because` gives one.",
+           "player", {
                "player": _f(EXPR, "The player to eliminate.", True, type="player"),
-           }, "- eliminate: target", "state"),
+               "because": _f(TEMPLATE, "Why, as the narration says it after \"is out: \" "
+                             "(\"no Play Points left\")."),
+           }, "- eliminate: player\n  because: no Play Points left", "state"),
     # -- chance and components ---------------------------------------------------------------
     Effect("roll", "Rolls dice: each gets a new random face from the chance source (seeded, "
            "typed in at the table, or scripted). Fires the `rolled` event.", "dice", {

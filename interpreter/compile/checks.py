@@ -104,7 +104,7 @@ class CheckWriter:
 
     # -- effects ---------------------------------------------------------------------------------
     def _s_eliminate(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "eliminate")
+        self._only(spec, "eliminate", "because")  # the reason is narration: off here
         who = self.expr(_node(spec["eliminate"]), ctx.scope)
         if who.kind != "player":
             raise Unsupported("eliminate")

@@ -219,12 +219,17 @@ class StepCompiler:
 
     def _eliminate(self, spec, path, name) -> Step:
         who = cx.expr(spec["eliminate"], path + ("eliminate",))
+        because = cx.template(spec["because"], path + ("because",)) if "because" in spec \
+            else None
 
         def eliminate(g, env):
             p = who(env)
             if not p.eliminated:
                 p.eliminated = True
-                g.record("eliminated", player=p.name)
+                if because is not None and g.logging:  # the log says why, for replays too
+                    g.record("eliminated", player=p.name, because=because(env))
+                else:
+                    g.record("eliminated", player=p.name)
             g.after_op(_ELIMINATED)
         return eliminate
 

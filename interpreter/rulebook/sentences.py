@@ -78,7 +78,10 @@ def _transfer(b: StepWriter, f: dict) -> tuple[Inlines, list[Block]]:
 
 @sentence("eliminate")
 def _eliminate(b: StepWriter, f: dict) -> tuple[Inlines, list[Block]]:
-    return b.x(f.pop("player", None)) + [text(" is eliminated and takes no more turns.")], []
+    because = f.pop("because", None)
+    reason = [text(f" ({because})")] if isinstance(because, str) and "{" not in because else []
+    return b.x(f.pop("player", None)) + [text(" is eliminated and takes no more turns")] \
+        + reason + [text(".")], []
 
 
 @sentence("roll")

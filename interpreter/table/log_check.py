@@ -164,6 +164,7 @@ RECORDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
              {"uniforms": _count(MAX_UNIFORMS), "missed": _claims}),
     "timeout": ({"at": _number}, {}),
     "raised": ({"event": _text}, {"by": _text}),
+    "eliminated": ({"player": _text}, {"because": _text}),
     "end": ({}, {"hazard_queries": _count(MAX_HAZARD_QUERIES)}),
 }
 

@@ -41,13 +41,8 @@ def describe(game, rec: dict, viewer=None) -> str | None:
             for who, items in rec["claims"].items())
     if t == "revealed":
         return "  revealed together: " + ", ".join(f"{k}: {v}" for k, v in rec["choices"].items())
-    if t == "trigger":
-        if rec["event"] in ("turn_start", "turn_end", "round_start", "round_end"):
-            return None
-        return f"  [rule {rec['trigger']}, on {rec['event']}]"
-    if t == "check":
-        who = rec.get("player") or rec.get("team")
-        return f"  [check {rec['check']}{' for ' + who if who else ''}]"
+    if t in ("trigger", "check"):
+        return None  # the rule's own steps say what happens; its name is the engine's
     if t == "say":
         to = rec.get("to")
         if to is not None and viewer is not None and viewer.name not in to:
@@ -61,7 +56,8 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t == "transfer":
         return f"  {rec['source']} gives {rec['amount']} {rec['of']} to {rec['to']}"
     if t == "eliminated":
-        return f"  {rec['player']} is out"
+        because = rec.get("because")
+        return f"  {rec['player']} is out" + (f": {because}" if because else "")
     if t == "timer":
         action = rec["action"]
         if action == "start":
@@ -71,7 +67,10 @@ def describe(game, rec: dict, viewer=None) -> str | None:
                 f"  timer {rec['timer']} stopped with {rec['left']:.1f} s left"
         return f"  timer {rec['timer']} ran out!"
     if t == "raised":
-        return f"  ! {rec['event']}"
+        by = rec.get("by")
+        who = "the table" if by == "table" else by
+        return f"  ! {who} calls {readable_event(rec['event'])}" if who else \
+            f"  ! {readable_event(rec['event'])}"
     if t in ("draw", "deal"):
         return f"  {t}s {len(rec['items'])} from {rec['source']}"
     if t == "move":
@@ -81,6 +80,11 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t == "end":
         return None  # the result table says it
     return None
+
+
+def readable_event(name: str) -> str:
+    """An event's name as people say it: `dice_knocked` -> "dice knocked"."""
+    return name.replace("_", " ")
 
 
 def listed(refs: list, most: int = 6) -> str:

@@ -20,7 +20,13 @@ import pytest
 from interpreter.engine.chance import SeededChance
 from interpreter.engine.setup import SetupError, new_game
 from interpreter.table.journal import script
+from interpreter.table.narrate import describe
 from tests.scenarios.play import play, program, said
+
+
+def narration(game) -> list[str]:
+    """Every line of the game's narration, as the table reads it."""
+    return [line for line in (describe(game, r) for r in game.log) if line is not None]
 
 # The roll-off faces for up to 8 seats: seat 1 rolls 20, so Player 1 is the first seat.
 ROLL_OFF = [20, 11, 7, 4, 9, 6, 2, 13]
@@ -146,8 +152,11 @@ def test_dsv_r4_losing_the_last_play_point_eliminates_at_once():
     assert game.log[i] == {"t": "transfer", "amount": 1, "of": "pp", "source": P2, "to": "bank"}
     # The check fires right after the payment, before anything else happens.
     assert game.log[i + 1] == {"t": "check", "check": "elimination", "player": P2}
-    assert game.log[i + 2] == {"t": "eliminated", "player": P2}
-    assert "Player 2 has no Play Points left and is out" in said(game)
+    assert game.log[i + 2] == {"t": "eliminated", "player": P2, "because": "no Play Points left"}
+    # Announced once, with its reason (the engine's line; the ruleset says no more).
+    lines = narration(game)
+    assert lines.count("  Player 2 is out: no Play Points left") == 1
+    assert not any("Player 2 has no Play Points" in line for line in lines)
     # Player 1's turn goes on: their second action is asked for.
     assert legal_at([15, 3, 4], ["challenge_1", P2, "accept"],
                     sets={"starting_pp": 1}) == ("turn_action", P1, ["challenge_1", "extra_point",
