@@ -70,7 +70,7 @@ def describe(game, rec: dict, viewer=None) -> str | None:
         by = rec.get("by")
         who = "the table" if by == "table" else by
         return f"  ! {who} calls {readable_event(rec['event'])}" if who else \
-            f"  ! {readable_event(rec['event'])}"
+            f"  ! {readable_event(rec['event'])} happens"  # by chance (a hazard), no one called
     if t in ("draw", "deal"):
         return f"  {t}s {len(rec['items'])} from {rec['source']}"
     if t == "move":
