@@ -114,7 +114,7 @@ def test_dsv_r2_highest_roll_is_player_1_and_only_the_tied_reroll():
     game = go(players=5, roll_off=[7, 15, 3, 15, 9, 12, 12, 4, 18])
     assert rolls(game) == [[7], [15], [3], [15], [9], [12], [12], [4], [18]]
     assert game.env["first_player"] is game.players[3]
-    assert "Player 4 rolled highest and is Player 1" in said(game)
+    assert "Player 4 rolled highest and goes first" in said(game)
     assert turns(game) == [P4]
 
 
