@@ -109,9 +109,11 @@ CODES: dict[str, Code] = {c.name: c for c in [
     _c("shadowed-name", "check", "A comprehension's item takes a name already in use there (a "
        "warning).", "any(c.x for c in cells if any(c == d for c in rows))",
        "Give the inner item its own name."),
-    _c("policy-peeks", "check", "A bot policy reads state its player cannot see (a warning).",
+    _c("policy-peeks", "check", "A bot policy reads what its player cannot see: hidden state, "
+       "another player's cup or hand, a face-down deck, a hidden timer.",
        "best: wreck_region[option] with wreck_region hidden",
-       "Decide on public state and the player's own fields (`me.notes`)."),
+       "Decide on public state and the player's own fields and zones (`me.notes`, `me.cup`); "
+       "a yardstick bot that sees everything says `sees: everything`."),
     _c("unreachable-phase", "check", "No path from the start phase reaches this phase.",
        "a phase no `next` names", "Link it with `next`, or remove it."),
     _c("no-end", "check", "The flow has no way to end the game.",
@@ -139,7 +141,7 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "every option's `if` is false", "Give the decision an option that is always legal."),
 ]}
 # Codes that warn: the ruleset stays valid.
-WARNINGS = frozenset({"shadowed-name", "policy-peeks"})
+WARNINGS = frozenset({"shadowed-name"})
 
 
 @dataclass(frozen=True)

@@ -1,70 +1,138 @@
 """Phase 4d, check (fairness): whether a bot policy reads only what its player may know.
 
-Input: the checker, the ruleset's `state` section and one policy expression (a `let` value,
-`when`, `choose` or `best`). Output: a `policy-peeks` warning for each read of state its
-player cannot see: a global, round or turn variable declared `visibility: hidden`, or a
-player's (or team's) field read through anything but `me` when only its owner sees it (or
-through `me` when its owner may not: `hidden`, `others`).
+Input: the checker, the ruleset's `state` and `components` sections and one policy expression
+(a `let` value, `when`, `choose` or `best`). Output: a `policy-peeks` error for each read of
+something its player cannot see:
 
-A warning, not an error: a designer may want an all-seeing bot as a yardstick. The check is
-by name and shape, so it is conservative in one direction only: `current.notes` is reported
-even when the current player is the decider (write `me.notes`). Zones are not checked: how
-many items a hidden bag or deck holds is public, and their order is not readable anyway.
+- a global, round or turn variable declared `visibility: hidden`;
+- a player's (or team's) field or zone read through anything but `me` when only its owner
+  sees it (or through `me` when its owner may not: `hidden`, `others`);
+- a shared zone whose contents nobody sees (a face-down deck, a bag): its order is the
+  future draws;
+- a timer some player may not see (`remaining(dive)` when the diver does not see the dive's
+  clock);
+- in a ruleset where dice can lie in a zone only some players see (a cup, a hand), a die read
+  by its component's name or through a die variable: it may be under another player's cup.
+  Dice are read through the zones their player sees (`me.cup`).
+
+How many items a zone holds is public: `count(p.cup)` and `count(deck)` are never peeks.
+An error, not a warning: bots play by the rules people play by, so a balance figure is
+honest. A designer who wants an all-seeing yardstick bot says so with `sees: everything` on
+the policy (inherited by the policies that extend it); `meeple simulate` marks its seats. The
+check is by name and shape, so it is conservative in one direction only: `current.notes` is
+refused even when the current player is the decider (write `me.notes`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from dataclasses import fields as node_fields
 from typing import Any
 
 from dsl import nodes as n
 from dsl.checker import Checker
-from dsl.diagnostics import Diagnostic, Severity
+from dsl.diagnostics import Diagnostic
 from dsl.parser import ExprSyntaxError, parse_expression
 
-HINT = "decide on what the player can see: public state and their own fields, read as `me.NAME`"
+HINT = ("decide on what the player can see: public state, their own fields and zones, read as "
+        "`me.NAME`, and how many items any zone holds (`count(p.cup)`); a yardstick bot that "
+        "sees everything says so with `sees: everything`")
 
 
-def restricted(state: dict) -> tuple[dict[str, str], dict[str, str]]:
-    """(hidden shared variables, player and team fields by visibility): what policies must
-    not read, from the `state` section."""
-    def vis(spec: Any) -> str:
-        return spec.get("visibility", "public") if isinstance(spec, dict) else "public"
-    shared = {name: vis(spec) for scope in ("global", "round", "turn")
-              for name, spec in (state.get(scope) or {}).items() if vis(spec) == "hidden"}
-    fields = {name: vis(spec) for scope in ("player", "team")
-              for name, spec in (state.get(scope) or {}).items() if vis(spec) != "public"}
-    return shared, fields
+@dataclass
+class Secrets:
+    """What a policy must not read, from the ruleset's declarations."""
+
+    shared: set[str] = field(default_factory=set)        # hidden global/round/turn variables
+    fields: dict[str, str] = field(default_factory=dict)  # player/team fields and zones: vis
+    zones: set[str] = field(default_factory=set)          # shared zones nobody sees into
+    timers: set[str] = field(default_factory=set)         # timers not everyone sees
+    dice: set[str] = field(default_factory=set)           # dice that may lie in a private zone
+    counted: set[str] = field(default_factory=set)        # zone names: count() of them is public
+
+    def __bool__(self) -> bool:
+        return bool(self.shared or self.fields or self.zones or self.timers or self.dice)
 
 
-def check_policy_reads(c: Checker, path: tuple, value: Any, policy: str, shared: dict,
-                       fields: dict) -> None:
-    if not isinstance(value, str) or not (shared or fields):
+def _vis(spec: Any) -> str:
+    return spec.get("visibility", "public") if isinstance(spec, dict) else "public"
+
+
+def restricted(data: dict) -> Secrets:
+    """What policies must not read, from the `state` and `components` sections."""
+    state = data.get("state") or {}
+    comps = data.get("components") or {}
+    comps = comps if isinstance(comps, dict) else {}
+    out = Secrets()
+    out.shared = {name for scope in ("global", "round", "turn")
+                  for name, spec in (state.get(scope) or {}).items() if _vis(spec) == "hidden"}
+    out.fields = {name: _vis(spec) for scope in ("player", "team")
+                  for name, spec in (state.get(scope) or {}).items() if _vis(spec) != "public"}
+    private_zone = False
+    for name, spec in (comps.get("zones") or {}).items():
+        if not isinstance(spec, dict):
+            continue
+        out.counted.add(name)
+        vis, owner = _vis(spec), spec.get("owner", "none")
+        if owner in ("player", "team") and vis != "public":
+            out.fields[name] = vis
+            private_zone = True
+        elif owner not in ("player", "team") and vis in ("hidden", "owner"):
+            out.zones.add(name)  # a shared zone with no owner to see it: nobody does
+    out.timers = {name for name, spec in (comps.get("timers") or {}).items()
+                  if _vis(spec) != "public"}
+    if private_zone:
+        out.dice = set(comps.get("dice") or {}) | {
+            name for scope in ("global", "round", "turn", "player", "team")
+            for name, spec in (state.get(scope) or {}).items()
+            if isinstance(spec, dict) and spec.get("type") == "die"}
+    return out
+
+
+def check_policy_reads(c: Checker, path: tuple, value: Any, policy: str,
+                       secrets: Secrets) -> None:
+    if not isinstance(value, str) or not secrets:
         return
     try:
         node = parse_expression(value)
     except ExprSyntaxError:
         return  # reported where it was checked
-    for pos, name, why in _peeks(node, shared, fields):
+    for pos, name, why in _peeks(node, secrets):
         span = c.doc.positions.in_scalar(path, pos[0], max(1, pos[1] - pos[0]))
         c.diags.append(Diagnostic(
             "policy-peeks", f"policy '{policy}' reads {name}, which {why}: the bot would "
-            "decide on what its player cannot know", span, path, HINT, Severity.WARNING))
+            "decide on what its player cannot know", span, path, HINT))
 
 
-def _peeks(node: Any, shared: dict, fields: dict) -> list[tuple[n.Pos, str, str]]:
+def _peeks(node: Any, secrets: Secrets) -> list[tuple[n.Pos, str, str]]:
     out: list[tuple[n.Pos, str, str]] = []
+    fields = secrets.fields
 
-    def walk(x: Any) -> None:
+    def walk(x: Any, counted: bool = False) -> None:
         if isinstance(x, tuple):
             for item in x:
                 walk(item)
             return
         if not isinstance(x, n.Node):
             return
-        if isinstance(x, n.Name) and x.id in shared:
-            out.append((x.pos, f"`{x.id}`", "is hidden from every player"))
-        if isinstance(x, n.Field) and x.name in fields:
+        if isinstance(x, n.Call) and x.func == "count" and len(x.args) == 1 and _zone_read(
+                x.args[0], secrets):
+            walk(x.args[0], counted=True)  # how many items a zone holds is public
+            return
+        if isinstance(x, n.Name):
+            if x.id in secrets.shared:
+                out.append((x.pos, f"`{x.id}`", "is hidden from every player"))
+            elif x.id in secrets.zones and not counted:
+                out.append((x.pos, f"the zone `{x.id}`", "no player sees into (its count, "
+                                                         f"`count({x.id})`, is public)"))
+            elif x.id in secrets.timers:
+                out.append((x.pos, f"the timer `{x.id}`", "some player may not see"))
+            elif x.id in secrets.dice and not counted:
+                out.append((x.pos, f"`{x.id}`", "may be a die under another player's cover "
+                                                "(read dice through a zone the player sees, "
+                                                "such as `me.NAME`)"))
+        if isinstance(x, n.Field) and x.name in fields and not (
+                counted and x.name in secrets.counted):
             mine = _is_me(x.obj)
             vis = fields[x.name]
             if vis == "hidden" or (vis == "others" and mine):
@@ -77,6 +145,12 @@ def _peeks(node: Any, shared: dict, fields: dict) -> list[tuple[n.Pos, str, str]
                 walk(getattr(x, f.name))
     walk(node)
     return out
+
+
+def _zone_read(x: Any, secrets: Secrets) -> bool:
+    """A zone read by its name or as a player's or team's field (or a list of dice)."""
+    return (isinstance(x, n.Name) and (x.id in secrets.counted or x.id in secrets.dice)) or (
+        isinstance(x, n.Field) and x.name in secrets.counted)
 
 
 def _is_me(x: Any) -> bool:

@@ -41,6 +41,8 @@ def resolve_policies(policies: dict) -> tuple[dict[str, dict], list[Problem]]:
         merged: dict[str, Any] = dict(spec)  # `extends` stays, for the rulebook to say
         merged["let"] = {**(base.get("let") or {}), **(spec.get("let") or {})}
         merged["decide"] = {**(base.get("decide") or {}), **(spec.get("decide") or {})}
+        if "sees" in base and "sees" not in spec:  # it runs what reads everything
+            merged["sees"] = base["sees"]
         if not merged["let"]:
             del merged["let"]
         out[name] = merged

@@ -337,6 +337,11 @@ def ruleset_schema() -> dict:
                   type="object", propertyNames={"pattern": NAME_PATTERN},
                   additionalProperties=EXPR),
         "default": _d("Seats use this policy unless told otherwise.", type="boolean"),
+        "sees": _d("everything: an all-seeing yardstick bot, allowed to read what its player "
+                   "cannot see (hidden state, other players' cups and hands, hidden timers); "
+                   "`meeple simulate` marks its seats. Without it a policy reads only what its "
+                   "player may see (inherited by the policies that extend it).",
+                   enum=["everything"]),
         "extends": _d("Start from another policy: its `let` names and its rules for every "
                       "decision; this policy's own `let` names and `decide` entries replace "
                       "them by name (`doc` and `default` are not inherited).", type="string"),

@@ -14,7 +14,7 @@ from dsl import nodes as n
 from dsl import types as t
 from dsl.checker import Checker, Context
 from dsl.diagnostics import Diagnostic, suggestion
-from dsl.fairness import check_policy_reads, restricted
+from dsl.fairness import Secrets, check_policy_reads, restricted
 from dsl.inherit import own, resolve_policies
 from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression
@@ -309,7 +309,7 @@ def _policies(c: Checker, policies: dict) -> None:
         c.report("duplicate-name", f"more than one default policy: {', '.join(defaults)}",
                  ("policies", defaults[1], "default"))
     decisions = c.sym.decisions
-    shared, fields = restricted(c.doc.data.get("state") or {})
+    secrets = restricted(c.doc.data)
     resolved, problems = resolve_policies(policies)
     for pname, message in problems:
         c.report("unknown-reference", f"policy '{pname}' extends {message}",
@@ -317,7 +317,7 @@ def _policies(c: Checker, policies: dict) -> None:
     for pname in policies:
         spec = resolved[pname]
         start = len(c.diags)
-        _policy(c, pname, spec, decisions, shared, fields)
+        _policy(c, pname, spec, decisions, secrets)
         if isinstance(policies[pname], dict) and "extends" in policies[pname]:
             # What it inherits was checked in the policy it comes from: report it there only.
             decide, lets = own(policies, pname)
@@ -332,11 +332,12 @@ def _inherited(path: tuple, pname: str, decide: set, lets: set) -> bool:
         path[2] == "let" and path[3] not in lets)
 
 
-def _policy(c: Checker, pname: str, spec: dict, decisions: Any, shared: dict,
-            fields: dict) -> None:
-    """Checks one policy (with what it inherits): its `let` names, then each decision's rules."""
-    for path, value in _policy_expressions(pname, spec):
-        check_policy_reads(c, path, value, pname, shared, fields)
+def _policy(c: Checker, pname: str, spec: dict, decisions: Any, secrets: Secrets) -> None:
+    """Checks one policy (with what it inherits): what it reads (unless it says it sees
+    everything), its `let` names, then each decision's rules."""
+    if spec.get("sees") != "everything":
+        for path, value in _policy_expressions(pname, spec):
+            check_policy_reads(c, path, value, pname, secrets)
     # The policy's own `let` names: `everything` is the scope of a `best` (with `option`),
     # `scope` that of `when` and `choose` (without the names that use `option`).
     scope = {"me": t.PLAYER, "options": t.ANY_LIST}

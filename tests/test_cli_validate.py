@@ -115,16 +115,29 @@ def test_json_output_of_a_valid_ruleset_says_valid_with_no_diagnostics(monkeypat
 
 def test_warnings_are_shown_and_counted_but_leave_a_ruleset_valid(monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
+    text = (ROOT / PIG).read_text()
+    shadowing = tmp_path / "shadowing.yaml"
+    old = 'when: "any(p.score >= goal for p in players)"'
+    assert old in text
+    shadowing.write_text(text.replace(old, 'when: "any(p.score >= goal for p in players if '
+                                           'any(p.score >= 0 for p in players))"'))
+    result = invoke("validate", str(shadowing))
+    assert result.exit_code == 0
+    assert ": warning: " in result.stdout and "[shadowed-name]" in result.stdout
+    assert result.stderr.strip() == "1 ruleset valid, 1 warning"
+    out = json.loads(invoke("validate", "--format", "json", str(shadowing)).stdout)
+    assert (out["valid"], out["errors"], out["warnings"]) == (True, 0, 1)
+    assert out["files"][0]["diagnostics"][0]["severity"] == "warning"
+
+
+def test_a_peeking_policy_is_an_error(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
     text = (ROOT / "tests" / "errors" / "58_bot_peeks_at_hidden_state.yaml").read_text()
     peeking = tmp_path / "peeking.yaml"
     peeking.write_text(text.replace("choose: four", "choose: 3"))
     result = invoke("validate", str(peeking))
-    assert result.exit_code == 0
-    assert ": warning: policy 'cheat' reads `treasure_at`" in result.stdout
-    assert result.stderr.strip() == "1 ruleset valid, 1 warning"
-    out = json.loads(invoke("validate", "--format", "json", str(peeking)).stdout)
-    assert (out["valid"], out["errors"], out["warnings"]) == (True, 0, 1)
-    assert out["files"][0]["diagnostics"][0]["severity"] == "warning"
+    assert result.exit_code == 1
+    assert ": error: policy 'cheat' reads `treasure_at`" in result.stdout
 
 
 def test_several_files_at_once_report_each_and_exit_1_if_any_is_invalid(monkeypatch):

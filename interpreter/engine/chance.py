@@ -283,12 +283,24 @@ class TableChance(SeededChance):
         super().__init__(seed)
         self.ask = ask
         self.say = say
+        self.private: Callable[[list], list | None] | None = None
+
+    def watch(self, private: Callable[[list], list | None]) -> None:
+        """The game's `private`: which dice lie in a zone not everyone sees, and who sees it."""
+        self.private = private
 
     def roll(self, dice: list) -> list:
         names = _dice_names(dice)
+        groups = self.private(dice) if self.private is not None else None
+        if groups:
+            # A roll behind a cup or a screen is typed by those who may see it, privately.
+            seers = sorted({name for g in groups for name in g["to"]})
+            who = (", ".join(seers) + ": " if seers else "")
+            names = (f"{who}privately (everyone else, look away), roll {names}")
         while True:
             try:
-                text = self.ask(f"Roll {names} and enter the faces (or undo): ")
+                text = self.ask(f"Roll {names} and enter the faces (or undo): " if not groups
+                                else f"{names} and enter the faces (or undo): ")
             except EOFError:
                 raise ChanceError("the table stopped entering dice") from None
             if text.strip() == "undo":
@@ -297,7 +309,8 @@ class TableChance(SeededChance):
             if faces is not None:
                 self.say("  entered: " + (", ".join(f"{d.id}={f}" for d, f in
                                                     zip(dice, faces, strict=True))
-                                          if len(dice) <= 6 else f"{len(dice)} faces"))
+                                          if len(dice) <= 6 and not groups
+                                          else f"{len(dice)} faces"))
                 return faces
             self.say(f"  refused: {why}; enter them again")
 

@@ -168,7 +168,8 @@ class _Emitter:
         self.emit(depth + 1, "d_.face = f_")
         self.emit(depth, "g.rolls += 1")
         self.emit(depth, "if g.logging:")
-        self.emit(depth + 1, f"g.record('roll', dice=[d_.id for d_ in {ds}], faces={faces})")
+        self.emit(depth + 1, f"g.record_items('roll', {ds}, dice=[d_.id for d_ in {ds}], "
+                             f"faces={faces})")
         self.fire(depth, "rolled", f"{{'dice': {ds}}}")
         self.after_op(depth, frozenset({"face"}))
         return None

@@ -153,6 +153,7 @@ class Policy:
     def __init__(self, name: str, spec: dict, decision_options: dict[str, list | None]):
         self.name = name
         self.doc = spec.get("doc", "")
+        self.sees_everything = spec.get("sees") == "everything"  # a yardstick: reads all
         self.rules: dict[str, list[_Rule]] = {}
         # The policy's own `let` names serve every rule of every decision.
         option_names = {"option"}
@@ -234,7 +235,9 @@ class PolicyController(Controller):
 
     def __init__(self, policy: Policy):
         self.policy = policy
-        self.name = f"policy:{policy.name}"
+        # A seat whose bot reads what its player cannot see says so wherever it is named.
+        self.name = f"policy:{policy.name}" + (" (sees everything)" if policy.sees_everything
+                                               else "")
 
     def decide(self, game, request: Request) -> Option | int:
         chosen = self.policy.decide(game, request)

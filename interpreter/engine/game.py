@@ -127,6 +127,9 @@ class Game:
         self.log: list[dict] = []
         self.narrating = True
         self.decision_rng = random.Random(f"{self.seed}:decisions")
+        watch = getattr(self.chance, "watch", None)
+        if watch is not None:  # the table asks a hidden roll of whoever may see it
+            watch(self.private)
         self.forced = deque(self.decisions)
         self.unruled: dict = {}
         self.uses: dict = {}
@@ -603,7 +606,7 @@ class Game:
     # -- zones ----------------------------------------------------------------------------------
     def put(self, items: list, target: Any, path: tuple, at_start: bool = False) -> None:
         for it in items:
-            old = self._zone_of(it)
+            old = self.zone_of(it)
             if old is not None:
                 old.items.remove(it)
         if target == "out":
@@ -624,7 +627,42 @@ class Game:
             target.items.extend(items)
         self._where.update({id(it): target for it in items})
 
-    def _zone_of(self, item: Any) -> Zone | None:
+    def private(self, items: list) -> list[dict] | None:
+        """The items lying in a zone that not every player sees, by zone: its id, its owner,
+        who sees it (`to`) and the items' places in `items`; None when all lie in the open.
+        Rolls, draws and moves record it, so narration shows each viewer only what they may
+        see (a roll in a player's cup is theirs alone)."""
+        groups: dict[str, dict] = {}
+        for i, it in enumerate(items):
+            z = self.zone_of(it)
+            to = z.seen_by(self.players) if z is not None else None
+            if to is None:
+                continue
+            if z.id not in groups:
+                groups[z.id] = {"zone": z.id, "owner": getattr(z.owner, "name", None), "to": to,
+                                "items": []}
+            groups[z.id]["items"].append(i)
+        return list(groups.values()) or None
+
+    def record_items(self, kind: str, moved: list, unseen: bool | set = True,
+                     **data: Any) -> None:
+        """A record of items that moved or were rolled, with `private` when some lie hidden.
+        `unseen`: for a move, the places of the items that were out of sight before it (or
+        whether all were): an item people saw go into a bag or a cup is no secret."""
+        if self.logging:
+            private = self.private(moved)
+            if private and unseen is not True:
+                for g in private:
+                    g["items"] = [i for i in g["items"] if unseen and i in unseen]
+                private = [g for g in private if g["items"]]
+            self.record(kind, **data, **({"private": private} if private else {}))
+
+    def unseen(self, items: list) -> set[int]:
+        """The places of the items lying in a zone that not every player sees."""
+        return {i for i, it in enumerate(items)
+                if (z := self.zone_of(it)) is not None and z.seen_by(self.players) is not None}
+
+    def zone_of(self, item: Any) -> Zone | None:
         z = self._where.get(id(item))
         if z is not None and item in z.items:
             return z

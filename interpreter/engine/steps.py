@@ -249,7 +249,7 @@ class StepCompiler:
             for d, f in zip(ds, faces, strict=True):
                 d.face = f
             g.rolls += 1
-            g.record("roll", dice=[d.id for d in ds], faces=faces)
+            g.record_items("roll", ds, dice=[d.id for d in ds], faces=faces)
             g.fire("rolled", {"dice": ds})
             g.after_op(_FACE)
         return roll
@@ -269,6 +269,7 @@ class StepCompiler:
                 g.advance(duration(env))
             blind = zone.kind not in ("deck", "row")
             items = g.chance.pick(zone.items, k) if blind else zone.items[:k]
+            unseen = zone.seen_by(g.players) is not None  # drawn from a face-down deck, a bag
             if not replace:
                 for it in items:
                     zone.items.remove(it)
@@ -276,7 +277,8 @@ class StepCompiler:
                 if dest is not None:
                     g.put(items, dest(env), path + ("to",))
             env[binder] = items if count is not None else (items[0] if items else None)
-            g.record("draw", source=zone.id, items=[x.id for x in items], blind=blind)
+            g.record_items("draw", items, unseen, source=zone.id, items=[x.id for x in items],
+                           blind=blind)
             g.fire("drawn", {"items": items, "zone": zone})
             g.after_op()
         return draw
@@ -299,8 +301,10 @@ class StepCompiler:
                                         f"not {shown}", path + ("move",),
                                         hint="`move: ZONE` moves what the zone holds, in order")
             target = dest(env)
+            unseen = g.unseen(what) if g.logging else set()
             g.put(what, target, path + ("to",), at_start)
-            g.record("move", items=[x.id for x in what], to=getattr(target, "id", target))
+            g.record_items("move", what, unseen, items=[x.id for x in what],
+                           to=getattr(target, "id", target))
             g.fire("moved", {"items": what, "to": target})
             g.after_op()
         return move
@@ -326,7 +330,8 @@ class StepCompiler:
             items = zone.items[:k]
             del zone.items[:k]
             g.put(items, dest(env), path + ("to",))
-            g.record("deal", source=zone.id, items=[x.id for x in items])
+            g.record_items("deal", items, zone.seen_by(g.players) is not None, source=zone.id,
+                           items=[x.id for x in items])
             g.after_op()
         return deal
 

@@ -122,6 +122,21 @@ class Card:
         return self.id
 
 
+def visible_to(visibility: str, owner: Any, viewer: Any) -> bool:
+    """Whether `viewer` (a player; None: the whole record, which sees everything) sees a value
+    of this visibility belonging to `owner` (a player, a team, or None): `public` for all,
+    `owner` for its player (or the owning team's members), `others` for everyone but them,
+    `hidden` for nobody. A viewer with no seat (`name` None) is the public at large."""
+    if viewer is None or visibility == "public":
+        return True
+    owns = owner is not None and (owner is viewer or getattr(viewer, "team", None) is owner)
+    if visibility == "owner":
+        return owns
+    if visibility == "others":
+        return owner is None or (not owns and getattr(viewer, "name", None) is not None)
+    return False  # hidden
+
+
 class Zone:
     """A place holding dice or cards; `items` is in order (the top of a deck is items[0]).
     An expression reads a zone as the list of what it holds: it has no fields."""
@@ -137,6 +152,12 @@ class Zone:
         self.owner = owner
         self.visibility = visibility
         self.items: list = []
+
+    def seen_by(self, players: list) -> list[str] | None:
+        """The names of the players who see what it holds, or None when everyone does."""
+        if self.visibility == "public" or (self.visibility == "others" and self.owner is None):
+            return None
+        return [p.name for p in players if visible_to(self.visibility, self.owner, p)]
 
     def __len__(self) -> int:
         return len(self.items)

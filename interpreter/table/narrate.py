@@ -11,7 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.engine.values import visible_to
+
 _PIPS = "⚀⚁⚂⚃⚄⚅"
+
+
+class _Public:
+    """The viewer that is everyone at once: a screen nobody holds yet sees only what every
+    player may see."""
+
+    name = None
+    team = None
+
+    def __repr__(self) -> str:
+        return "the table"
+
+
+PUBLIC = _Public()
 
 
 def die_face(face: Any, sides: int | None = None) -> str:
@@ -28,7 +44,7 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t == "turn":
         return f"\n-- round {rec['round']}, turn {rec['turn']}: {rec['player']} --"
     if t == "roll":
-        return f"  {game.current.name} rolls {dice_text(game.env, rec['dice'], rec['faces'])}"
+        return _roll(game, rec, viewer)
     if t == "decision":
         if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
             return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
@@ -74,12 +90,52 @@ def describe(game, rec: dict, viewer=None) -> str | None:
     if t in ("draw", "deal"):
         return f"  {t}s {len(rec['items'])} from {rec['source']}"
     if t == "move":
-        return f"  moves {listed(rec['items'])} to {rec['to']}"
+        unseen = _unseen(rec, viewer)  # which items went into a hidden hand is theirs to know
+        items = listed(rec["items"]) if not unseen else (
+            f"{len(rec['items'])} item{'s' if len(rec['items']) != 1 else ''}")
+        return f"  moves {items} to {rec['to']}"
     if t == "shuffle":
         return f"  shuffles {rec['zone']}"
     if t == "end":
         return None  # the result table says it
     return None
+
+
+def _sees(group: dict, viewer) -> bool:
+    return viewer is None or getattr(viewer, "name", None) in group["to"]
+
+
+def _unseen(rec: dict, viewer) -> set[int]:
+    """The places of the record's items that lie in a zone hidden from `viewer`."""
+    return {i for g in rec.get("private") or () if not _sees(g, viewer) for i in g["items"]}
+
+
+def _roll(game, rec: dict, viewer) -> str:
+    """A roll as each viewer may see it: dice in the open with their faces, by the current
+    player; dice in a zone not everyone sees by its owner, with their faces only for those who
+    see that zone ("Player 2 rolls 5 dice in their cup, out of sight")."""
+    dice, faces = rec["dice"], rec["faces"]
+    groups = rec.get("private") or []
+    grouped = {i for g in groups for i in g["items"]}
+    lines = []
+    shown = [i for i in range(len(dice)) if i not in grouped]
+    if shown:
+        lines.append(f"{game.current.name} rolls " + dice_text(
+            game.env, [dice[i] for i in shown], [faces[i] for i in shown]))
+    for g in groups:
+        who = g["owner"] or game.current.name
+        owner, _, zone = g["zone"].rpartition(".")
+        where = f"their {zone}" if owner and owner == who else g["zone"]
+        k = len(g["items"])
+        if not _sees(g, viewer):
+            lines.append(f"{who} rolls {k} {'die' if k == 1 else 'dice'} in {where}, "
+                         "out of sight")
+            continue
+        text = dice_text(game.env, [dice[i] for i in g["items"]], [faces[i] for i in g["items"]])
+        mark = " (private)" if viewer is not None else (
+            f" (seen by {', '.join(g['to'])})" if g["to"] else " (seen by nobody)")
+        lines.append(f"{who} rolls {text} in {where}{mark}")
+    return "\n".join("  " + line for line in lines)
 
 
 def readable_event(name: str) -> str:
@@ -137,7 +193,7 @@ def _sides(env, did: str) -> int | None:
 
 def _hidden_timer(game, name: str, viewer) -> bool:
     t = game.timers.get(name)
-    return t is not None and viewer is not None and t.visibility == "others" and t.owner is viewer
+    return t is not None and viewer is not None and not visible_to(t.visibility, t.owner, viewer)
 
 
 def result_lines(result) -> list[str]:
@@ -204,9 +260,15 @@ class Screen:
     def narrate(self, game, rec: dict) -> None:
         to = rec.get("to") if rec["t"] == "say" else None
         if to is None:
-            line = describe(game, rec, self.holder)
+            line = describe(game, rec, self.holder if self.holder is not None else PUBLIC)
             if line is not None:
                 self.echo(line)
+            if rec.get("private"):  # the others keep what only they may see for their turn
+                public = describe(game, rec, PUBLIC)
+                for p in self.people:
+                    mine = describe(game, rec, p)
+                    if p is not self.holder and mine is not None and mine != public:
+                        self.pending[p.name].append(mine)
             return
         for p in self.people:
             if p.name not in to:

@@ -13,24 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.values import Die, Player, Zone, plain
+from interpreter.engine.values import Die, Player, Zone, plain, visible_to
 
 HIDDEN = "hidden"
 
 
-def _visible(visibility: str, owner: Any, viewer: Player | None) -> bool:
-    if viewer is None or visibility == "public":
-        return True
-    if visibility == "owner":
-        return _owns(owner, viewer)
-    if visibility == "others":
-        return not _owns(owner, viewer)
-    return False  # hidden
-
-
-def _owns(owner: Any, viewer: Player) -> bool:
-    """The viewer is the owner, or a member of the owning team."""
-    return owner is viewer or (owner is not None and getattr(viewer, "team", None) is owner)
+_visible = visible_to  # the one reading of visibility, shared with narration and records
 
 
 def _spec_visibility(spec: Any) -> str:
@@ -70,9 +58,15 @@ def state_of(game, viewer: Player | None) -> dict:
     if zones:
         out["zones"] = zones
     dice = {}
+    unseen = set()  # the dice lying in a zone hidden from the viewer: their faces are not shown
     for name in (data.get("components") or {}).get("dice") or {}:
         v = env[name]
-        dice[name] = [d.face for d in v] if isinstance(v, list) else v.face
+        for d in v if isinstance(v, list) else [v]:
+            z = game.zone_of(d)
+            if z is not None and not _visible(z.visibility, z.owner, viewer):
+                unseen.add(d.id)
+        dice[name] = ([HIDDEN if d.id in unseen else d.face for d in v] if isinstance(v, list)
+                      else HIDDEN if v.id in unseen else v.face)
     if dice:
         out["dice"] = dice
     timers = {}
@@ -83,7 +77,19 @@ def state_of(game, viewer: Player | None) -> dict:
             timers[name] = {"running": t.running, "remaining": HIDDEN}
     if timers:
         out["timers"] = timers
-    return out
+    return _masked(out, unseen) if unseen else out
+
+
+def _masked(value: Any, unseen: set) -> Any:
+    """The view with the face of every die in `unseen` shown as hidden, wherever a variable or
+    a list holds that die (a die read through a variable is still under its cup)."""
+    if isinstance(value, dict):
+        if "face" in value and isinstance(value.get("die"), str) and value["die"] in unseen:
+            return {**value, "face": HIDDEN}
+        return {k: _masked(v, unseen) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v, unseen) for v in value]
+    return value
 
 
 def _owned(owner: Any, scope: str, state: dict, zone_specs: dict,
