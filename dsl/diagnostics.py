@@ -112,7 +112,7 @@ CODES: dict[str, Code] = {c.name: c for c in [
     _c("policy-peeks", "check", "A bot policy reads what its player cannot see: hidden state, "
        "another player's cup or hand, a face-down deck, a hidden timer.",
        "best: wreck_region[option] with wreck_region hidden",
-       "Decide on public state and the player's own fields and zones (`me.notes`, `me.cup`); "
+       "Decide on public state and the player's own fields and zones (`me.NAME`); "
        "a yardstick bot that sees everything says `sees: everything`."),
     _c("unreachable-phase", "check", "No path from the start phase reaches this phase.",
        "a phase no `next` names", "Link it with `next`, or remove it."),

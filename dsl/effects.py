@@ -99,8 +99,8 @@ EFFECTS_LIST = [
            "player", {
                "player": _f(EXPR, "The player to eliminate.", True, type="player"),
                "because": _f(TEMPLATE, "Why, as the narration says it after \"is out: \" "
-                             "(\"no Play Points left\")."),
-           }, "- eliminate: player\n  because: no Play Points left", "state"),
+                             "(\"{player.name} has nothing left\")."),
+           }, "- eliminate: player\n  because: \"{player.name} has nothing left\"", "state"),
     # -- chance and components ---------------------------------------------------------------
     Effect("roll", "Rolls dice: each gets a new random face from the chance source (seeded, "
            "typed in at the table, or scripted). Fires the `rolled` event.", "dice", {

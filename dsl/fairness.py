@@ -9,13 +9,13 @@ something its player cannot see:
   sees it (or through `me` when its owner may not: `hidden`, `others`);
 - a shared zone whose contents nobody sees (a face-down deck, a bag): its order is the
   future draws;
-- a timer some player may not see (`remaining(dive)` when the diver does not see the dive's
-  clock);
+- a timer some player may not see (`remaining(TIMER)` when the player who started it may
+  not see it);
 - in a ruleset where dice can lie in a zone only some players see (a cup, a hand), a die read
   by its component's name or through a die variable: it may be under another player's cup.
-  Dice are read through the zones their player sees (`me.cup`).
+  Dice are read through the zones their player sees (`me.ZONE`).
 
-How many items a zone holds is public: `count(p.cup)` and `count(deck)` are never peeks.
+How many items a zone holds is public: `count(p.ZONE)` and `count(ZONE)` are never peeks.
 An error, not a warning: bots play by the rules people play by, so a balance figure is
 honest. A designer who wants an all-seeing yardstick bot says so with `sees: everything` on
 the policy (inherited by the policies that extend it); `meeple simulate` marks its seats. The
@@ -35,7 +35,7 @@ from dsl.diagnostics import Diagnostic
 from dsl.parser import ExprSyntaxError, parse_expression
 
 HINT = ("decide on what the player can see: public state, their own fields and zones, read as "
-        "`me.NAME`, and how many items any zone holds (`count(p.cup)`); a yardstick bot that "
+        "`me.NAME`, and how many items any zone holds (`count(p.NAME)`); a yardstick bot that "
         "sees everything says so with `sees: everything`")
 
 
@@ -48,7 +48,7 @@ class Secrets:
     zones: set[str] = field(default_factory=set)          # shared zones nobody sees into
     timers: set[str] = field(default_factory=set)         # timers not everyone sees
     dice: set[str] = field(default_factory=set)           # dice that may lie in a private zone
-    counted: set[str] = field(default_factory=set)        # zone names: count() of them is public
+    zone_names: set[str] = field(default_factory=set)     # every zone: count() of one is public
 
     def __bool__(self) -> bool:
         return bool(self.shared or self.fields or self.zones or self.timers or self.dice)
@@ -72,7 +72,7 @@ def restricted(data: dict) -> Secrets:
     for name, spec in (comps.get("zones") or {}).items():
         if not isinstance(spec, dict):
             continue
-        out.counted.add(name)
+        out.zone_names.add(name)
         vis, owner = _vis(spec), spec.get("owner", "none")
         if owner in ("player", "team") and vis != "public":
             out.fields[name] = vis
@@ -129,10 +129,10 @@ def _peeks(node: Any, secrets: Secrets) -> list[tuple[n.Pos, str, str]]:
                 out.append((x.pos, f"the timer `{x.id}`", "some player may not see"))
             elif x.id in secrets.dice and not counted:
                 out.append((x.pos, f"`{x.id}`", "may be a die under another player's cover "
-                                                "(read dice through a zone the player sees, "
-                                                "such as `me.NAME`)"))
+                                                "(read dice through a zone the player sees, as "
+                                                "`me.NAME`)"))
         if isinstance(x, n.Field) and x.name in fields and not (
-                counted and x.name in secrets.counted):
+                counted and x.name in secrets.zone_names):
             mine = _is_me(x.obj)
             vis = fields[x.name]
             if vis == "hidden" or (vis == "others" and mine):
@@ -149,8 +149,8 @@ def _peeks(node: Any, secrets: Secrets) -> list[tuple[n.Pos, str, str]]:
 
 def _zone_read(x: Any, secrets: Secrets) -> bool:
     """A zone read by its name or as a player's or team's field (or a list of dice)."""
-    return (isinstance(x, n.Name) and (x.id in secrets.counted or x.id in secrets.dice)) or (
-        isinstance(x, n.Field) and x.name in secrets.counted)
+    return (isinstance(x, n.Name) and (x.id in secrets.zone_names or x.id in secrets.dice)) or (
+        isinstance(x, n.Field) and x.name in secrets.zone_names)
 
 
 def _is_me(x: Any) -> bool:

@@ -125,3 +125,38 @@ def test_a_list_set_from_another_is_a_copy(tmp_path):
 def test_list_variables_behave_as_values(tmp_path_factory, ops_, generated):
     got = play(tmp_path_factory.mktemp("values"), ops_, generated)
     assert got == model(ops_)
+
+
+DEEP = """\
+meeple: 1
+metadata: {name: Deep lists}
+players: {min: 1, max: 1}
+state:
+  global:
+    x: {type: list, initial: "[]"}
+flow:
+  phases:
+    play:
+      do:
+        - repeat:
+            - STEP
+          times: 300
+"""
+
+
+@pytest.mark.parametrize(("step", "where"), [
+    ('set: {x: "[x]"}', ("set", "x")),
+    ('set: {x: "[x]", y: "1"}', ("set", "x")),
+    ('let: y\n              be: "[x]"\n            - set: {x: y}', ("be",)),
+])
+def test_a_value_nested_too_deep_to_copy_stops_the_game_at_the_rule_that_stores_it(
+        tmp_path, step, where):
+    text = DEEP.replace("STEP", step)
+    if "y: " in step:
+        text = text.replace('    x: {type: list, initial: "[]"}',
+                            '    x: {type: list, initial: "[]"}\n    y: {type: int, initial: 0}')
+    path = tmp_path / "deep.yaml"
+    path.write_text(text)
+    result = new_game(load(str(path)).program, 1, None, SeededChance(1), 1).run()
+    assert result.error is not None and "nested more than" in result.error.message
+    assert result.error.path[-len(where):] == where

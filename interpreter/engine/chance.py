@@ -290,17 +290,16 @@ class TableChance(SeededChance):
         self.private = private
 
     def roll(self, dice: list) -> list:
-        names = _dice_names(dice)
         groups = self.private(dice) if self.private is not None else None
-        if groups:
-            # A roll behind a cup or a screen is typed by those who may see it, privately.
+        task = f"{_dice_names(dice)} and enter the faces (or undo): "
+        ask = f"Roll {task}"
+        if groups:  # a roll behind a cup or a screen is typed by those who may see it
             seers = sorted({name for g in groups for name in g["to"]})
-            who = (", ".join(seers) + ": " if seers else "")
-            names = (f"{who}privately (everyone else, look away), roll {names}")
+            who = ", ".join(seers) + ": " if seers else ""
+            ask = f"{who}privately (everyone else, look away), roll {task}"
         while True:
             try:
-                text = self.ask(f"Roll {names} and enter the faces (or undo): " if not groups
-                                else f"{names} and enter the faces (or undo): ")
+                text = self.ask(ask)
             except EOFError:
                 raise ChanceError("the table stopped entering dice") from None
             if text.strip() == "undo":
@@ -310,7 +309,8 @@ class TableChance(SeededChance):
                 self.say("  entered: " + (", ".join(f"{d.id}={f}" for d, f in
                                                     zip(dice, faces, strict=True))
                                           if len(dice) <= 6 and not groups
-                                          else f"{len(dice)} faces"))
+                                          else f"{len(dice)} face"
+                                          + ("s" if len(dice) != 1 else "")))
                 return faces
             self.say(f"  refused: {why}; enter them again")
 

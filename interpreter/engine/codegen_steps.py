@@ -106,7 +106,7 @@ class _Emitter:
         v = self.temp()
         self.emit(depth, f"{v} = {self.const(cx.expr(value, p), 'e')}(env)")
         self.emit(depth, f"if type({v}) in _CONTAINERS:")  # a value, never shared
-        self.emit(depth + 1, f"{v} = _copied({v})")
+        self.emit(depth + 1, f"{v} = _copied({v}, {self.const(p, 'path')})")
         self._write(depth, node, p, v)
         if "changed" in self.sc.events:
             self.emit(depth, f"g.fire('changed', {{'name': {text!r}, 'value': {v}}})")

@@ -644,16 +644,16 @@ class Game:
             groups[z.id]["items"].append(i)
         return list(groups.values()) or None
 
-    def record_items(self, kind: str, moved: list, unseen: bool | set = True,
+    def record_items(self, kind: str, moved: list, unseen: set[int] | None = None,
                      **data: Any) -> None:
         """A record of items that moved or were rolled, with `private` when some lie hidden.
-        `unseen`: for a move, the places of the items that were out of sight before it (or
-        whether all were): an item people saw go into a bag or a cup is no secret."""
+        `unseen`, for a move: the places of the items that were out of sight before it (an
+        item people saw go into a bag or a cup is no secret); None for a roll."""
         if self.logging:
             private = self.private(moved)
-            if private and unseen is not True:
+            if private and unseen is not None:
                 for g in private:
-                    g["items"] = [i for i in g["items"] if unseen and i in unseen]
+                    g["items"] = [i for i in g["items"] if i in unseen]
                 private = [g for g in private if g["items"]]
             self.record(kind, **data, **({"private": private} if private else {}))
 

@@ -130,20 +130,23 @@ class StepCompiler:
                   cx.expr(v, path + ("set", text))) for text, v in values.items()]
         if len(pairs) == 1:
             text, _, write, value = pairs[0]
+            where = path + ("set", text)
 
             def set_one(g, env):
                 v = value(env)
                 if type(v) in CONTAINERS:
-                    v = copied(v)  # a value, never shared with what it was read from
+                    v = copied(v, where)  # a value, never shared with where it was read
                 write(g, env, v)
                 if g.watch_changes:
                     g.fire("changed", {"name": text, "value": v})
                 g.after_op(writes)
             return set_one
 
+        stored = [(path + ("set", text), value) for text, _, _, value in pairs]
+
         def set_many(g, env):
             # All read (and copied) before any is written.
-            new = [copied(value(env)) for _, _, _, value in pairs]
+            new = [copied(value(env), where) for where, value in stored]
             for (text, _, write, _), v in zip(pairs, new, strict=True):
                 write(g, env, v)
                 if g.watch_changes:
@@ -165,7 +168,7 @@ class StepCompiler:
                 try:
                     if isinstance(old, list):  # adding to a list appends (a list its items)
                         write(g, env, sized(old + copied(list(amount) if isinstance(
-                            amount, (list, tuple)) else [amount])))
+                            amount, (list, tuple)) else [amount], path + ("add", text))))
                         continue
                     if type(old) not in (int, float) or type(amount) not in (int, float):
                         raise RuleError("runtime-error", f"cannot add {amount!r} to {old!r}",
@@ -185,10 +188,11 @@ class StepCompiler:
 
     def _let(self, spec, path, name) -> Step:
         binder = spec["let"]
-        value = cx.expr(spec.get("be"), path + ("be",))
+        where = path + ("be",)
+        value = cx.expr(spec.get("be"), where)
 
         def let(g, env):
-            env[binder] = copied(value(env))
+            env[binder] = copied(value(env), where)
         return let
 
     def _transfer(self, spec, path, name) -> Step:
@@ -269,7 +273,7 @@ class StepCompiler:
                 g.advance(duration(env))
             blind = zone.kind not in ("deck", "row")
             items = g.chance.pick(zone.items, k) if blind else zone.items[:k]
-            unseen = zone.seen_by(g.players) is not None  # drawn from a face-down deck, a bag
+            unseen = g.unseen(items) if g.logging else set()  # from a face-down deck, a bag
             if not replace:
                 for it in items:
                     zone.items.remove(it)
@@ -328,10 +332,10 @@ class StepCompiler:
             zone = _zone(source(env), path + ("deal",))
             k = count(env) if count is not None else 1
             items = zone.items[:k]
+            unseen = g.unseen(items) if g.logging else set()  # dealt face down
             del zone.items[:k]
             g.put(items, dest(env), path + ("to",))
-            g.record_items("deal", items, zone.seen_by(g.players) is not None, source=zone.id,
-                           items=[x.id for x in items])
+            g.record_items("deal", items, unseen, source=zone.id, items=[x.id for x in items])
             g.after_op()
         return deal
 
@@ -562,11 +566,12 @@ class StepCompiler:
 
     def _call(self, spec, path, name) -> Step:
         proc = spec["call"]
-        args = [(k, cx.expr(v, path + ("with", k))) for k, v in (spec.get("with") or {}).items()]
+        args = [(k, cx.expr(v, path + ("with", k)), path + ("with", k))
+                for k, v in (spec.get("with") or {}).items()]
         procedures = self.procedures
 
         def call(g, env):
-            scope = Env({k: copied(f(env)) for k, f in args}, g.env)
+            scope = Env({k: copied(f(env), where) for k, f, where in args}, g.env)
             g.enter_call(proc, path)
             try:
                 procedures[proc](g, scope)

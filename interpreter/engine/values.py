@@ -295,15 +295,19 @@ CONTAINERS = (list, dict)  # the values that are copied when stored (value seman
 MAX_COPY_DEPTH = 200  # lists in lists this deep are refused rather than copied
 
 
-def copied(value: Any, depth: int = 0) -> Any:
+def copied(value: Any, path: tuple = (), depth: int = 0) -> Any:
     """`value` as a new value: lists and maps copied all the way down, so that storing it
     (set, let, a procedure's parameter) never shares it with where it came from. Players,
-    teams, zones, dice and cards keep their identity: they are things, not values."""
+    teams, zones, dice and cards keep their identity: they are things, not values. `path` is
+    the rule that stores it, where a value nested too deep is refused."""
     t = type(value)
     if t is not list and t is not dict:
         return value
     if depth > MAX_COPY_DEPTH:
-        raise RuleError("runtime-error", f"lists nested more than {MAX_COPY_DEPTH} deep")
+        raise RuleError("runtime-error", f"lists nested more than {MAX_COPY_DEPTH} deep", path,
+                        hint="keep lists flat: a list of lists of numbers, not lists in lists "
+                             "in lists")
     if t is list:
-        return [copied(x, depth + 1) if type(x) in CONTAINERS else x for x in value]
-    return {k: copied(x, depth + 1) if type(x) in CONTAINERS else x for k, x in value.items()}
+        return [copied(x, path, depth + 1) if type(x) in CONTAINERS else x for x in value]
+    return {k: copied(x, path, depth + 1) if type(x) in CONTAINERS else x
+            for k, x in value.items()}

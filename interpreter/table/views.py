@@ -18,8 +18,6 @@ from interpreter.engine.values import Die, Player, Zone, plain, visible_to
 HIDDEN = "hidden"
 
 
-_visible = visible_to  # the one reading of visibility, shared with narration and records
-
 
 def _spec_visibility(spec: Any) -> str:
     return spec.get("visibility", "public") if isinstance(spec, dict) else "public"
@@ -40,7 +38,7 @@ def state_of(game, viewer: Player | None) -> dict:
     for scope in ("global", "round", "turn"):
         for name, spec in (state.get(scope) or {}).items():
             vis = _spec_visibility(spec)
-            values[name] = plain(env[name]) if _visible(vis, None, viewer) else HIDDEN
+            values[name] = plain(env[name]) if visible_to(vis, None, viewer) else HIDDEN
     out["state"] = values
     zone_specs = (data.get("components") or {}).get("zones") or {}
     players = []
@@ -63,7 +61,7 @@ def state_of(game, viewer: Player | None) -> dict:
         v = env[name]
         for d in v if isinstance(v, list) else [v]:
             z = game.zone_of(d)
-            if z is not None and not _visible(z.visibility, z.owner, viewer):
+            if z is not None and not visible_to(z.visibility, z.owner, viewer):
                 unseen.add(d.id)
         dice[name] = ([HIDDEN if d.id in unseen else d.face for d in v] if isinstance(v, list)
                       else HIDDEN if v.id in unseen else v.face)
@@ -71,7 +69,7 @@ def state_of(game, viewer: Player | None) -> dict:
         out["dice"] = dice
     timers = {}
     for name, t in game.timers.items():
-        if _visible(t.visibility, t.owner, viewer):
+        if visible_to(t.visibility, t.owner, viewer):
             timers[name] = {"running": t.running, "remaining": round(t.remaining, 3)}
         else:
             timers[name] = {"running": t.running, "remaining": HIDDEN}
@@ -97,7 +95,7 @@ def _owned(owner: Any, scope: str, state: dict, zone_specs: dict,
     """A player's or a team's (`scope`) state and zones, as `viewer` may see them."""
     row: dict[str, Any] = {}
     for name, spec in (state.get(scope) or {}).items():
-        row[name] = plain(getattr(owner, name)) if _visible(_spec_visibility(spec), owner,
+        row[name] = plain(getattr(owner, name)) if visible_to(_spec_visibility(spec), owner,
                                                             viewer) else HIDDEN
     for name, spec in zone_specs.items():
         if spec.get("owner") == scope:
@@ -106,7 +104,7 @@ def _owned(owner: Any, scope: str, state: dict, zone_specs: dict,
 
 
 def _zone(z: Zone, viewer: Player | None) -> Any:
-    if not _visible(z.visibility, z.owner, viewer):
+    if not visible_to(z.visibility, z.owner, viewer):
         return {"count": len(z.items), "items": HIDDEN}
     return [plain(x) if not isinstance(x, Die) else {"die": x.id, "face": x.face}
             for x in z.items]

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import main
-from interpreter.engine.chance import SeededChance
+from interpreter.engine.chance import SeededChance, TableChance
 from interpreter.engine.decisions import Controller, PolicyController
 from interpreter.engine.setup import new_game
 from tests.conftest import ROOT
@@ -196,3 +196,21 @@ def test_the_cautious_bot_beats_random_bidders():
     assert done.exit_code == 0, done.output
     seats = json.loads(done.output)["seats"]
     assert seats[0]["win_rate"] > 0.6, seats
+
+
+def test_at_the_table_a_cup_is_rolled_and_typed_in_by_its_owner_privately():
+    asked: list[str] = []
+    said_: list[str] = []
+    answers = iter(["4", "2", "3", "5"] * 50)
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return next(answers)
+
+    game = new_game(program("liars_dice", None, (("dice_each", "1"),)), 2, None,
+                    TableChance(ask, said_.append, 0), 0)
+    game.run()
+    assert asked[0] == ("Player 1: privately (everyone else, look away), roll die[0](d6) and "
+                        "enter the faces (or undo): ")
+    assert asked[1].startswith("Player 2: privately")
+    assert said_[:2] == ["  entered: 1 face", "  entered: 1 face"]  # never the faces
