@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load, new_game
@@ -283,3 +285,116 @@ def test_a_decision_unruled_in_two_places_counts_both_as_the_interpreter_does(tm
     _same(str(path), range(50))
     played = specialize(load(str(path)).program).play(0)
     assert played.unruled == {("silent", "step"): 12}  # 2 players x 3 rounds x 2 places
+
+
+# `end_turn` from every kind of place the generated code writes it as a flag and a `break`:
+# a procedure called in a `repeat` inside a `for_each`, a `rolled` trigger in a loop, a
+# `timer_expired` trigger while time passes in a loop, an option of `actions`.
+TURN_EXITS = """\
+meeple: 1
+metadata: {name: Turn exits}
+players: {min: 2, max: 4, default: 3}
+components:
+  dice:
+    d6: {sides: 6}
+    pair: {sides: 6, count: 2}
+  timers:
+    fuse: {visibility: public}
+state:
+  player:
+    score: {type: int, initial: 0}
+  turn:
+    pot: {type: int, initial: 0}
+    tries: {type: int, initial: 0}
+procedures:
+  bust:
+    do:
+      - if: "d6.face == 6"
+        then:
+          - set: {pot: 0}
+          - end_turn
+triggers:
+  snake_eyes:
+    on: rolled
+    if: "pair[0].face == 1 and pair[1].face == 1"
+    do:
+      - set: {pot: 0}
+      - end_turn
+  fuse_out:
+    on: timer_expired
+    do:
+      - add: {current.score: 1}
+      - end_turn
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {times: 6}
+      do:
+        - start_timer: fuse
+          seconds: 7
+        - for_each: p
+          in: players
+          do:
+            - repeat:
+                - roll: d6
+                - call: bust
+                - add: {pot: d6.face}
+                - if: "pot > 12"
+                  then: [break]
+              times: 3
+            - add: {tries: 1}
+        - repeat:
+            - roll: pair
+            - add: {pot: "pair[0].face + pair[1].face"}
+            - wait: 2
+          until: "pot > 30"
+        - actions: spend
+          points: 2
+          options:
+            push:
+              cost: 1
+              do:
+                - roll: d6
+                - if: "d6.face == 1"
+                  then:
+                    - set: {pot: 0}
+                    - end_turn
+            rest:
+              cost: 1
+        - add: {current.score: pot}
+        - stop_timer: fuse
+      next: end
+scoring:
+  score: player.score
+policies:
+  plain:
+    default: true
+    decide:
+      spend: [{random: true}]
+"""
+
+
+def test_end_turn_from_loops_triggers_procedures_and_actions_equals_interpreter(tmp_path):
+    path = tmp_path / "turn_exits.yaml"
+    path.write_text(TURN_EXITS, encoding="utf-8")
+    _same(str(path), range(300))
+    source = specialize(load(str(path)).program).source
+    # Every exit leaves by flag (no exception is raised to end a turn).
+    assert source.count("_et = True") == 6 and "raise _EndTurn" not in source
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores=st.lists(st.integers(-5, 5), min_size=1, max_size=6),
+       ties=st.sampled_from(["shared", "draw"]), order=st.sampled_from(["highest", "lowest"]))
+def test_standings_by_score_alone_rank_as_the_general_ranking(scores, ties, order):
+    """The shortcut for games ranked by whole-number scores alone (no tie-breaks, no
+    eligibility) gives the winners and places of the general ranking."""
+    special = specialize(load(PIG).program)
+    special.players, special.ties, special.order = len(scores), ties, order
+    raw = [None] * 16
+    raw[6] = scores
+    raw[7] = [[] for _ in scores]
+    fast = special.standings(tuple(raw))
+    raw[7] = [[0] for _ in scores]  # an equal tie-break for all: the general path, same order
+    assert fast == special.standings(tuple(raw))

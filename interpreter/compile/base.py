@@ -120,13 +120,25 @@ class _Die:
 class _Ctx:
     """Where steps are written: names bound here, the interpreter's nesting depth (calls and
     firings), whether a Python `break` leaves the language's innermost loop, whether the steps
-    run inside the checks (where an operation examines neither the checks nor the end)."""
+    run inside the checks (where an operation examines neither the checks nor the end), and
+    whether `end_turn` may be written as `_et = True; break` (`flag_exit`: every Python loop
+    between here and the turn's one-pass loop tests `_et` when it ends; elsewhere `end_turn`
+    raises, which costs far more where turns end often)."""
 
     scope: dict[str, Ex]
     depth: int = 0
     in_loop: bool = False
     inline: int = 0
     checks: bool = False
+    flag_exit: bool = False
+
+    def inside(self, scope: dict[str, Ex] | None = None, *, depth: int | None = None,
+               in_loop: bool | None = None, inline: int | None = None) -> _Ctx:
+        """This context with some fields changed (the rest, `flag_exit` included, kept)."""
+        return _Ctx(self.scope if scope is None else scope,
+                    self.depth if depth is None else depth,
+                    self.in_loop if in_loop is None else in_loop,
+                    self.inline if inline is None else inline, self.checks, self.flag_exit)
 
 
 def _lit(v: Any) -> Ex:

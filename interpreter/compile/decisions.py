@@ -15,6 +15,7 @@ run the chosen option's steps. Anything else raises `Unsupported`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from dsl.nodes import mentions
@@ -49,6 +50,7 @@ class DecisionWriter:
             len(static) != len(values) and any(c.const is _NO for c in conds))
         c = self.temp("ch")
         vals = self.const(tuple(values), "VA")
+        mark = len(self.lines)
         if dynamic:
             lg = self.temp("lg")
             self.emit(d, f"{lg} = []")
@@ -78,8 +80,9 @@ class DecisionWriter:
                 self.emit(d, f"{c} = {static[0]}")
             else:
                 self._controllers(did, values, ("static", tuple(static)), c, d, who)
-        self.emit(d, f"CH[{base} + {c}] += 1")
-        self.emit(d, f"D_{did} = {vals}[{c}]")
+        if not self._count_where_picked(mark, c, base, did, values):
+            self.emit(d, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
+            self.emit(d, f"D_{did} = {vals}[{c}]")
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
@@ -91,6 +94,23 @@ class DecisionWriter:
             if "duration" in o:
                 self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
             self.block(o.get("do"), d + 1, ctx)
+
+    def _count_where_picked(self, mark: int, c: str, base: int, did: str,
+                            values: list) -> bool:
+        """When every pick written since `mark` is an option known now (`c = 2`: a policy's
+        `choose`, the one legal option), the count and the decision's value are written
+        where each pick is, as constants; else False (they follow the picks, indexed)."""
+        pick = re.compile(rf"( *){re.escape(c)} = (\d+)$")
+        found = [(i, pick.fullmatch(line)) for i, line in enumerate(self.lines[mark:], mark)
+                 if line.lstrip().startswith(f"{c} = ")]
+        if not found or any(m is None for _, m in found):
+            return False
+        for i, m in reversed(found):
+            k = int(m.group(2))
+            self.ch_locals.add(base + k)  # a local: cheaper than an item of CH
+            self.lines[i + 1:i + 1] = [f"{m.group(1)}ch{base + k} += 1",
+                                       f"{m.group(1)}D_{did} = {values[k]!r}"]
+        return True
 
     def _named(self, opts: Any, fields: tuple) -> list[tuple[str, dict]]:
         """The options of a step written as a list of names or a mapping."""
@@ -244,6 +264,7 @@ class DecisionWriter:
         e = self.emit
         e(d, f"{left} = {points.src}")
         e(d, f"{passes} = 0")
+        exits = self.flag_exits
         e(d, f"while {left} > 0:")
         d1 = d + 1
         e(d1, f"{passes} += 1")
@@ -277,7 +298,7 @@ class DecisionWriter:
             e(d1, f"if {c} == {len(named)}:")
             e(d1 + 1, "break")
         # A `break` in an option's steps leaves the actions (steps._actions catches Break).
-        inner = _Ctx(ctx.scope, ctx.depth, True, ctx.inline, ctx.checks)
+        inner = ctx.inside(in_loop=True)
         for i, (_, o) in enumerate(named):
             e(d1, f"{'if' if i == 0 else 'elif'} {c} == {i}:")
             e(d1 + 1, f"{left} -= {costs[i]!r}")
@@ -287,6 +308,9 @@ class DecisionWriter:
                 self.advance(self.expr(_node(o["duration"]), ctx.scope), d1 + 1, ctx)
             if o.get("do"):
                 self.block(o["do"], d1 + 1, inner)
+        if self.flag_exits != exits:  # an `end_turn` in the loop left it by flag
+            e(d, "if _et:")
+            e(d + 1, "break")
 
     # -- controllers -----------------------------------------------------------------------------
     def _controllers(self, did: str, values: list | None, legal: tuple, c: str, d: int,

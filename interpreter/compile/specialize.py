@@ -59,7 +59,6 @@ import math
 import operator
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from dsl import nodes as n
@@ -89,11 +88,12 @@ from interpreter.compile.base import (
 )
 from interpreter.compile.checks import CheckWriter
 from interpreter.compile.decisions import DecisionWriter
+from interpreter.compile.peephole import _merge_steps
+from interpreter.compile.played import Played, Specialized
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.codegen_steps import loop_head
 from interpreter.engine.decisions import PolicyController, RandomController
-from interpreter.engine.game import Result, SeatResult
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
 from interpreter.engine.step_runtime import step_name
@@ -141,6 +141,8 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         self.max_chain = program.limits["max_chain_depth"]
         self.watched = program.watched
         self.uses: dict[tuple, int] = {}           # (decision id, option, period) -> counter
+        self.flag_exits = 0                        # `end_turn`s written as a flag and break
+        self.ch_locals: set[int] = set()           # decision counters kept in locals `chK`
         self._names()
 
     # -- names -----------------------------------------------------------------------------------
@@ -416,6 +418,13 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
 
     def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
         op = node.op
+        if (op == ">" and isinstance(node.left, n.Call) and node.left.func == "remaining"
+                and not node.left.kwargs and isinstance(node.right, n.Literal)
+                and type(node.right.value) in (int, float) and node.right.value == 0):
+            timer = self.expr(node.left.args[0], scope) if len(node.left.args) == 1 else None
+            if timer is not None and timer.kind == "timer":  # the common test of a clock
+                t = timer.const
+                return Ex(f"(TR_{t} and TA_{t} + TS_{t} - now > 0)", "bool", True)
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if op in ("+", "in", "not in"):  # a zone is read as the list of what it holds
             a, b = (self._as_list(a) if op == "+" else a), self._as_list(b)
@@ -472,10 +481,16 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
                 v = None  # left to run time (and to the interpreter)
             if type(v) is int or (type(v) is float and math.isfinite(v)):
                 return _lit(v)
-        if op == "*":  # a product may jump out of the range the generated code keeps
+        # The largest magnitude of the result, when both sides have one (faces, constants).
+        known = both_int and a.bound is not None and b.bound is not None
+        if op == "*":
+            if known and a.bound * b.bound <= SAFE_INT:  # stays in range: a plain product
+                return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
+            # A product may jump out of the range the generated code keeps.
             return Ex(f"_times({a.src}, {b.src})", "int" if both_int else "num")
         if op in ("+", "-"):
-            return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe)
+            return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
+                      bound=a.bound + b.bound if known else None)
         if op == "/":
             return Ex(f"({a.src} / {b.src})", "num")
         if op == "//":
@@ -506,7 +521,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             raise Unsupported("branches of different kinds")
         if kind in ("die", "dice", "timer", "zone"):
             raise Unsupported("conditional dice")
-        return Ex(f"({t.src} if {c.src} else {o.src})", kind, c.safe and t.safe and o.safe)
+        bound = max(t.bound, o.bound) if t.bound is not None and o.bound is not None else None
+        return Ex(f"({t.src} if {c.src} else {o.src})", kind, c.safe and t.safe and o.safe,
+                  bound=bound)
 
     def _x_comprehension(self, node: n.Comprehension, scope: dict) -> Ex:
         it = self._as_list(self.expr(node.iterable, scope))
@@ -636,14 +653,17 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             if f == "total":
                 if type(ds[0].faces[0]) is not int:
                     raise Unsupported("total of text faces")
-                return Ex("(" + " + ".join(d.var for d in ds) + ")" if ds else "0", "int")
+                return Ex("(" + " + ".join(d.var for d in ds) + ")" if ds else "0", "int",
+                          bound=sum(max(abs(x) for x in d.faces) for d in ds))
             if len(ds) < 2:
                 return _lit(False)
             # All faces equal (two unrolled dice never raise, even before a roll).
             return Ex("(" + " == ".join(d.var for d in ds) + ")", "bool", True)
         if f == "remaining" and len(args) == 1 and args[0].kind == "timer":
             t = args[0].const
-            return Ex(f"(max(0, TA_{t} + TS_{t} - now) if TR_{t} else 0)", "num", True)
+            # As Timer.remaining, max(0, left), without a call: the same value and type.
+            left = f"TA_{t} + TS_{t} - now"
+            return Ex(f"(({left}) if TR_{t} and {left} > 0 else 0)", "num", True)
         raise Unsupported(f"built-in {f}")
 
     # -- steps -----------------------------------------------------------------------------------
@@ -651,7 +671,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         start = len(self.lines)
         if any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps or []):
             # As a scoped block: `let` and `draw ... as` bind for the rest of this list only.
-            ctx = _Ctx(dict(ctx.scope), ctx.depth, ctx.in_loop, ctx.inline, ctx.checks)
+            ctx = ctx.inside(dict(ctx.scope))
         for step in steps or []:
             self.step(step, d, ctx)
         if len(self.lines) == start:
@@ -713,6 +733,7 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         # could grow in a loop: `x * x`, `t + t`); a value of another kind cannot grow.
         sized = [f"_within({v.src})" if v.const is _NO and (v.kind in ("int", "num", "str")
                                                             or v.kind.startswith("list:"))
+                 and not (v.kind == "int" and v.bound is not None and v.bound <= SAFE_INT)
                  else v.src for _, v, _ in pairs]
         # A list is stored as a value, never shared with where it was read (lists here hold
         # no lists, so one level of copy is all of it).
@@ -743,16 +764,22 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             if b is not None and not all(self._fits(self._target(t, ctx, True)[1], b.kind)
                                          for t in spec["add"]):
                 raise Unsupported("add bounds")
-        temps = [self.temp() for _ in pairs]
-        for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
-            self.emit(d, f"{t} = {v.src}")
+        if len(pairs) == 1 and pairs[0][1].safe:
+            temps = [pairs[0][1].src]  # one amount that cannot fail: read where it is added
+        else:
+            temps = [self.temp() for _ in pairs]
+            for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
+                self.emit(d, f"{t} = {v.src}")
         for t, (target, v, _) in zip(temps, pairs, strict=True):
-            expr = f"{target} + {t}"
-            if low is not None:
-                expr = f"max({low.src}, {expr})"
-            if high is not None:
-                expr = f"min({high.src}, {expr})"
-            self.emit(d, f"{target} = {expr}")
+            if low is None and high is None:
+                self.emit(d, f"{target} += {t}")
+            else:
+                expr = f"{target} + {t}"
+                if low is not None:
+                    expr = f"max({low.src}, {expr})"
+                if high is not None:
+                    expr = f"min({high.src}, {expr})"
+                self.emit(d, f"{target} = {expr}")
             # A small amount (a die's face, a constant) moves the sum by little per step:
             # the checks at the writes that can jump (sets, large adds) keep it in range.
             if (low is None or high is None) and (v.bound is None or v.bound > SMALL_STEP):
@@ -787,18 +814,40 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         for x in (times, most):
             if x is not None and x.kind != "int":
                 raise Unsupported("repeat count")
+        exits = self.flag_exits
         nt, cap, passes = self.temp("n"), self.temp("cap"), self.temp("p")
         d2 = loop_head(self.emit, d, (nt, cap, passes), times and times.src,
                        most and most.src, while_ and while_.src)
         # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
-        # error: the interpreter replays this seed.
-        limit = f" or {passes} > {cap}" if most else ""
-        self.emit(d2, f"if {passes} > {self.max_loop} or steps > {self.max_steps}{limit}:")
+        # error: the interpreter replays this seed. (A counter, not `for _ in range(...)`:
+        # a loop of a few passes, entered often, pays more for making the range.)
+        limit = f"{passes} > {self.max_loop}" + (f" or {passes} > {cap}" if most else "")
+        guard = len(self.lines)
+        self.emit(d2, f"if {limit} or steps > {self.max_steps}:")
         self.emit(d2 + 1, "raise _Fallback()")
-        self.block(spec["repeat"], d2, _Ctx(sc, ctx.depth, True, ctx.inline, ctx.checks))
+        self.block(spec["repeat"], d2, ctx.inside(in_loop=True))
         if until:
             self.emit(d2, f"if {until.src}:")
             self.emit(d2 + 1, "break")
+        self.after_loop(guard, d, limit, exits)
+
+    def after_loop(self, guard: int, d: int, limit: str, exits: int) -> None:
+        """What follows a loop written at depth `d` whose guard (`if LIMIT or steps > ...:`
+        and its `raise`) is at `self.lines[guard]`.
+
+        A loop with no loop inside it adds at most `max_loop` passes of its body to the step
+        count, so it tests the step budget once when it ends, not on every pass (the seed is
+        handed back either way, and the interpreter then stops at the exact step). A loop
+        whose body ended the turn by flag passes the flag on."""
+        if not any(line.lstrip().startswith(("while ", "for "))
+                   for line in self.lines[guard + 2:]):
+            head = self.lines[guard]
+            self.lines[guard] = head[:len(head) - len(head.lstrip())] + f"if {limit}:"
+            self.emit(d, f"if steps > {self.max_steps}:")
+            self.emit(d + 1, "raise _Fallback()")
+        if self.flag_exits != exits:
+            self.emit(d, "if _et:")
+            self.emit(d + 1, "break")
 
     def _s_break(self, spec: dict, d: int, ctx: _Ctx) -> None:
         if not ctx.in_loop:
@@ -806,7 +855,12 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         self.emit(d, "break")
 
     def _s_end_turn(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self.emit(d, "raise _EndTurn()")
+        if ctx.flag_exit:
+            self.flag_exits += 1
+            self.emit(d, "_et = True")
+            self.emit(d, "break")
+        else:
+            self.emit(d, "raise _EndTurn()")
 
     def _s_end_phase(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self.emit(d, "raise _EndPhase()")
@@ -828,11 +882,11 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
                 self.emit(d, f"{t} = list({e.src})" if copy else f"{t} = {e.src}")
                 # Held in a local: reading it cannot raise, but a player may be none.
                 e = Ex(t, e.kind, e.safe or e.kind not in _NONEABLE, items=None,
-                       zone=e.zone)
+                       bound=e.bound, zone=e.zone)
             scope[k] = e
         # A procedure sees the game's names and its arguments, not the caller's bindings.
         self.block(self.p.data["procedures"][spec["call"]].get("do"), d,
-                   _Ctx(scope, depth, False, ctx.inline + 1, ctx.checks))
+                   ctx.inside(scope, depth=depth, in_loop=False, inline=ctx.inline + 1))
 
     def _s_for_each(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._for_each: the body once per item of the list as it was at the start
@@ -846,7 +900,11 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         v = self.temp("fe")
         self.emit(d, f"for {v} in {'list(' + items.src + ')' if snapshot else items.src}:")
         scope = {**ctx.scope, spec["for_each"]: Ex(v, items.kind[5:], True)}
-        self.block(spec.get("do"), d + 1, _Ctx(scope, ctx.depth, True, ctx.inline, ctx.checks))
+        exits = self.flag_exits
+        self.block(spec.get("do"), d + 1, ctx.inside(scope, in_loop=True))
+        if self.flag_exits != exits:
+            self.emit(d, "if _et:")
+            self.emit(d + 1, "break")
 
     def _in_options(self, a: Ex, b: Ex, negate: bool) -> Ex:
         """`x in options` in a policy: whether x is the value of a legal option."""
@@ -979,8 +1037,10 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
         d3 = d2 + 1
         self.emit(d3, f"now = max(now, {at})")
-        # A `break` in a trigger here would leave this loop, not the language's.
-        inner = _Ctx(ctx.scope, ctx.depth, False, ctx.inline, ctx.checks)
+        # A `break` in a trigger here would leave this loop, not the language's; an
+        # `end_turn` by flag leaves it, and the loop around it, below.
+        inner = ctx.inside(in_loop=False)
+        exits = self.flag_exits
         for t in self.timers:
             self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
             self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
@@ -991,6 +1051,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
                 self.emit(d3, f"if {kind} == 'event' and {name} == {event!r}:")
                 self.emit(d3 + 1, "pass")
                 self.fire(event, d3 + 1, inner)
+        if self.flag_exits != exits:
+            self.emit(d2, "if _et:")
+            self.emit(d2 + 1, "break")
         self.emit(d1, f"now = {end}")
 
     # -- triggers --------------------------------------------------------------------------------
@@ -1023,8 +1086,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
                 self.fired.append(trig.name)
             # Within a group the first whose condition holds fires: an if/elif chain.
             self.emit(d, f"{'elif' if chained else 'if'} {c.src}:")
-            self.emit(d + 1, f"FI[{k}] += 1")
-            self.block(spec.get("do"), d + 1, _Ctx({}, depth, False, ctx.inline + 1, ctx.checks))
+            self.emit(d + 1, f"fi{k} += 1")
+            self.block(spec.get("do"), d + 1,
+                       ctx.inside({}, depth=depth, in_loop=False, inline=ctx.inline + 1))
             prev = g
 
     # -- the flow --------------------------------------------------------------------------------
@@ -1063,8 +1127,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
         e(d, "_W = [0]")  # items comprehensions went through (specialize_base.work)
         e(d, "now = 0.0")
-        e(d, f"FI = [0] * {_Late('fired')}")
+        e(d, str(_Late("fired")))
         e(d, f"CH = [0] * {_Late('chosen')}")
+        e(d, str(_Late("ch_locals")))
         e(d, f"UN = [0] * {_Late('unruled')}")
         e(d, "cur = 0")
         e(d, f"_PL = {list(range(self.n))!r}")
@@ -1114,8 +1179,15 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         src = "\n".join(_merge_steps(self.lines))
         uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
                        for k in self.uses.values())  # per seat: the period, the uses in it
+        # Trigger counts are locals (`fi3 += 1` costs far less than an item of a list).
+        fis = [f"fi{k}" for k in range(len(self.fired))]
+        chs = [f"ch{k}" for k in sorted(self.ch_locals)]
+        sums = "; ".join(f"CH[{k}] += ch{k}" for k in sorted(self.ch_locals))
         return (src.replace(f"\n    {_Late('uses')}", uses)
-                .replace(str(_Late("fired")), str(len(self.fired)))
+                .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
+                .replace(str(_Late("ch_sums")), sums or "pass")
+                .replace(str(_Late("fired_list")), ", ".join(fis))
+                .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
                 .replace(str(_Late("unruled")), str(len(self.unruled))))
 
@@ -1268,11 +1340,18 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         e(d + 1, "raise _Fallback()")
         self.reset("turn", d)
         ctx = _Ctx({})
+        # The turn is a loop of one pass, so that an `end_turn` written in it (not in a
+        # check, a decision's actions or the advance of time) leaves it by `break`.
+        start, exits = len(self.lines), self.flag_exits
         e(d, "try:")
-        self.fire("turn_start", d + 1, ctx)
-        self.block(spec.get("do"), d + 1, ctx)
+        e(d + 1, "while True:")
+        self.fire("turn_start", d + 2, ctx)
+        self.block(spec.get("do"), d + 2, _Ctx({}, flag_exit=True))
+        e(d + 2, "break")
         e(d, "except _EndTurn:")
         e(d + 1, "pass")
+        if self.flag_exits != exits:
+            self.lines.insert(start, " " * (4 * d) + "_et = False")
         if self.p.triggers.get("turn_end"):
             e(d, "try:")
             self.fire("turn_end", d + 1, ctx)
@@ -1295,19 +1374,18 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
         scores = self._scores()
         if scores is None or any(s.kind not in _NUMS for s in scores):
             raise Unsupported("standings of scores that are not numbers")
-        sign = "-" if (self.data.get("scoring") or {}).get("order") == "lowest" else ""
+        lowest = (self.data.get("scoring") or {}).get("order") == "lowest"
         e = self.emit
-        e(d, "best = who = None")
-        for i, s in enumerate(scores):
-            e(d, f"sv = {sign}{s.src}")
-            e(d, "if best is None or sv > best:")
-            e(d + 1, f"best, who = sv, {i + 1}")
-            e(d, "elif sv == best:")
-            e(d + 1, "who = None")
-        e(d, "if who is not None:")
-        e(d + 1, "if leader is not None and who != leader:")
-        e(d + 2, "changes += 1")
-        e(d + 1, "leader = who")
+        # Every score read in seat order (one may stop the game with an error), then the
+        # best of them, held by exactly one seat or by nobody.
+        e(d, f"sv = ({''.join(s.src + ', ' for s in scores)})")
+        e(d, f"best = {'min' if lowest else 'max'}(sv)")
+        e(d, "if sv.count(best) == 1:")
+        e(d + 1, "who = sv.index(best) + 1")
+        e(d + 1, "if who != leader:")
+        e(d + 2, "if leader is not None:")
+        e(d + 3, "changes += 1")
+        e(d + 2, "leader = who")
 
     def scoring(self, d: int) -> None:
         e = self.emit
@@ -1345,7 +1423,9 @@ class _Gen(CheckWriter, DecisionWriter, ZoneWriter, TeamWriter):
             tracked = "first, changes"
         else:
             tracked = "None, None"
+        e(d, f"FI = [{_Late('fired_list')}]")
         e(d, "fired = {FN[i]: k for i, k in enumerate(FI) if k}")
+        e(d, str(_Late("ch_sums")))
         e(d, "chosen = {}")
         e(d, "for i, k in enumerate(CH):")
         e(d + 1, "if k:")
@@ -1371,21 +1451,6 @@ class _Late:
 
     def __str__(self) -> str:
         return f"__LATE_{self.what}__"
-
-
-def _merge_steps(lines: list[str]) -> list[str]:
-    """Consecutive step counts at one indentation as one addition (nothing reads between)."""
-    out: list[str] = []
-    for line in lines:
-        body = line.lstrip()
-        if body.startswith("steps += ") and out and out[-1].lstrip().startswith("steps += ") \
-                and len(out[-1]) - len(out[-1].lstrip()) == len(line) - len(body):
-            prev = out[-1]
-            total = int(prev.lstrip()[9:]) + int(body[9:])
-            out[-1] = prev[:len(prev) - len(prev.lstrip())] + f"steps += {total}"
-            continue
-        out.append(line)
-    return out
 
 
 def _same_kind(items: list[Ex]) -> str:
@@ -1464,120 +1529,6 @@ def _all_step_lists(data: dict):
     for section in ("procedures", "triggers", "checks"):
         for spec in (data.get(section) or {}).values():
             yield spec.get("do")
-
-
-# -- the result -----------------------------------------------------------------------------------
-
-@dataclass
-class Played:
-    """One specialized game: the interpreter's `Result` and counters; `first` and
-    `lead_changes` when standings were tracked; `specialized` False when the interpreter
-    played it (a fallback)."""
-
-    result: Result
-    fired: dict
-    chosen: dict
-    unruled: dict
-    first: int | None = None
-    lead_changes: int | None = None
-    specialized: bool = True
-    game: Any = None
-
-
-@dataclass
-class Specialized:
-    """A ruleset specialized for one seat configuration."""
-
-    program: Program
-    players: int
-    seats: dict[int, str]
-    source: str
-    play_raw: Callable[[Any], tuple]
-    play_tracked: Callable[[Any], tuple] | None
-    seat_names: list[str]
-    controller_names: list[str]
-    order: str
-    ties: str
-    has_score: bool
-    fallbacks: int = field(default=0)
-    seat_teams: list[str | None] = field(default_factory=list)  # each seat's team, if any
-
-    def play(self, seed: Any, track: bool = False) -> Played:
-        """One game on `seed`: exactly what the interpreter's game on that seed gives."""
-        played = self.try_play(seed, track)
-        return played if played is not None else self._interpreted(seed)
-
-    def try_play(self, seed: Any, track: bool = False) -> Played | None:
-        """One game on `seed` by the generated code, or None when the interpreter must play
-        it (a budget ran out, a rule error, anything unforeseen)."""
-        raw = self.try_raw(seed, track)
-        if raw is None:
-            return None
-        return Played(self._result(raw), raw[10], raw[11], raw[12], raw[13], raw[14])
-
-    def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
-        """The generated code's own tuple for one game (what a bulk run reads without a
-        `Result`; `standings` ranks it), or None when the interpreter must play it."""
-        try:
-            return (self.play_tracked if track else self.play_raw)(seed)
-        except Exception:
-            self.fallbacks += 1
-            return None
-
-    def _interpreted(self, seed: Any) -> Played:
-        from interpreter.engine.setup import new_game
-        game = new_game(self.program, self.players, dict(self.seats), seed=seed)
-        game.logging = game.narrating = False
-        result = game.run()
-        return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
-                      game=game)
-
-    def standings(self, raw: tuple) -> tuple[list[int], dict[int, int], set[int]]:
-        """As Game._result: the winners (seat indexes), each seat's place, and the seats that
-        could win, ranked by (winner, eligible, score, tie-breaks)."""
-        scores, tbs, eligible, winners = raw[6:10]
-        n = self.players
-        sign = -1 if self.order == "lowest" else 1
-        pool = [i for i in range(n) if eligible is None or eligible[i]] or list(range(n))
-        if winners is None:
-            if not self.has_score:
-                winners = []
-            else:
-
-                def wkey(i: int) -> tuple:
-                    return (sign * scores[i], *[sign * x for x in tbs[i]])
-                best = max(wkey(i) for i in pool)
-                winners = [i for i in pool if wkey(i) == best]
-                if len(winners) > 1 and self.ties == "draw":
-                    winners = []
-        win, can_win = set(winners), set(pool)
-
-        def key(i: int) -> tuple:
-            s = scores[i]
-            return (i in win, i in can_win, sign * s if isinstance(s, (int, float)) else 0,
-                    [sign * x if isinstance(x, (int, float)) else 0 for x in tbs[i]])
-        keys = [key(i) for i in range(n)]
-        ranked = sorted(range(n), key=keys.__getitem__, reverse=True)
-        place, last = 0, None
-        placed = {}
-        for j, i in enumerate(ranked):
-            if keys[i] != last:
-                place, last = j + 1, keys[i]
-            placed[i] = place
-        return winners, placed, can_win
-
-    def _result(self, raw: tuple) -> Result:
-        """The interpreter's `Result` of a raw game (the tuple the generated code returns)."""
-        reason, rounds, turns, steps, rolls, now, scores, _, eligible = raw[:9]
-        winners, placed, can_win = self.standings(raw)
-        out = raw[15]  # who was eliminated (None: nobody can be)
-        n = self.players
-        seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
-                            placed[i], bool(out and out[i]),
-                            self.seat_teams[i] if self.seat_teams else None,
-                            i in can_win if eligible is not None else None) for i in range(n)]
-        return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
-                      steps, rolls, now)
 
 
 def specialize(program: Program, players: int | None = None,

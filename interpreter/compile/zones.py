@@ -207,7 +207,7 @@ class ZoneWriter:
         copy = v.kind.startswith("list:") and v.zone is None  # a value, as in set
         self.emit(d, f"{t} = list({v.src})" if copy else f"{t} = {v.src}")
         ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.kind not in _NONEABLE,
-                                    zone=v.zone)
+                                    bound=v.bound, zone=v.zone)
 
     def _items(self, what: Ex) -> tuple[str, bool]:
         """(Python source of the moved dice, whether it is one die rather than a list)."""

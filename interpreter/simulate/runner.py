@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dsl.compiler import Env
-from interpreter.compile.specialize import Specialized, specialize
+from interpreter.compile.played import Specialized
+from interpreter.compile.specialize import specialize
 from interpreter.engine.program import Program
 from interpreter.engine.setup import load, new_game
 from interpreter.engine.signals import RuleError

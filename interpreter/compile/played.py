@@ -1,0 +1,143 @@
+"""Phase 5b, compile for simulation (specializer): a specialized game as the caller sees it.
+
+Input: the generated function of interpreter/compile/specialize.py and what it was written for
+(program, seats, scoring order and ties). Output: `Specialized.play` (a seed to the
+interpreter's `Result` and counters), `try_raw` (the generated code's own tuple, for bulk
+runs) and `standings` (winners and places ranked as `Game._result` ranks them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.engine.game import Result, SeatResult
+from interpreter.engine.program import Program
+
+# -- the result -----------------------------------------------------------------------------------
+
+@dataclass
+class Played:
+    """One specialized game: the interpreter's `Result` and counters; `first` and
+    `lead_changes` when standings were tracked; `specialized` False when the interpreter
+    played it (a fallback)."""
+
+    result: Result
+    fired: dict
+    chosen: dict
+    unruled: dict
+    first: int | None = None
+    lead_changes: int | None = None
+    specialized: bool = True
+    game: Any = None
+
+
+@dataclass
+class Specialized:
+    """A ruleset specialized for one seat configuration."""
+
+    program: Program
+    players: int
+    seats: dict[int, str]
+    source: str
+    play_raw: Callable[[Any], tuple]
+    play_tracked: Callable[[Any], tuple] | None
+    seat_names: list[str]
+    controller_names: list[str]
+    order: str
+    ties: str
+    has_score: bool
+    fallbacks: int = field(default=0)
+    seat_teams: list[str | None] = field(default_factory=list)  # each seat's team, if any
+
+    def play(self, seed: Any, track: bool = False) -> Played:
+        """One game on `seed`: exactly what the interpreter's game on that seed gives."""
+        played = self.try_play(seed, track)
+        return played if played is not None else self._interpreted(seed)
+
+    def try_play(self, seed: Any, track: bool = False) -> Played | None:
+        """One game on `seed` by the generated code, or None when the interpreter must play
+        it (a budget ran out, a rule error, anything unforeseen)."""
+        raw = self.try_raw(seed, track)
+        if raw is None:
+            return None
+        return Played(self._result(raw), raw[10], raw[11], raw[12], raw[13], raw[14])
+
+    def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
+        """The generated code's own tuple for one game (what a bulk run reads without a
+        `Result`; `standings` ranks it), or None when the interpreter must play it."""
+        try:
+            return (self.play_tracked if track else self.play_raw)(seed)
+        except Exception:
+            self.fallbacks += 1
+            return None
+
+    def _interpreted(self, seed: Any) -> Played:
+        from interpreter.engine.setup import new_game
+        game = new_game(self.program, self.players, dict(self.seats), seed=seed)
+        game.logging = game.narrating = False
+        result = game.run()
+        return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
+                      game=game)
+
+    def standings(self, raw: tuple) -> tuple[list[int], dict[int, int], set[int]]:
+        """As Game._result: the winners (seat indexes), each seat's place, and the seats that
+        could win, ranked by (winner, eligible, score, tie-breaks)."""
+        scores, tbs, eligible, winners = raw[6:10]
+        n = self.players
+        sign = -1 if self.order == "lowest" else 1
+        if (winners is None and eligible is None and self.has_score and not any(tbs)
+                and all(type(s) is int for s in scores)):
+            # The common case, by score alone: the same ranking, without building keys.
+            signed = [sign * s for s in scores] if sign < 0 else scores
+            best = max(signed)
+            won = [i for i in range(n) if signed[i] == best]
+            if len(won) > 1 and self.ties == "draw":
+                won = []
+            # Place: 1 + the seats ranked before (a winner before all; then by score).
+            placed = {i: 1 + sum(1 for j in range(n) if (j in won, signed[j])
+                                 > (i in won, signed[i])) for i in range(n)}
+            return won, placed, set(range(n))
+        pool = [i for i in range(n) if eligible is None or eligible[i]] or list(range(n))
+        if winners is None:
+            if not self.has_score:
+                winners = []
+            else:
+
+                def wkey(i: int) -> tuple:
+                    return (sign * scores[i], *[sign * x for x in tbs[i]])
+                best = max(wkey(i) for i in pool)
+                winners = [i for i in pool if wkey(i) == best]
+                if len(winners) > 1 and self.ties == "draw":
+                    winners = []
+        win, can_win = set(winners), set(pool)
+
+        def key(i: int) -> tuple:
+            s = scores[i]
+            return (i in win, i in can_win, sign * s if isinstance(s, (int, float)) else 0,
+                    [sign * x if isinstance(x, (int, float)) else 0 for x in tbs[i]])
+        keys = [key(i) for i in range(n)]
+        ranked = sorted(range(n), key=keys.__getitem__, reverse=True)
+        place, last = 0, None
+        placed = {}
+        for j, i in enumerate(ranked):
+            if keys[i] != last:
+                place, last = j + 1, keys[i]
+            placed[i] = place
+        return winners, placed, can_win
+
+    def _result(self, raw: tuple) -> Result:
+        """The interpreter's `Result` of a raw game (the tuple the generated code returns)."""
+        reason, rounds, turns, steps, rolls, now, scores, _, eligible = raw[:9]
+        winners, placed, can_win = self.standings(raw)
+        out = raw[15]  # who was eliminated (None: nobody can be)
+        n = self.players
+        seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
+                            placed[i], bool(out and out[i]),
+                            self.seat_teams[i] if self.seat_teams else None,
+                            i in can_win if eligible is not None else None) for i in range(n)]
+        return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
+                      steps, rolls, now)
+
+
