@@ -1,7 +1,7 @@
 """Phase 5b, compile for simulation (specializer): teams as code.
 
 Input: the checked ruleset's `teams` (names, `assign`, `leader: first`), its team-scope
-state, and the seat count of the setup. Output (as a mixin of interpreter/specialize._Gen):
+state, and the seat count of the setup. Output (as a mixin of interpreter/compile/specialize._Gen):
 teams as numbers (the team's index in `teams.names`) with constant tables known when
 generating (each seat's team, each team's name, members and leader), team state as lists
 indexed by team (`V_name[team]`), the expressions `teams`, `p.team`, `tm.name`, `tm.leader`,
@@ -29,7 +29,7 @@ from interpreter.compile.base import Ex, Unsupported, _lit
 
 
 class TeamWriter:
-    """Teams for interpreter/specialize._Gen (which provides expr, const, emit, vars...)."""
+    """Teams for interpreter/compile/specialize._Gen (which provides expr, const, emit, vars...)."""
 
     n: int
     data: dict

@@ -1,0 +1,461 @@
+"""Phase 5b, compile for simulation (effects): steps, time and triggers as Python statements.
+
+Input: a ruleset's steps (checked effect dicts), the depth to write them at and a `_Ctx`
+(scope, loop nesting, whether `end_turn` may be a flag). Output: lines appended to the writer's
+source: `set`, `add`, `if`, `repeat`, `for_each`, `call`, `emit`, `roll`, timers and waits, the
+modelled clock's advance with the hazards and timers it crosses, and the triggers an event
+fires. A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from dsl import nodes as n
+from dsl.parser import parse_expression
+from interpreter.compile.base import (
+    _DOC_KEYS,
+    _MAX_INLINE,
+    _NO,
+    _NONEABLE,
+    _NUMS,
+    SAFE_INT,
+    SMALL_STEP,
+    Ex,
+    Unsupported,
+    _Ctx,
+    _lit,
+    _node,
+)
+from interpreter.engine.codegen_steps import loop_head
+from interpreter.engine.step_runtime import step_name
+
+
+class EffectWriter:
+    """Writes steps; `self` is the specializer's writer."""
+
+    # -- steps -----------------------------------------------------------------------------------
+    def block(self, steps: list | None, d: int, ctx: _Ctx) -> None:
+        start = len(self.lines)
+        if any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps or []):
+            # As a scoped block: `let` and `draw ... as` bind for the rest of this list only.
+            ctx = ctx.inside(dict(ctx.scope))
+        for step in steps or []:
+            self.step(step, d, ctx)
+        if len(self.lines) == start:
+            self.emit(d, "pass")
+
+    def step(self, step: Any, d: int, ctx: _Ctx) -> None:
+        name = step_name(step)
+        spec = {} if isinstance(step, str) else step
+        method = getattr(self, "_s_" + name, None)
+        if method is None:
+            raise Unsupported(f"effect {name}")
+        method(spec, d, ctx)
+
+    def _target(self, text: str, ctx: _Ctx, read: bool = False) -> tuple[str, str, str]:
+        """(python target, kind, name written) of a set/add target (`read`: `add` reads it)."""
+        node = parse_expression(text)
+        if isinstance(node, n.Index):
+            return self._team_index_target(node, ctx.scope, read)
+        if isinstance(node, n.Name):
+            var = self.vars.get(node.id)
+            if var is None or var[0] == "player":
+                raise Unsupported("target")
+            kind = var[2] if var[2] != "list" else self.list_kinds.get(node.id) or "?"
+            return var[1], kind, node.id
+        if isinstance(node, n.Field):
+            face = self._face_target(node, ctx)
+            if face is not None:
+                return face
+            obj = self.expr(node.obj, ctx.scope)
+            if obj.kind == "team":
+                return self._team_target(obj, node.name)
+            var = self.vars.get(node.name)
+            if obj.kind != "player" or var is None or var[0] != "player" or var[2] == "list":
+                raise Unsupported("target")
+            return f"{var[1]}[{obj.src}]", var[2], node.name
+        raise Unsupported("target")
+
+    @staticmethod
+    def _fits(var_kind: str, value_kind: str) -> bool:
+        return var_kind == value_kind or (var_kind == "num" and value_kind == "int") or (
+            var_kind in _NONEABLE and value_kind == "none") or (
+            var_kind.startswith("list:") and value_kind == "list:?")
+
+    def _only(self, spec: dict, *keys: str) -> None:
+        extra = set(spec) - set(keys) - _DOC_KEYS
+        if extra:
+            raise Unsupported(f"fields {sorted(extra)}")
+
+    def _s_set(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "set")
+        pairs = []
+        for text, value in spec["set"].items():
+            target, kind, name = self._target(text, ctx)
+            v = self.expr(_node(value), ctx.scope)
+            if not self._fits(kind, v.kind):
+                raise Unsupported(f"set {text}: {v.kind} into {kind}")
+            pairs.append((target, v, name))
+        # What a write stores stays within the size limits (numbers, texts and lists that
+        # could grow in a loop: `x * x`, `t + t`); a value of another kind cannot grow.
+        sized = [f"_within({v.src})" if v.const is _NO and (v.kind in ("int", "num", "str")
+                                                            or v.kind.startswith("list:"))
+                 and not (v.kind == "int" and v.bound is not None and v.bound <= SAFE_INT)
+                 else v.src for _, v, _ in pairs]
+        # A list is stored as a value, never shared with where it was read (lists here hold
+        # no lists, so one level of copy is all of it).
+        sized = [f"list({src})" if v.kind.startswith("list:") and v.zone is None else src
+                 for src, (_, v, _) in zip(sized, pairs, strict=True)]
+        if len(pairs) == 1:
+            self.emit(d, f"{pairs[0][0]} = {sized[0]}")
+        else:  # every value is read before any is written
+            temps = [self.temp() for _ in pairs]
+            for t, src in zip(temps, sized, strict=True):
+                self.emit(d, f"{t} = {src}")
+            for t, (target, _, _) in zip(temps, pairs, strict=True):
+                self.emit(d, f"{target} = {t}")
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
+
+    def _s_add(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "add", "min", "max")
+        pairs = []
+        for text, value in spec["add"].items():
+            target, kind, name = self._target(text, ctx, read=True)
+            v = self.expr(_node(value), ctx.scope)
+            if kind not in _NUMS or not self._fits(kind, v.kind):
+                raise Unsupported(f"add {text}")
+            pairs.append((target, v, name))
+        low = self.expr(_node(spec["min"]), ctx.scope) if "min" in spec else None
+        high = self.expr(_node(spec["max"]), ctx.scope) if "max" in spec else None
+        for b in (low, high):
+            if b is not None and not all(self._fits(self._target(t, ctx, True)[1], b.kind)
+                                         for t in spec["add"]):
+                raise Unsupported("add bounds")
+        if len(pairs) == 1 and pairs[0][1].safe:
+            temps = [pairs[0][1].src]  # one amount that cannot fail: read where it is added
+        else:
+            temps = [self.temp() for _ in pairs]
+            for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
+                self.emit(d, f"{t} = {v.src}")
+        for t, (target, v, _) in zip(temps, pairs, strict=True):
+            if low is None and high is None:
+                self.emit(d, f"{target} += {t}")
+            else:
+                expr = f"{target} + {t}"
+                if low is not None:
+                    expr = f"max({low.src}, {expr})"
+                if high is not None:
+                    expr = f"min({high.src}, {expr})"
+                self.emit(d, f"{target} = {expr}")
+            # A small amount (a die's face, a constant) moves the sum by little per step:
+            # the checks at the writes that can jump (sets, large adds) keep it in range.
+            if (low is None or high is None) and (v.bound is None or v.bound > SMALL_STEP):
+                self.emit(d, f"if not -{SAFE_INT} <= {target} <= {SAFE_INT}:")
+                self.emit(d + 1, "raise _Fallback()")
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
+
+    def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        return None  # narration is off in simulation: nothing is evaluated
+
+    def _s_if(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "if", "then", "else")
+        c = self.cond(spec["if"], ctx.scope)
+        if c.const is True:
+            self.block(spec.get("then"), d, ctx)
+        elif c.const is False:
+            self.block(spec.get("else"), d, ctx)
+        else:
+            self.emit(d, f"if {c.src}:")
+            self.block(spec.get("then"), d + 1, ctx)
+            if spec.get("else"):
+                self.emit(d, "else:")
+                self.block(spec["else"], d + 1, ctx)
+
+    def _s_repeat(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "repeat", "times", "while", "until", "max")
+        sc = ctx.scope
+        times = self.expr(_node(spec["times"]), sc) if "times" in spec else None
+        while_ = self.cond(spec["while"], sc) if "while" in spec else None
+        until = self.cond(spec["until"], sc) if "until" in spec else None
+        most = self.expr(_node(spec["max"]), sc) if "max" in spec else None
+        for x in (times, most):
+            if x is not None and x.kind != "int":
+                raise Unsupported("repeat count")
+        exits = self.flag_exits
+        nt, cap, passes = self.temp("n"), self.temp("cap"), self.temp("p")
+        d2 = loop_head(self.emit, d, (nt, cap, passes), times and times.src,
+                       most and most.src, while_ and while_.src)
+        # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
+        # error: the interpreter replays this seed. (A counter, not `for _ in range(...)`:
+        # a loop of a few passes, entered often, pays more for making the range.)
+        limit = f"{passes} > {self.max_loop}" + (f" or {passes} > {cap}" if most else "")
+        guard = len(self.lines)
+        self.emit(d2, f"if {limit} or steps > {self.max_steps}:")
+        self.emit(d2 + 1, "raise _Fallback()")
+        self.block(spec["repeat"], d2, ctx.inside(in_loop=True))
+        if until:
+            self.emit(d2, f"if {until.src}:")
+            self.emit(d2 + 1, "break")
+        self.after_loop(guard, d, limit, exits)
+
+    def after_loop(self, guard: int, d: int, limit: str, exits: int) -> None:
+        """What follows a loop written at depth `d` whose guard (`if LIMIT or steps > ...:`
+        and its `raise`) is at `self.lines[guard]`.
+
+        A loop with no loop inside it adds at most `max_loop` passes of its body to the step
+        count, so it tests the step budget once when it ends, not on every pass (the seed is
+        handed back either way, and the interpreter then stops at the exact step). A loop
+        whose body ended the turn by flag passes the flag on."""
+        if not any(line.lstrip().startswith(("while ", "for "))
+                   for line in self.lines[guard + 2:]):
+            head = self.lines[guard]
+            self.lines[guard] = head[:len(head) - len(head.lstrip())] + f"if {limit}:"
+            self.emit(d, f"if steps > {self.max_steps}:")
+            self.emit(d + 1, "raise _Fallback()")
+        if self.flag_exits != exits:
+            self.emit(d, "if _et:")
+            self.emit(d + 1, "break")
+
+    def _s_break(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        if not ctx.in_loop:
+            raise Unsupported("break outside a loop written here")
+        self.emit(d, "break")
+
+    def _s_end_turn(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        if ctx.flag_exit:
+            self.flag_exits += 1
+            self.emit(d, "_et = True")
+            self.emit(d, "break")
+        else:
+            self.emit(d, "raise _EndTurn()")
+
+    def _s_end_phase(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self.emit(d, "raise _EndPhase()")
+
+    def _s_call(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "call", "with")
+        depth = ctx.depth + 1
+        if depth > self.max_chain * 4:
+            self.emit(d, "raise _Fallback()")  # the interpreter's nesting error
+            return
+        if ctx.inline >= _MAX_INLINE:
+            raise Unsupported("procedures nest too deeply to write out")
+        scope = {}
+        for k, v in (spec.get("with") or {}).items():
+            e = self.expr(_node(v), ctx.scope)
+            if e.src and e.const is _NO and e.kind not in ("die", "dice", "timer"):
+                t = self.temp("a")
+                copy = e.kind.startswith("list:") and e.zone is None  # a value, as in set
+                self.emit(d, f"{t} = list({e.src})" if copy else f"{t} = {e.src}")
+                # Held in a local: reading it cannot raise, but a player may be none.
+                e = Ex(t, e.kind, e.safe or e.kind not in _NONEABLE, items=None,
+                       bound=e.bound, zone=e.zone)
+            scope[k] = e
+        # A procedure sees the game's names and its arguments, not the caller's bindings.
+        self.block(self.p.data["procedures"][spec["call"]].get("do"), d,
+                   ctx.inside(scope, depth=depth, in_loop=False, inline=ctx.inline + 1))
+
+    def _s_for_each(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._for_each: the body once per item of the list as it was at the start
+        (lists are never changed in place here, so the list itself is that snapshot)."""
+        self._only(spec, "for_each", "in", "do")
+        items = self.expr(_node(spec["in"]), ctx.scope)
+        snapshot = items.kind == "zone"  # a zone changes in place: its items at the start
+        items = self._as_list(items)
+        if not items.kind.startswith("list:") or items.kind == "list:?":
+            raise Unsupported("for_each over something not a list")
+        v = self.temp("fe")
+        self.emit(d, f"for {v} in {'list(' + items.src + ')' if snapshot else items.src}:")
+        scope = {**ctx.scope, spec["for_each"]: Ex(v, items.kind[5:], True)}
+        exits = self.flag_exits
+        self.block(spec.get("do"), d + 1, ctx.inside(scope, in_loop=True))
+        if self.flag_exits != exits:
+            self.emit(d, "if _et:")
+            self.emit(d + 1, "break")
+
+    def _in_options(self, a: Ex, b: Ex, negate: bool) -> Ex:
+        """`x in options` in a policy: whether x is the value of a legal option."""
+        mode, legal, values = b.opts
+        if mode == "values":
+            if a.kind != values:
+                raise Unsupported("in options")
+            return Ex(f"({a.src} {'not in' if negate else 'in'} {legal})", "bool", a.safe)
+        if a.kind != "str" or a.const is _NO:
+            raise Unsupported("in options")
+        if a.const not in values:
+            return _lit(negate)
+        i = values.index(a.const)
+        if mode == "static":
+            return _lit((i in legal) != negate)
+        return Ex(f"({i} {'not in' if negate else 'in'} {legal})", "bool", True)
+
+    def _s_emit(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "emit")
+        self.fire(spec["emit"], d, ctx)
+
+    def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "roll", "duration")
+        dice = self._as_list(self.expr(_node(spec["roll"]), ctx.scope))
+        if dice.kind in ("dref", "list:dref"):
+            if "duration" in spec:
+                raise Unsupported("a timed roll of dice known at run time")
+            self._roll_dyn(dice, d)
+            self.emit(d, "rolls += 1")
+            self.fire("rolled", d, ctx)
+            self.after_op(d, frozenset({"face"}), ctx)
+            return
+        if dice.kind not in ("die", "dice"):
+            raise Unsupported("roll of something not dice known now")
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        # As SeededChance.roll: one draw per die, in order.
+        for die in dice.dice:
+            sides = len(die.faces)
+            if die.faces == tuple(range(1, sides + 1)):
+                self.emit(d, f"{die.var} = int(rnd() * {sides}) + 1")
+            else:
+                self.emit(d, f"{die.var} = {self.const(die.faces, 'FA')}[int(rnd() * {sides})]")
+        self.emit(d, "rolls += 1")
+        self.fire("rolled", d, ctx)
+        self.after_op(d, frozenset({"face"}), ctx)
+
+    def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "start_timer", "seconds")
+        t = spec["start_timer"]
+        s = self.expr(_node(spec["seconds"]), ctx.scope)
+        if s.kind not in _NUMS:
+            raise Unsupported("timer seconds")
+        self.emit(d, f"TS_{t} = {s.src}")
+        self.emit(d, f"TA_{t} = now")
+        self.emit(d, f"TR_{t} = True")
+        self.after_op(d, None, ctx)
+
+    def _s_stop_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "stop_timer")
+        self.emit(d, f"TR_{spec['stop_timer']} = False")
+        self.after_op(d, None, ctx)
+
+    def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "wait")
+        self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
+        self.after_op(d, None, ctx)
+
+    # -- time ------------------------------------------------------------------------------------
+    def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
+        """As Game.advance on a modelled clock: timers that run out and hazard events within
+        the stretch happen in time order, each at its moment."""
+        if secs.kind not in _NUMS:
+            raise Unsupported("duration")
+        s, start, end, pend = self.temp("s"), self.temp("st"), self.temp("en"), self.temp("pd")
+        if secs.const is not _NO and secs.const <= 0:
+            return  # no time passes
+        self.emit(d, f"{s} = {secs.src}")
+        if secs.const is _NO:
+            self.emit(d, f"if {s} > 0:")
+            d1 = d + 1
+        else:
+            d1 = d
+        self.emit(d1, f"{start} = now")
+        self.emit(d1, f"{end} = {start} + {s}")
+        self.emit(d1, f"{pend} = None")  # most stretches see no event: no list made
+        for t in self.timers:
+            self.emit(d1, f"if TR_{t} and TA_{t} + TS_{t} <= {end}:")
+            item = f"(TA_{t} + TS_{t}, 0, 'timer', {t!r})"
+            self.emit(d1 + 1, f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]")
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" not in spec:
+                continue
+            dd = d1
+            if "during" in spec:
+                c = self.cond(spec["during"], {})
+                if c.const is False:
+                    continue
+                if c.const is not True:
+                    self.emit(d1, f"if {c.src}:")
+                    dd = d1 + 1
+            rate = self.expr(_node(spec["hazard"]), {})
+            if rate.kind not in _NUMS:
+                raise Unsupported("hazard rate")
+            # As SeededChance.hazard: no draw for a rate <= 0; else one draw, 0.0 at rate 1.
+            at = self.temp("at")
+            item = f"({start} + {at}, 1, 'event', {event!r})"
+            add = f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]"
+            if rate.const is _NO:
+                r = self.temp("r")
+                self.emit(dd, f"{r} = {rate.src}")
+                self.emit(dd, f"if {r} > 0:")
+                self.emit(dd + 1, f"{at} = rnd()")
+                self.emit(dd + 1, f"{at} = 0.0 if {r} >= 1 else _log1p(-{at}) / _log1p(-{r})")
+                self.emit(dd + 1, f"if {at} < {s}:")
+                self.emit(dd + 2, add)
+            elif rate.const >= 1:
+                self.emit(dd, "rnd()")
+                self.emit(dd, f"{at} = 0.0")
+                self.emit(dd, add)
+            elif rate.const > 0:
+                # log1p(-rate) is the same number computed now or at each query.
+                self.emit(dd, f"{at} = _log1p(-rnd()) / {math.log1p(-rate.const)!r}")
+                self.emit(dd, f"if {at} < {s}:")
+                self.emit(dd + 1, add)
+        self.emit(d1, f"if {pend} is not None:")
+        d2 = d1 + 1
+        self.emit(d2, f"{pend}.sort()")
+        at, kind, name = self.temp("at"), self.temp("k"), self.temp("nm")
+        self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
+        d3 = d2 + 1
+        self.emit(d3, f"now = max(now, {at})")
+        # A `break` in a trigger here would leave this loop, not the language's; an
+        # `end_turn` by flag leaves it, and the loop around it, below.
+        inner = ctx.inside(in_loop=False)
+        exits = self.flag_exits
+        for t in self.timers:
+            self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
+            self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
+            self.emit(d3 + 2, f"TR_{t} = False")
+            self.fire("timer_expired", d3 + 2, inner)
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" in spec:
+                self.emit(d3, f"if {kind} == 'event' and {name} == {event!r}:")
+                self.emit(d3 + 1, "pass")
+                self.fire(event, d3 + 1, inner)
+        if self.flag_exits != exits:
+            self.emit(d2, "if _et:")
+            self.emit(d2 + 1, "break")
+        self.emit(d1, f"now = {end}")
+
+    # -- triggers --------------------------------------------------------------------------------
+    def fire(self, event: str, d: int, ctx: _Ctx) -> None:
+        """As Game.fire: triggers in priority order, one per group; each body inline."""
+        trigs = self.p.triggers.get(event)
+        if not trigs:
+            return
+        depth = ctx.depth + 1
+        if depth > self.max_chain:
+            self.emit(d, "raise _Fallback()")  # the interpreter's chain-depth error
+            return
+        if ctx.inline >= _MAX_INLINE:
+            raise Unsupported("triggers nest too deeply to write out")
+        seen: set[str] = set()
+        prev = None  # the group of the trigger written just before, if any
+        for trig in trigs:
+            g = trig.group
+            chained = g is not None and g == prev
+            if g is not None and g in seen and not chained:
+                raise Unsupported("a group whose triggers are not consecutive")
+            if g is not None:
+                seen.add(g)
+            spec = self.data["triggers"][trig.name]
+            c = self.cond(spec["if"], {}) if "if" in spec else _lit(True)
+            if c.const is False:
+                continue  # never fires with these parameters
+            k = self.trig_index.setdefault(trig.order, len(self.fired))
+            if k == len(self.fired):
+                self.fired.append(trig.name)
+            # Within a group the first whose condition holds fires: an if/elif chain.
+            self.emit(d, f"{'elif' if chained else 'if'} {c.src}:")
+            self.emit(d + 1, f"fi{k} += 1")
+            self.block(spec.get("do"), d + 1,
+                       ctx.inside({}, depth=depth, in_loop=False, inline=ctx.inline + 1))
+            prev = g
+

@@ -1,0 +1,468 @@
+"""Phase 5b, compile for simulation (expressions): checked expression nodes as Python source.
+
+Input: an expression node (dsl/nodes.py) and a scope of names already bound to generated
+source. Output: an `Ex`: the Python source, the kind of its value (int, num, bool, text,
+player, dice, list of...), whether it is known now (folded) and its bounds. Only operations
+whose Python meaning equals the language's for those kinds are written; anything else raises
+`Unsupported`. A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from dsl import nodes as n
+from interpreter.compile.base import (
+    _NO,
+    _NONEABLE,
+    _NUMS,
+    _UNROLL,
+    SAFE_INT,
+    Ex,
+    Unsupported,
+    _lit,
+    _node,
+)
+
+
+class ExprWriter:
+    """Writes expressions; `self` is the specializer's writer."""
+
+    # -- expressions -----------------------------------------------------------------------------
+    def expr(self, node: n.Node, scope: dict[str, Ex]) -> Ex:
+        method = getattr(self, "_x_" + type(node).__name__.lower(), None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node, scope)
+
+    def cond(self, value: Any, scope: dict[str, Ex]) -> Ex:
+        e = self.expr(_node(value), scope)
+        if e.kind != "bool":
+            raise Unsupported("a condition that may not be true or false")
+        return e
+
+    def _x_literal(self, node: n.Literal, scope: dict) -> Ex:
+        return _lit(node.value)
+
+    def _x_name(self, node: n.Name, scope: dict) -> Ex:
+        name = node.id
+        if name in scope:
+            return scope[name]
+        if name == "players":
+            return Ex("_PL", "list:player", True,
+                      items=[Ex(str(i), "player", True) for i in range(self.n)]
+                      if self.n <= _UNROLL else None)
+        if name == "current":
+            return Ex("cur", "player", True)
+        if name == "teams" and self.team_names:
+            return self._teams_list()
+        if name in ("round", "turn"):
+            return Ex(f"{name}_n", "int", True)
+        if name in self.params:
+            return _lit(self.params[name])
+        zone = self._zone_name(name)
+        if zone is not None:
+            return zone
+        if name in self.fixed:
+            return self.fixed[name]
+        if name in self.vars:
+            sc, py, kind = self.vars[name]
+            if sc in ("player", "team"):
+                raise Unsupported(f"a {sc} variable read without its {sc}")
+            if kind == "list":
+                lk = self.list_kinds.get(name)
+                if lk is None:
+                    raise Unsupported(f"the items of list {name}")
+                return Ex(py, lk, True)
+            return Ex(py, kind, kind not in _NONEABLE)  # a player, die or team may be none
+        if name in self.decisions:
+            kind = self.decisions[name]
+            if kind == "?":
+                raise Unsupported("a numeric decision")
+            return Ex(f"D_{name}", kind)  # none until decided: not `safe`
+        if name in self.dice:
+            ds = self.dice[name]
+            return Ex("", "die" if name in self.single else "dice", True, dice=ds)
+        if name in self.timers:
+            return Ex("", "timer", True, const=name)
+        raise Unsupported(f"name {name}")
+
+    def _x_field(self, node: n.Field, scope: dict) -> Ex:
+        obj = self.expr(node.obj, scope)
+        f = node.name
+        if obj.kind == "player":
+            if f == "name":
+                return Ex(f"{self.const(self.seat_names, 'N')}[{obj.src}]", "str", obj.safe)
+            if f == "seat":
+                return Ex(f"({obj.src} + 1)", "int", obj.safe)
+            if f == "eliminated":
+                # Nobody is ever eliminated when no step eliminates.
+                return Ex(f"E[{obj.src}]", "bool", obj.safe) if self.elim else _lit(False)
+            if f == "team":
+                return self._player_team(obj)
+            zone = self._player_zone(obj, f)
+            if zone is not None:
+                return zone
+            var = self.vars.get(f)
+            if var is None or var[0] != "player" or var[2] == "list":
+                raise Unsupported(f"player field {f}")
+            return Ex(f"{var[1]}[{obj.src}]", var[2], obj.safe)
+        if obj.kind == "team":
+            return self._team_field(obj, f)
+        if obj.kind == "dref":
+            return self._die_field(obj, f)
+        if obj.kind == "die":
+            d = obj.dice[0]
+            if f == "face":
+                ints = all(type(x) is int for x in d.faces)
+                return Ex(d.var, "int" if type(d.faces[0]) is int else "str",
+                          bound=max(abs(x) for x in d.faces) if ints else None)
+            if f == "sides":
+                return _lit(len(d.faces))
+            if f == "id":
+                return _lit(d.id)
+            if f in d.attrs:
+                return _lit(d.attrs[f])
+        raise Unsupported(f"field {f}")
+
+    def _x_index(self, node: n.Index, scope: dict) -> Ex:
+        obj = self.expr(node.obj, scope)
+        key = self.expr(node.key, scope)
+        if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
+            return Ex("", "die", True, dice=(obj.dice[key.const],))
+        item = self._team_index(node, scope)  # an item of a team's list state
+        if item is not None:
+            return item
+        raise Unsupported("index")
+
+    def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
+        items = [self.expr(x, scope) for x in node.items]
+        if not items:
+            return Ex("[]", "list:?", True)  # items of any kind: see _join
+        if all(x.kind in ("die", "dice") for x in items):
+            return Ex("", "dice", True, dice=tuple(d for x in items for d in x.dice))
+        kinds = {x.kind for x in items}
+        if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die", "zone")):
+            raise Unsupported("a mixed list")
+        if kinds & {"player", "team"} and not all(x.safe for x in items):
+            raise Unsupported("a list that may hold none")
+        return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + items[0].kind,
+                  all(x.safe for x in items))
+
+    def _x_unary(self, node: n.Unary, scope: dict) -> Ex:
+        x = self.expr(node.operand, scope)
+        if node.op == "not" and x.kind == "bool":
+            return Ex(f"(not {x.src})", "bool", x.safe,
+                      (not x.const) if x.const is not _NO else _NO)
+        if node.op == "-" and x.kind in _NUMS:
+            return Ex(f"(-{x.src})", x.kind, x.safe,
+                      -x.const if x.const is not _NO else _NO)
+        raise Unsupported("unary")
+
+    def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
+        op = node.op
+        if (op == ">" and isinstance(node.left, n.Call) and node.left.func == "remaining"
+                and not node.left.kwargs and isinstance(node.right, n.Literal)
+                and type(node.right.value) in (int, float) and node.right.value == 0):
+            timer = self.expr(node.left.args[0], scope) if len(node.left.args) == 1 else None
+            if timer is not None and timer.kind == "timer":  # the common test of a clock
+                t = timer.const
+                return Ex(f"(TR_{t} and TA_{t} + TS_{t} - now > 0)", "bool", True)
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        if op in ("+", "in", "not in"):  # a zone is read as the list of what it holds
+            a, b = (self._as_list(a) if op == "+" else a), self._as_list(b)
+        if "zone" in (a.kind, b.kind):
+            raise Unsupported(f"{op} on a zone")
+        safe = a.safe and b.safe
+        if op in ("and", "or"):
+            if a.kind != "bool" or b.kind != "bool":
+                raise Unsupported("and/or on values that are not true or false")
+            stop = op == "or"  # the value that decides without the right side
+            if a.const is stop:
+                return _lit(stop)
+            if a.const is (not stop):
+                return b
+            if b.const is (not stop):
+                return a  # `a and true`, `a or false`: a, evaluated either way
+            if b.const is stop and a.safe:
+                return _lit(stop)
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op in ("==", "!="):
+            ok = (a.kind == b.kind or (a.kind in _NUMS and b.kind in _NUMS)
+                  or "none" in (a.kind, b.kind))
+            if not ok or a.kind in ("die", "dice", "timer") or "options" in (a.kind, b.kind) or (
+                    "bool" in (a.kind, b.kind) and a.kind != b.kind):
+                raise Unsupported("== on different kinds")
+            const = _NO
+            if a.const is not _NO and b.const is not _NO:
+                const = (a.const == b.const) == (op == "==")
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe, const)
+        if op in ("<", "<=", ">", ">="):
+            if not ((a.kind in _NUMS and b.kind in _NUMS) or (a.kind == b.kind == "str")):
+                raise Unsupported("ordering")
+            if a.const is not _NO and b.const is not _NO:
+                return _lit(_FOLD[op](a.const, b.const))
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op in ("in", "not in") and b.kind == "options":
+            return self._in_options(a, b, op == "not in")
+        if op in ("in", "not in"):
+            if b.kind != "list:" + a.kind:
+                raise Unsupported("in")
+            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+        if op == "+" and a.kind == b.kind == "str":
+            return Ex(f"({a.src} + {b.src})", "str", safe)
+        if op == "+" and a.kind.startswith("list:") and b.kind.startswith("list:"):
+            return Ex(f"({a.src} + {b.src})", _join(a.kind, b.kind), safe)
+        if a.kind not in _NUMS or b.kind not in _NUMS:
+            raise Unsupported(f"{op} on values that are not numbers")
+        both_int = a.kind == b.kind == "int"
+        if a.const is not _NO and b.const is not _NO and op in _FOLD and not (
+                op in ("/", "//", "%") and b.const == 0):
+            try:
+                v = _FOLD[op](a.const, b.const)  # as dsl/compiler.py's operators
+            except (ArithmeticError, ValueError):
+                v = None  # left to run time (and to the interpreter)
+            if type(v) is int or (type(v) is float and math.isfinite(v)):
+                return _lit(v)
+        # The largest magnitude of the result, when both sides have one (faces, constants).
+        known = both_int and a.bound is not None and b.bound is not None
+        if op == "*":
+            if known and a.bound * b.bound <= SAFE_INT:  # stays in range: a plain product
+                return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
+            # A product may jump out of the range the generated code keeps.
+            return Ex(f"_times({a.src}, {b.src})", "int" if both_int else "num")
+        if op in ("+", "-"):
+            return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
+                      bound=a.bound + b.bound if known else None)
+        if op == "/":
+            return Ex(f"({a.src} / {b.src})", "num")
+        if op == "//":
+            return Ex(f"int({a.src} // {b.src})", "int")
+        if op == "%":
+            return Ex(f"({a.src} % {b.src})", "int" if both_int else "num")
+        raise Unsupported(op)
+
+    def _x_conditional(self, node: n.Conditional, scope: dict) -> Ex:
+        c = self.expr(node.cond, scope)
+        if c.kind != "bool":
+            raise Unsupported("condition")
+        t, o = self.expr(node.then, scope), self.expr(node.other, scope)
+        if c.const is True:
+            return t
+        if c.const is False:
+            return o
+        if t.kind == o.kind:
+            kind = t.kind
+        elif t.kind in _NUMS and o.kind in _NUMS:
+            kind = "num"
+        elif t.kind.startswith("list:") and o.kind.startswith("list:"):
+            kind = _join(t.kind, o.kind)
+        elif "none" in (t.kind, o.kind) and (set(_NONEABLE) & {t.kind, o.kind}):
+            kind = (set(_NONEABLE) & {t.kind, o.kind}).pop()
+            return Ex(f"({t.src} if {c.src} else {o.src})", kind, False)
+        else:
+            raise Unsupported("branches of different kinds")
+        if kind in ("die", "dice", "timer", "zone"):
+            raise Unsupported("conditional dice")
+        bound = max(t.bound, o.bound) if t.bound is not None and o.bound is not None else None
+        return Ex(f"({t.src} if {c.src} else {o.src})", kind, c.safe and t.safe and o.safe,
+                  bound=bound)
+
+    def _x_comprehension(self, node: n.Comprehension, scope: dict) -> Ex:
+        it = self._as_list(self.expr(node.iterable, scope))
+        if not it.kind.startswith("list:"):
+            raise Unsupported("a comprehension over something not a list")
+        item_kind = it.kind[5:]
+        if it.items is not None and node.cond is None:
+            items = [self.expr(node.element, {**scope, node.var: x}) for x in it.items]
+            kind = _same_kind(items)
+            if kind in ("player", "team") and not all(x.safe for x in items):
+                raise Unsupported("a list that may hold none")
+            return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
+                      all(x.safe for x in items), items=items)
+        var = self.temp("c")
+        inner = {**scope, node.var: Ex(var, item_kind, True)}
+        el = self.expr(node.element, inner)
+        if el.kind.startswith(("die", "dice", "timer")):
+            raise Unsupported("a comprehension of dice")
+        if el.kind in ("player", "team") and not el.safe:
+            raise Unsupported("a list that may hold none")
+        test, safe = "", it.safe and el.safe
+        if node.cond is not None:
+            c = self.expr(node.cond, inner)
+            if c.kind != "bool":
+                raise Unsupported("condition")
+            test, safe = f" if {c.src}", safe and c.safe
+        counted = f"_work(_W, {it.src}, steps, {self.max_steps})"  # in the step budget
+        return Ex(f"[{el.src} for {var} in {counted}{test}]", "list:" + el.kind, safe)
+
+    def _count_filtered(self, node: n.Comprehension, scope: dict) -> Ex | None:
+        """`count(x for x in players if ...)` as a sum of 0s and 1s, without a list: each
+        condition evaluated in order, as the comprehension does; only when no element can
+        raise (the comprehension evaluates each element it keeps)."""
+        if node.cond is None:
+            return None
+        it = self.expr(node.iterable, scope)
+        if it.items is None or not it.safe:
+            return None
+        parts, safe = [], True
+        for x in it.items:
+            inner = {**scope, node.var: x}
+            if not self.expr(node.element, inner).safe:
+                return None
+            c = self.expr(node.cond, inner)
+            if c.kind != "bool":
+                raise Unsupported("condition")
+            if c.const is True:
+                parts.append("1")
+            elif c.const is not False:
+                parts.append(f"(1 if {c.src} else 0)")
+                safe = safe and c.safe
+        if all(p == "1" for p in parts) and safe:
+            return _lit(len(parts))
+        return Ex("(" + " + ".join(parts) + ")" if parts else "0", "int", safe)
+
+    def _x_call(self, node: n.Call, scope: dict) -> Ex:
+        f = node.func
+        if node.kwargs:
+            raise Unsupported("keyword arguments")
+        if f == "count" and len(node.args) == 1 and isinstance(node.args[0], n.Comprehension):
+            counted = self._count_filtered(node.args[0], scope)
+            if counted is not None:
+                return counted
+        args = [self.expr(a, scope) for a in node.args]
+        dice = self._dice_call(f, args)
+        if dice is not None:
+            return dice
+        if f == "count" and len(args) == 1:
+            args = [self._as_list(args[0])]
+        if f in ("any", "all") and len(args) == 1 and args[0].kind == "list:bool":
+            a = args[0]
+            if a.items is not None and a.safe:  # nothing can raise: short-circuit is exact
+                if not a.items:
+                    return _lit(f == "all")
+                joined = (" or " if f == "any" else " and ").join(x.src for x in a.items)
+                return Ex(f"({joined})", "bool", True)
+            return Ex(f"{f}({a.src})", "bool", a.safe)  # a list: every item is evaluated
+        if f == "count" and len(args) == 1 and args[0].kind.startswith("list:"):
+            a = args[0]
+            if a.items is not None:
+                return _lit(len(a.items)) if a.safe else Ex(f"len({a.src})", "int", False)
+            return Ex(f"len({a.src})", "int", a.safe)
+        if f == "opponents" and len(args) == 1 and args[0].kind == "player":
+            # The other players still in, in turn order from this one (builtins._opponents).
+            a = args[0]
+            if not self.elim:
+                return Ex(f"list({self._seats('OT', _others(self.n))}[{a.src}])",
+                          "list:player", a.safe)
+            return Ex(f"{self._seats('OP', _opponents(self.n))}({a.src}, E)", "list:player",
+                      a.safe)
+        if f == "next_player" and len(args) == 1 and args[0].kind == "player":
+            # The first opponent, else the player (builtins._next_player).
+            a = args[0]
+            if not self.elim:
+                nxt = tuple((i + 1) % self.n for i in range(self.n))
+                return Ex(f"{self._seats('NX', nxt)}[{a.src}]", "player", a.safe)
+            return Ex(f"{self._seats('NP', _next_player(self.n))}({a.src}, E)", "player",
+                      a.safe)
+        if f in ("first", "last") and len(args) == 1 and args[0].kind in (
+                "list:player", "list:int", "list:num", "list:str", "list:team"):
+            a, k = args[0], (0 if f == "first" else -1)
+            if a.items:
+                return a.items[k]
+            t = self.temp()
+            return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+        if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
+                "list:int", "list:num"):
+            a = args[0]
+            kind = a.kind[5:]
+            if f == "sum":
+                return Ex(f"sum({a.src})", kind, a.safe)
+            if a.items:  # never empty
+                if len(a.items) == 1:
+                    return a.items[0]
+                return Ex(f"{f}({', '.join(x.src for x in a.items)})", kind, a.safe)
+            # As the built-in: an empty list gives 0.
+            t = self.temp()
+            return Ex(f"({f}({t}) if ({t} := {a.src}) else 0)", kind, a.safe)
+        if f in ("max", "min") and len(args) > 1 and all(a.kind in _NUMS for a in args):
+            kind = "int" if all(a.kind == "int" for a in args) else "num"
+            return Ex(f"{f}({', '.join(a.src for a in args)})", kind,
+                      all(a.safe for a in args))
+        if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
+            return Ex(f"abs({args[0].src})", args[0].kind, args[0].safe)
+        if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
+            ds = args[0].dice
+            if f == "total":
+                if type(ds[0].faces[0]) is not int:
+                    raise Unsupported("total of text faces")
+                return Ex("(" + " + ".join(d.var for d in ds) + ")" if ds else "0", "int",
+                          bound=sum(max(abs(x) for x in d.faces) for d in ds))
+            if len(ds) < 2:
+                return _lit(False)
+            # All faces equal (two unrolled dice never raise, even before a roll).
+            return Ex("(" + " == ".join(d.var for d in ds) + ")", "bool", True)
+        if f == "remaining" and len(args) == 1 and args[0].kind == "timer":
+            t = args[0].const
+            # As Timer.remaining, max(0, left), without a call: the same value and type.
+            left = f"TA_{t} + TS_{t} - now"
+            return Ex(f"(({left}) if TR_{t} and {left} > 0 else 0)", "num", True)
+        raise Unsupported(f"built-in {f}")
+
+
+def _same_kind(items: list[Ex]) -> str:
+    kinds = {x.kind for x in items}
+    if kinds <= {"int", "num"} and kinds:
+        return "num" if "num" in kinds else "int"
+    if len(kinds) != 1:
+        raise Unsupported("a list of mixed kinds")
+    k = next(iter(kinds))
+    if k.startswith(("list", "die", "dice", "timer")):
+        raise Unsupported("a list of lists")
+    return k
+
+
+# Operators folded when both sides are known now: the language's meaning on numbers (and
+# texts, for ordering), as dsl/compiler.py's _OPS.
+_FOLD = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+         "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+         "//": lambda a, b: int(a // b), "%": operator.mod}
+
+
+def _join(a: str, b: str) -> str:
+    """The kind of a list made of two lists (an empty list `[]` takes the other's kind)."""
+    if a == "list:?" or a == b:
+        return b
+    if b == "list:?":
+        return a
+    raise Unsupported("a list of mixed kinds")
+
+
+def _others(n: int) -> tuple:
+    """For each seat, the other seats in turn order from it (Player.others)."""
+    return tuple(tuple(list(range(i + 1, n)) + list(range(i))) for i in range(n))
+
+
+def _opponents(n: int) -> Callable:
+    """builtins._opponents on seats: the others still in, in turn order."""
+    others = _others(n)
+
+    def opponents(seat: int, eliminated: list) -> list:
+        return [q for q in others[seat] if not eliminated[q]]
+    return opponents
+
+
+def _next_player(n: int) -> Callable:
+    """builtins._next_player on seats: the first opponent still in, else the seat itself."""
+    others = _others(n)
+
+    def next_player(seat: int, eliminated: list) -> int:
+        for q in others[seat]:
+            if not eliminated[q]:
+                return q
+        return seat
+    return next_player
+
+

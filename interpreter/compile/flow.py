@@ -1,0 +1,386 @@
+"""Phase 5b, compile for simulation (flow): the game function's frame, phases, rounds, turns,
+the end and the scoring.
+
+Input: the writer's names (state, dice, zones, teams) and the ruleset's `flow`, `end` and
+`scoring`. Output: the whole source of `play(seed)`: the locals' set-up, each reachable phase
+as a loop of rounds and turns, the standings and the result tuple; counters whose size is
+known only at the end are written late (`_Late`). A mixin of the specializer's writer
+(interpreter/compile/specialize.py)."""
+
+from __future__ import annotations
+
+from dsl.parser import parse_expression
+from interpreter.compile.base import (
+    _NUMS,
+    Ex,
+    Unsupported,
+    _Ctx,
+    _lit,
+    _node,
+)
+from interpreter.compile.peephole import _merge_steps
+
+
+class FlowWriter:
+    """Writes the game's frame and flow; `self` is the specializer's writer."""
+
+    # -- the flow --------------------------------------------------------------------------------
+    def reset(self, scope: str, d: int) -> None:
+        for name, (sc, py, kind) in self.vars.items():
+            if sc != scope:
+                continue
+            self.emit(d, f"{py} = {self._initial(name, kind, {})}")
+
+    def _initial(self, name: str, kind: str, scope: dict) -> str:
+        init, is_expr = self.inits[name]
+        if not is_expr:
+            if kind == "list":
+                if init:
+                    raise Unsupported("a list state with items from the start")
+                return "[]"  # a fresh list each time, as the deep copy
+            e = _lit(init)
+        else:
+            e = self.expr(parse_expression(init), scope)
+        want = self.list_kinds.get(name) if kind == "list" else kind
+        if want is None or not self._fits(want, e.kind):
+            raise Unsupported(f"initial value of {name}")
+        return e.src
+
+    def generate(self) -> str:
+        e = self.emit
+        e(0, "def play(seed):")
+        d = 1
+        if self.dyn:
+            e(d, "R = _Random(seed)")
+            e(d, "rnd = R.random")
+            e(d, "rbelow = R._randbelow")  # as random.Random.sample draws one item
+        else:
+            e(d, "rnd = _Random(seed).random")
+        e(d, "drnd = None")
+        e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
+        e(d, "_W = [0]")  # items comprehensions went through (specialize_base.work)
+        e(d, "now = 0.0")
+        e(d, str(_Late("fired")))
+        e(d, f"CH = [0] * {_Late('chosen')}")
+        e(d, str(_Late("ch_locals")))
+        e(d, f"UN = [0] * {_Late('unruled')}")
+        e(d, "cur = 0")
+        e(d, f"_PL = {list(range(self.n))!r}")
+        if self.elim:
+            e(d, f"E = [False] * {self.n}")
+        e(d, str(_Late("uses")))
+        for did in self.decisions:
+            e(d, f"D_{did} = None")
+        for ds in self.dice.values():
+            for die in ds:
+                e(d, f"{die.var} = None")
+        self._zone_init(d)
+        for t in self.timers:
+            e(d, f"TS_{t} = 0")
+            e(d, f"TA_{t} = None")
+            e(d, f"TR_{t} = False")
+        self.reset("global", d)
+        for name, (sc, py, kind) in self.vars.items():
+            if sc == "player":
+                per = [self._initial(name, kind, {"player": Ex(str(i), "player", True)})
+                       for i in range(self.n)]
+                e(d, f"{py} = [{', '.join(per)}]")
+        self._team_state_init(d)
+        self.reset("turn", d)
+        self.reset("round", d)
+        if self.track:
+            e(d, "first = leader = None")
+            e(d, "changes = 0")
+        e(d, "try:")
+        ctx = _Ctx({})
+        self.fire("game_start", d + 1, ctx)
+        phases = self._reachable()
+        e(d + 1, f"ph = {phases.index(self.p.start)}")
+        e(d + 1, "while ph >= 0:")
+        for i, name in enumerate(phases):
+            e(d + 2, f"{'if' if i == 0 else 'elif'} ph == {i}:")
+            self.phase(name, phases, d + 3)
+        e(d + 1, "reason = 'the flow reached its end'")
+        e(d, "except _EndGame as _eg:")
+        end = self.data.get("end") or {}
+        # An `end_game` step gives its reason; the end condition its doc.
+        e(d + 1, f"reason = _eg.args[0] if _eg.args else "
+                 f"{(end.get('doc') or 'the end condition holds')!r}")
+        e(d, f"if steps > {self.max_steps}:")
+        e(d + 1, "raise _Fallback()")
+        self.scoring(d)
+        src = "\n".join(_merge_steps(self.lines))
+        uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
+                       for k in self.uses.values())  # per seat: the period, the uses in it
+        # Trigger counts are locals (`fi3 += 1` costs far less than an item of a list).
+        fis = [f"fi{k}" for k in range(len(self.fired))]
+        chs = [f"ch{k}" for k in sorted(self.ch_locals)]
+        sums = "; ".join(f"CH[{k}] += ch{k}" for k in sorted(self.ch_locals))
+        return (src.replace(f"\n    {_Late('uses')}", uses)
+                .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
+                .replace(str(_Late("ch_sums")), sums or "pass")
+                .replace(str(_Late("fired_list")), ", ".join(fis))
+                .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
+                .replace(str(_Late("chosen")), str(len(self.chosen)))
+                .replace(str(_Late("unruled")), str(len(self.unruled))))
+
+    def _reachable(self) -> list[str]:
+        """Phases some parameter setting reaches (a `next` whose condition is false for these
+        parameter values is not followed)."""
+        out, todo = [], [self.p.start]
+        while todo:
+            name = todo.pop()
+            if name == "end" or name in out:
+                continue
+            out.append(name)
+            for test, to in self._next(name):
+                if test is None or test.const is not False:
+                    todo.append(to)
+        return out
+
+    def _next(self, name: str) -> list[tuple[Ex | None, str]]:
+        nxt = self.data["flow"]["phases"][name].get("next", "end")
+        if isinstance(nxt, str):
+            return [(None, nxt)]
+        return [(self.cond(x["if"], {}) if "if" in x else None, x["to"]) for x in nxt]
+
+    def phase(self, name: str, phases: list[str], d: int) -> None:
+        e = self.emit
+        spec = self.data["flow"]["phases"][name]
+        self._only(spec, "do", "on_begin", "on_end", "turns", "repeat", "next")
+        ctx = _Ctx({})
+        e(d, "phases_n += 1")
+        self.block(spec.get("on_begin"), d, ctx)
+        self.fire("phase_start", d, ctx)
+        rep = spec.get("repeat") or {}
+        self._only(rep, "times", "until", "while", "max")
+        times = self.expr(_node(rep["times"]), {}) if "times" in rep else None
+        until = self.cond(rep["until"], {}) if "until" in rep else None
+        while_ = self.cond(rep["while"], {}) if "while" in rep else None
+        most = self.expr(_node(rep["max"]), {}) if "max" in rep else None
+        for x in (times, most):
+            if x is not None and x.kind != "int":
+                raise Unsupported("phase repeat count")
+        once = times is None and until is None and while_ is None
+        e(d, "try:")
+        d1 = d + 1
+        if times is not None:
+            e(d1, f"ntimes = {times.src}")
+        if most is not None:
+            e(d1, f"cap = {most.src}")
+        e(d1, "passes = 0")
+        e(d1, "while True:")
+        d2 = d1 + 1
+        if times is not None:
+            e(d2, "if passes >= ntimes:")
+            e(d2 + 1, "break")
+        elif once:
+            e(d2, "if passes >= 1:")
+            e(d2 + 1, "break")
+        if while_ is not None:
+            e(d2, f"if not {while_.src}:")
+            e(d2 + 1, "break")
+        e(d2, "passes += 1")
+        limit = " or passes > cap" if most is not None else ""
+        e(d2, f"if passes > {self.max_loop} or steps > {self.max_steps}{limit}:")
+        e(d2 + 1, "raise _Fallback()")
+        if spec.get("turns") is not None:
+            self.round(spec, until, d2)
+            e(d2, "if stop:")
+            e(d2 + 1, "break")
+        else:
+            self.block(spec.get("do"), d2, ctx)
+        if until is not None:
+            e(d2, f"if {until.src}:")
+            e(d2 + 1, "break")
+        e(d, "except _EndPhase:")
+        e(d1, "pass")
+        self.block(spec.get("on_end"), d, ctx)
+        self.fire("phase_end", d, ctx)
+        nexts = self._next(name)
+        opened = False
+        for test, to in nexts:
+            if test is not None and test.const is False:
+                continue
+            target = phases.index(to) if to != "end" else -1
+            if test is None or test.const is True:
+                self.emit(d, "else:" if opened else "if True:")
+                self.emit(d + 1, f"ph = {target}")
+                break
+            self.emit(d, f"{'elif' if opened else 'if'} {test.src}:")
+            self.emit(d + 1, f"ph = {target}")
+            opened = True
+        else:
+            self.emit(d, "else:" if opened else "if True:")
+            self.emit(d + 1, "ph = -1")
+
+    def round(self, spec: dict, until: Ex | None, d: int) -> None:
+        e = self.emit
+        turns = spec["turns"]
+        self._only(turns, "order", "first", "skip", "by_team")
+        by_team = bool(turns.get("by_team")) and bool(self.team_names)
+        if turns.get("order", "clockwise") not in ("clockwise", "counterclockwise"):
+            raise Unsupported("turn order")
+        e(d, "round_n += 1")
+        self.reset("round", d)
+        ctx = _Ctx({})
+        self.fire("round_start", d, ctx)
+        ccw = turns.get("order") == "counterclockwise"
+        if "first" in turns:
+            first = self.expr(_node(turns["first"]), {})
+            if first.kind != "player":
+                raise Unsupported("first")
+            e(d, f"fp = {first.src}")
+            if not first.safe:
+                e(d, "if fp is None:")  # as Game._run_round: none is the first seat
+                e(d + 1, "fp = 0")
+            e(d, "order = _PL[fp:] + _PL[:fp]")
+            if ccw:
+                e(d, "order = [order[0]] + order[:0:-1]")
+            src = "order"
+        else:
+            order = list(range(self.n))
+            if ccw:
+                order = [order[0]] + order[:0:-1]
+            src = repr(order)
+            if by_team:
+                e(d, f"order = {src}")
+                src = "order"
+        if by_team:
+            self._team_order(d)
+        e(d, "stop = False")
+        e(d, f"for pc in {src}:")
+        d1 = d + 1
+        if self.elim:
+            e(d1, "if E[pc]:")  # the eliminated have no turns
+            e(d1 + 1, "continue")
+        if "skip" in turns:
+            skip = self.cond(turns["skip"], {"player": Ex("pc", "player", True)})
+            e(d1, f"if {skip.src}:")
+            e(d1 + 1, "continue")
+        e(d1, "cur = pc")  # `current` changes only when a turn begins
+        self.turn(spec, d1)
+        if until is not None:
+            e(d1, f"if {until.src}:")
+            e(d1 + 1, "stop = True")
+            e(d1 + 1, "break")
+        self.fire("round_end", d, ctx)
+
+    def turn(self, spec: dict, d: int) -> None:
+        e = self.emit
+        e(d, "turn_n += 1")
+        e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
+        e(d + 1, "raise _Fallback()")
+        self.reset("turn", d)
+        ctx = _Ctx({})
+        # The turn is a loop of one pass, so that an `end_turn` written in it (not in a
+        # check, a decision's actions or the advance of time) leaves it by `break`.
+        start, exits = len(self.lines), self.flag_exits
+        e(d, "try:")
+        e(d + 1, "while True:")
+        self.fire("turn_start", d + 2, ctx)
+        self.block(spec.get("do"), d + 2, _Ctx({}, flag_exit=True))
+        e(d + 2, "break")
+        e(d, "except _EndTurn:")
+        e(d + 1, "pass")
+        if self.flag_exits != exits:
+            self.lines.insert(start, " " * (4 * d) + "_et = False")
+        if self.p.triggers.get("turn_end"):
+            e(d, "try:")
+            self.fire("turn_end", d + 1, ctx)
+            e(d, "except _EndTurn:")
+            e(d + 1, "pass")
+        if self.track:
+            e(d, "if first is None:")
+            e(d + 1, "first = cur + 1")
+            self.standings(d)
+
+    def _scores(self) -> list[Ex] | None:
+        sc = (self.data.get("scoring") or {})
+        if "score" not in sc:
+            return None
+        return [self.expr(_node(sc["score"]), {"player": Ex(str(i), "player", True)})
+                for i in range(self.n)]
+
+    def standings(self, d: int) -> None:
+        """As simulate's standings after a turn: the one player strictly ahead leads."""
+        scores = self._scores()
+        if scores is None or any(s.kind not in _NUMS for s in scores):
+            raise Unsupported("standings of scores that are not numbers")
+        lowest = (self.data.get("scoring") or {}).get("order") == "lowest"
+        e = self.emit
+        # Every score read in seat order (one may stop the game with an error), then the
+        # best of them, held by exactly one seat or by nobody.
+        e(d, f"sv = ({''.join(s.src + ', ' for s in scores)})")
+        e(d, f"best = {'min' if lowest else 'max'}(sv)")
+        e(d, "if sv.count(best) == 1:")
+        e(d + 1, "who = sv.index(best) + 1")
+        e(d + 1, "if who != leader:")
+        e(d + 2, "if leader is not None:")
+        e(d + 3, "changes += 1")
+        e(d + 2, "leader = who")
+
+    def scoring(self, d: int) -> None:
+        e = self.emit
+        sc = self.data.get("scoring") or {}
+        self._only(sc, "score", "order", "ties", "tie_break", "eligible", "winners")
+        scores = self._scores()
+        e(d, "scores = [" + (", ".join(s.src for s in scores) if scores
+                             else ", ".join(["None"] * self.n)) + "]")
+        tbs = []
+        for i in range(self.n):
+            scope = {"player": Ex(str(i), "player", True)}
+            tb = [self.expr(_node(x), scope) for x in sc.get("tie_break") or []]
+            if any(x.kind not in _NUMS for x in tb):
+                raise Unsupported("tie_break")
+            tbs.append("[" + ", ".join(x.src for x in tb) + "]")
+        e(d, "tbs = [" + ", ".join(tbs) + "]")
+        if "eligible" in sc:
+            el = [self.cond(sc["eligible"], {"player": Ex(str(i), "player", True)}).src
+                  for i in range(self.n)]
+            e(d, "eligible = [" + ", ".join(el) + "]")
+        else:
+            e(d, "eligible = None")
+        if "winners" in sc:
+            w = self.expr(_node(sc["winners"]), {})
+            if w.kind != "list:player":
+                raise Unsupported("winners")
+            e(d, f"winners = {w.src}")
+        else:
+            e(d, "winners = None")
+        if self.track:
+            e(d, "if first is None and turn_n >= 1:")
+            e(d + 1, "first = cur + 1")
+            if scores is not None:
+                self.standings(d)
+            tracked = "first, changes"
+        else:
+            tracked = "None, None"
+        e(d, f"FI = [{_Late('fired_list')}]")
+        e(d, "fired = {FN[i]: k for i, k in enumerate(FI) if k}")
+        e(d, str(_Late("ch_sums")))
+        e(d, "chosen = {}")
+        e(d, "for i, k in enumerate(CH):")
+        e(d + 1, "if k:")
+        e(d + 2, "chosen[CK[i]] = k")
+        # One counter per place a decision is asked; the same (policy, decision) asked in two
+        # places adds up, as the interpreter counts it.
+        e(d, "unruled = {}")
+        e(d, "for i, k in enumerate(UN):")
+        e(d + 1, "if k:")
+        e(d + 2, "unruled[UK[i]] = unruled.get(UK[i], 0) + k")
+        e(d, "return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
+             f"winners, fired, chosen, unruled, {tracked}, {'E' if self.elim else 'None'})")
+
+
+
+class _Late:
+    """A number written into the source once generation knows it."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __str__(self) -> str:
+        return f"__LATE_{self.what}__"
+
+
