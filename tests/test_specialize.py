@@ -22,6 +22,7 @@ from interpreter.simulate import runner as sim
 ROOT = Path(__file__).resolve().parents[1]
 PIG = str(ROOT / "rulesets" / "pig.yaml")
 WRECK = str(ROOT / "rulesets" / "wreckdivers.yaml")
+LIARS = str(ROOT / "rulesets" / "liars_dice.yaml")
 
 
 def _interpreted(program, players, seats, seed):
@@ -95,8 +96,19 @@ def test_unsupported_rulesets_give_none(name):
     assert specialize(load(str(ROOT / "rulesets" / f"{name}.yaml")).program) is None
 
 
-def test_numeric_choice_gives_none():
-    assert specialize(load(WRECK, "mental_arithmetic").program) is None
+@pytest.mark.parametrize("seats,players", [(None, None), ({1: "random", 2: "counting"}, 3)])
+def test_number_choice_equals_interpreter(seats, players):
+    # mental_arithmetic asks each roll's gold as a number from 0 to 24: a policy's pick, or
+    # a random whole number for a random seat.
+    _same(WRECK, range(120), "mental_arithmetic", None, players, seats)
+
+
+@pytest.mark.parametrize("seats,players", [
+    (None, None), (None, 2), ({1: "random", 3: "policy:random"}, 4)])
+def test_liars_dice_equals_interpreter(seats, players):
+    # Dice drawn into cups, bids offered as a list of numbers (about 150 of them), a `best`
+    # whose `let` names read `option`, a policy's pick given as a number, cups revealed.
+    _same(LIARS, range(80), None, None, players, seats)
 
 
 def test_human_seat_gives_none():
@@ -398,3 +410,90 @@ def test_standings_by_score_alone_rank_as_the_general_ranking(scores, ties, orde
     fast = special.standings(tuple(raw))
     raw[7] = [[0] for _ in scores]  # an equal tie-break for all: the general path, same order
     assert fast == special.standings(tuple(raw))
+
+
+# Draws of several items (blind from a bag, in order from a row, with `replace`, `to` a zone or
+# out of play), a timed roll of a zone's dice, `reveal`, number choices whose policy picks may
+# fall outside the bounds (the next rule then applies), options given by a list of texts and of
+# numbers picked by value.
+DRAWS = """\
+meeple: 1
+metadata: {name: Draws}
+players: {min: 2, max: 4, default: 3}
+components:
+  dice:
+    d6: {sides: 6, count: 12, in: bag}
+  zones:
+    bag: {kind: bag}
+    line: {kind: row}
+    hand: {kind: hand, owner: player}
+state:
+  global:
+    turns_left: {type: int, initial: 15}
+  player:
+    points: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "turns_left <= 0", max: 100}
+      do:
+        - add: {turns_left: -1}
+        - draw: bag
+          count: "1 + current.points % 3"
+          as: got
+          to: current.hand
+        - roll: current.hand
+          duration: 1.5
+        - reveal: current.hand
+        - draw: bag
+          count: 2
+          as: peek
+          replace: true
+        - choose: wager
+          min: 0
+          max: "count(current.hand)"
+        - add: {current.points: wager}
+        - choose: colour
+          options: "['red', 'blue'] + (if count(current.hand) > 2 then ['green'] else [])"
+        - if: "colour == 'green'"
+          then:
+            - move: current.hand
+              to: line
+        - choose: taken
+          options: "range(0, count(line) + 1)"
+        - draw: line
+          count: taken
+          as: back
+          to: bag
+        - if: "count(bag) == 0"
+          then:
+            - move: line
+              to: bag
+end:
+  when: "turns_left <= 0"
+scoring:
+  score: "player.points"
+policies:
+  greedy:
+    default: true
+    decide:
+      wager:
+        - when: "count(d for d in me.hand if d.face >= 5) > 1"
+          choose: "count(me.hand) + 5"
+        - choose: "count(d for d in me.hand if d.face > 2)"
+      colour:
+        - when: "me.points > 4"
+          choose: "'green'"
+        - best: "if option == 'blue' then 1 else 0"
+      taken:
+        - choose: 1
+        - random: true
+"""
+
+
+@pytest.mark.parametrize("seats", [None, {2: "random"}])
+def test_draws_of_several_items_and_choices_of_values_equal_interpreter(tmp_path, seats):
+    path = tmp_path / "draws.yaml"
+    path.write_text(DRAWS)
+    _same(str(path), range(150), seats=seats)

@@ -211,9 +211,25 @@ def test_the_same_die_moved_twice_hands_the_seed_to_the_interpreter(tmp_path):
     assert special.fallbacks > 0
 
 
+def test_a_policy_name_that_reads_option_equals_interpreter(tmp_path):
+    # A policy's `let` name that reads `option` is worked out once an option of a `best`.
+    text = BAG_DRAFT.replace("spare: \"count(me.keep)\"",
+                             "spare: \"count(me.keep)\"\n      low: option.face")
+    assert "0 - option.face" in text
+    path = tmp_path / "low.yaml"
+    path.write_text(text.replace("0 - option.face", "0 - low"), encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    assert special is not None
+    for seed in range(60):
+        played = special.play(seed)
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed)
+    assert special.fallbacks == 0
+
+
 @pytest.mark.parametrize("old,new", [
     ("bag: {kind: bag}", "bag: {kind: bag, capacity: 20}"),          # a zone with a capacity
-    ("spare: \"count(me.keep)\"", "spare: \"count(me.keep)\"\n      low: option.face"),
     ("- roll: bag\n", "- shuffle: bag\n        - roll: bag\n"),  # a shuffle
 ])
 def test_what_is_not_specialized_gives_none(tmp_path, old, new):

@@ -26,7 +26,7 @@ import pytest
 
 from interpreter.compile.base import Unsupported
 from interpreter.compile.specialize import _Gen, specialize
-from interpreter.engine.setup import load
+from interpreter.engine.setup import controller_for, load
 from tests.test_specialize import _interpreted, _same
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -299,9 +299,11 @@ def test_an_add_at_a_negative_index_hands_the_seed_back(tmp_path):
 
 
 def test_shipwrecked_still_declines_at_its_first_unspecialized_feature():
-    # Teams, zones per team and list state per team are specialized now; the next feature
-    # Shipwrecked! needs is a roll of dice known at run time that takes modelled time.
+    # Teams, zones per team, list state per team, choices among numbers and timed rolls of
+    # dice known at run time are specialized now; the next feature Shipwrecked! needs is the
+    # modelled race.
     program = load(SHIPWRECKED).program
     assert specialize(program) is None
-    with pytest.raises(Unsupported, match="a timed roll of dice known at run time"):
-        _Gen(program, 2, [None, None], False).generate()
+    seats = [controller_for(program, None) for _ in range(2)]
+    with pytest.raises(Unsupported, match="effect race"):
+        _Gen(program, 2, seats, False).generate()

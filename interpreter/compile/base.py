@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_ITEMS, MAX_TEXT
+from dsl.builtins import MAX_ITEMS, MAX_RANGE, MAX_TEXT
+from dsl.compiler import UNCHARGED_ITEMS
 from dsl.parser import parse_expression
 
 
@@ -53,6 +54,18 @@ def times(a: Any, b: Any) -> Any:
     if type(r) is int and not -SAFE_INT <= r <= SAFE_INT:
         raise Fallback()
     return r
+
+
+def span(meter: list, start: int, stop: int, steps: int, budget: int) -> list:
+    """`range(start, stop)` in generated code, as the built-in: a list of at most MAX_RANGE
+    numbers, else the interpreter replays the seed (and stops with the built-in's error). A
+    long one is counted as `work` counts, as the interpreter charges a built-in's items."""
+    if stop - start > MAX_RANGE:
+        raise Fallback()
+    items = list(range(start, stop))
+    if len(items) > UNCHARGED_ITEMS:
+        work(meter, items, steps, budget)
+    return items
 
 
 def work(meter: list, items: Any, steps: int, budget: int) -> Any:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dsl.nodes import mentions
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.engine.decisions import PolicyController
 
@@ -31,13 +30,18 @@ class DecisionWriter:
 
     # -- choose ----------------------------------------------------------------------------------
     def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "choose", "options", "duration", "by")
+        # A prompt and labels are people's, worked out only when someone reads them.
+        self._only(spec, "choose", "options", "duration", "by", "prompt", "option_label",
+                   "min", "max")
         did = spec["choose"]
         opts = spec.get("options")
-        if isinstance(opts, str):
-            self._choose_players(spec, d, ctx)
+        if opts is None:
+            self._choose_number(spec, d, ctx)
             return
-        named = self._named(opts, ("if", "do", "duration", "limit"))
+        if isinstance(opts, str):
+            self._choose_values(spec, d, ctx)
+            return
+        named = self._named(opts, ("if", "do", "duration", "limit", "label"))
         values = [k for k, _ in named]
         if "duration" in spec:
             self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
@@ -154,25 +158,19 @@ class DecisionWriter:
             self.emit(d + 1, "raise _Fallback()")
         return Ex(t, "player", True)
 
-    def _choose_players(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        """Options given by an expression: each player (or die) of the list is one option,
-        its key the player's name (the die's id), its value the player (die), as steps.py's
-        `computed` and option_for_value; a zone gives what it holds."""
+    def _choose_values(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """Options given by an expression: each item of the list (players, dice, numbers,
+        texts) is one option, its key the item's reference (a player's name, a die's id, the
+        number or text itself), its value the item, as steps.py's `computed` and
+        option_for_value; a zone gives what it holds."""
         did = spec["choose"]
         if "duration" in spec:
             self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
         who = self._decider(spec, d, ctx)
-        opts = self.expr(_node(spec["options"]), ctx.scope)
-        opts = self._as_list(opts)
-        if opts.kind == "list:player":
-            keys = list(self.seat_names)
-        elif opts.kind == "list:dref":
-            keys = list(self.die_ids)
-        else:
-            raise Unsupported("options given by an expression that is not players or dice")
-        if len(set(keys)) != len(keys):
-            raise Unsupported("two seats with one name")
-        base = self._chosen_base(did, keys)
+        opts = self._as_list(self.expr(_node(spec["options"]), ctx.scope))
+        kind = opts.kind[5:] if opts.kind.startswith("list:") else ""
+        if kind not in ("player", "dref", "int", "num", "str"):
+            raise Unsupported("options given by an expression of other items")
         o, c = self.temp("op"), self.temp("ch")
         self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
         self.emit(d, f"if not {o}:")
@@ -180,11 +178,69 @@ class DecisionWriter:
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
-        self._controllers(did, opts.kind[5:], ("values", o), c, d + 1, who)
-        self.emit(d, f"CH[{base} + {c}] += 1")
+        self._controllers(did, kind, ("values", o), c, d + 1, who)
+        if kind in ("player", "dref"):  # keys known now: one counter each
+            keys = list(self.seat_names) if kind == "player" else list(self.die_ids)
+            if len(set(keys)) != len(keys):
+                raise Unsupported("two seats with one name")
+            base = self._chosen_base(did, keys)
+            self.emit(d, f"CH[{base} + {c}] += 1")
+        else:  # keys known when chosen: counted by key
+            self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
+
+    def _choose_number(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """A number choice, as steps._choose and Request.match: a whole number from `min`
+        (default 0) to `max` (default 10**9), both worked out when asked."""
+        did = spec["choose"]
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        who = self._decider(spec, d, ctx)
+        bounds = []
+        for key, default in (("min", 0), ("max", 10 ** 9)):
+            x = self.expr(_node(spec[key]), ctx.scope) if key in spec else _lit(default)
+            if x.kind not in _NUMS:
+                raise Unsupported("a number choice's bound that is not a number")
+            if x.const is _NO:
+                t = self.temp("nb")
+                self.emit(d, f"{t} = {x.src}")
+                x = Ex(t, x.kind, True)
+            bounds.append(x.src)
+        c = self.temp("ch")
+        self._controllers(did, None, ("number", *bounds), c, d, who)
+        self._count_by_key(did, c, d)
+        self.emit(d, f"D_{did} = {c}")
+        self.fire("decided", d, ctx)
+        self.after_op(d, frozenset({did}), ctx)
+
+    def _count_by_key(self, did: str, c: str, d: int) -> None:
+        """A decision whose answers are known only when chosen (numbers, texts), counted by
+        (decision id, answer) as Game._took counts it."""
+        self.keyed_counts = True
+        self.emit(d, f"CD[{did!r}, {c}] = CD.get(({did!r}, {c}), 0) + 1")
+
+    def _number_kind(self, did: str) -> str:
+        """What a number choice holds: a whole number when every seat's answer is one (a
+        random pick, or a policy's pick that is a whole number), else a number."""
+        for ctrl in self.controllers:
+            if not isinstance(ctrl, PolicyController):
+                continue
+            spec = (self.data.get("policies") or {}).get(ctrl.policy.name, {})
+            rules = (spec.get("decide") or {}).get(did)
+            for rule in rules if isinstance(rules, list) else [] if rules is None else [
+                    {"choose": rules}]:
+                if "choose" not in rule:
+                    continue
+                try:
+                    kind = self.expr(_node(rule["choose"]),
+                                     {"me": Ex("cur", "player", True)}).kind
+                except Unsupported:
+                    return "num"
+                if kind != "int":
+                    return "num"
+        return "int"
 
     # -- limits ----------------------------------------------------------------------------------
     def _guards(self, conds: list, d: int) -> list[list[str] | None]:
@@ -311,183 +367,3 @@ class DecisionWriter:
         if self.flag_exits != exits:  # an `end_turn` in the loop left it by flag
             e(d, "if _et:")
             e(d + 1, "break")
-
-    # -- controllers -----------------------------------------------------------------------------
-    def _controllers(self, did: str, values: list | None, legal: tuple, c: str, d: int,
-                     who: Ex) -> None:
-        """The decider's controller as code; seats with the same controller share it.
-        `legal`: ("static", indexes), ("dynamic", name of a list of indexes) or ("values",
-        name of a list of option values, for options given by an expression; `values` is
-        then the kind of those values: player or dref)."""
-        # Group by what the code would be: the policy's name, or random.
-        keyed: dict[str, list[int]] = {}
-        for seat, ctrl in enumerate(self.controllers):
-            keyed.setdefault(ctrl.name, []).append(seat)
-        items = list(keyed.items())
-        for j, (_, seats) in enumerate(items):
-            dd = d
-            if len(items) > 1:
-                test = (f"{who.src} in {tuple(seats)!r}" if len(seats) > 1
-                        else f"{who.src} == {seats[0]}")
-                self.emit(d, ("if " if j == 0 else "elif ") + test + ":" if j < len(items) - 1
-                          else "else:")
-                dd = d + 1
-            ctrl = self.controllers[seats[0]]
-            if isinstance(ctrl, PolicyController):
-                self._policy(ctrl.policy, did, values, legal, c, dd, who)
-            else:
-                self._random(legal, c, dd)
-
-    def _random(self, legal: tuple, c: str, d: int) -> None:
-        """As random_pick on the game's decision generator (made when first needed)."""
-        self.emit(d, "if drnd is None:")
-        self.emit(d + 1, "drnd = _Random(f'{seed}:decisions').random")
-        if legal[0] == "static":
-            lg = legal[1]
-            self.emit(d, f"{c} = {self.const(lg, 'LG')}[int(drnd() * {len(lg)})]")
-        else:
-            self.emit(d, f"{c} = {legal[1]}[int(drnd() * len({legal[1]}))]")
-
-    def _policy(self, policy: Any, did: str, values: list | None, legal: tuple, c: str, d: int,
-                who: Ex) -> None:
-        """As Policy.decide and PolicyController: rules in order; a rule whose pick is not
-        legal does not apply; no rule: counted as unruled, then a random pick."""
-        spec = (self.data.get("policies") or {}).get(policy.name, {})
-        rules = (spec.get("decide") or {}).get(did)
-        if rules is not None and not isinstance(rules, list):
-            rules = [{"choose": rules}]
-        mode = legal[0]
-        # A policy reads the game's names, `me` (the decider), `options` (the legal values)
-        # and its `let` names (worked out when first read, once in this decision).
-        scope = {"me": who, "options": Ex("", "options", True, opts=legal + (values,))}
-        mark, lazy = len(self.lines), []
-        scope = self._lets(spec.get("let"), scope, lazy)
-        named = self.p.symbols.decision_options.get(did) or []
-        lines = []  # (condition Ex, action): ("pick", i), ("best", text, scope), ...
-        for rule in rules or []:
-            rscope = self._lets(rule.get("let"), scope, lazy) if "let" in rule else scope
-            when = self.cond(rule["when"], rscope) if "when" in rule else _lit(True)
-            if when.const is False:
-                continue
-            if "choose" in rule:
-                pick = rule["choose"]
-                if mode == "values" or pick not in values or pick not in named:
-                    raise Unsupported("a policy pick given by an expression")
-                i = values.index(pick)
-                if mode == "static" and i not in legal[1]:
-                    # Never legal here: the rule never applies, but its condition is still
-                    # evaluated (it may stop the game with an error).
-                    if not when.safe:
-                        lines.append((when, ("never",)))
-                    continue
-                action: tuple = ("pick", i)
-            elif "best" in rule:
-                action = ("best", rule["best"], rscope)
-            elif rule.get("random"):
-                action = ("random",)
-            else:
-                raise Unsupported("a policy rule")
-            lines.append((when, action))
-            if when.const is True and self._always(action, mode):
-                break  # always applies: later rules are never reached
-        if not (lines and lines[-1][0].const is True and self._always(lines[-1][1], mode)):
-            k = len(self.unruled)
-            self.unruled.append((policy.name, did))
-            lines.append((_lit(True), ("unruled", k)))
-        if all(self._always(a, mode) or a[0] == "never" for _, a in lines):
-            for j, (when, action) in enumerate(lines):
-                last = when.const is True
-                if j == 0 and last:
-                    self._action(action, legal, c, d, scope)
-                    break
-                if last:
-                    self.emit(d, "else:")
-                elif action[0] == "never":
-                    self.emit(d, f"{'if' if j == 0 else 'elif'} {when.src} and False:")
-                else:
-                    self.emit(d, f"{'if' if j == 0 else 'elif'} {when.src}:")
-                self._action(action, legal, c, d + 1, scope)
-                if last:
-                    break
-            self._reset_lets(mark, lazy, d)
-            return
-        self.emit(d, f"{c} = -1")  # no option index or seat is negative
-        for when, action in lines:
-            test = f"{c} < 0" + ("" if when.const is True else f" and {when.src}")
-            if action[0] == "pick":
-                test += f" and {action[1]} in {legal[1]}"
-            elif action[0] == "never":
-                test += " and False"
-            self.emit(d, f"if {test}:")
-            self._action(action, legal, c, d + 1, scope)
-        self._reset_lets(mark, lazy, d)
-
-    def _lets(self, lets: dict | None, scope: dict, lazy: list) -> dict:
-        """A policy's (or rule's) `let` names added to the scope, as LazyEnv reads them: each
-        worked out when first read, then kept for the rest of the decision (a local reset to
-        `_U` before the rules). Names that read `option`, or a name not yet given, are not
-        specialized."""
-        if not lets:
-            return scope
-        scope = dict(scope)
-        names = list(lets)
-        for i, (name, value) in enumerate(lets.items()):
-            node = _node(value)
-            if name in ("me", "options", "option") or mentions(
-                    node, {"option", *names[i:]}):
-                raise Unsupported("a `let` that reads `option` or a later name")
-            x = self.expr(node, scope)
-            if x.const is not _NO:
-                scope[name] = x
-                continue
-            v = self.temp("L")
-            lazy.append(v)
-            scope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
-                             zone=x.zone)
-        return scope
-
-    def _reset_lets(self, mark: int, lazy: list, d: int) -> None:
-        """Before the rules: the `let` names they read are not worked out yet."""
-        body = "\n".join(self.lines[mark:])
-        used = [v for v in lazy if v in body]
-        if used:
-            self.lines.insert(mark, "    " * d + " = ".join(used) + " = _U")
-
-    @staticmethod
-    def _always(action: tuple, mode: str) -> bool:
-        """Whether the action gives an answer whenever its condition holds (a pick only when
-        its option is known to be legal)."""
-        return action[0] != "never" and (action[0] != "pick" or mode == "static")
-
-    def _action(self, action: tuple, legal: tuple, c: str, d: int, scope: dict) -> None:
-        if action[0] == "pick":
-            self.emit(d, f"{c} = {action[1]}")
-            return
-        if action[0] == "never":
-            self.emit(d, "pass")
-            return
-        if action[0] == "best":
-            self._best(action[1], legal, c, d, action[2])
-            return
-        if action[0] == "unruled":
-            self.emit(d, f"UN[{action[1]}] += 1")
-        self._random(legal, c, d)
-
-    def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict) -> None:
-        """As a `best` rule: the first option with the highest score."""
-        mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
-        o, s, bs = self.temp("o"), self.temp("s"), self.temp("bs")
-        if mode == "values":
-            option = Ex(o, values, True)
-            over = lg
-        else:
-            option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)
-            over = self.const(lg, "LG") if mode == "static" else lg
-        score = self.expr(_node(text), {**scope, "option": option})
-        if score.kind not in _NUMS:
-            raise Unsupported("`best` of something not a number")
-        self.emit(d, f"{bs} = None")
-        self.emit(d, f"for {o} in {over}:")
-        self.emit(d + 1, f"{s} = {score.src}")
-        self.emit(d + 1, f"if {bs} is None or {s} > {bs}:")
-        self.emit(d + 2, f"{c}, {bs} = {o}, {s}")

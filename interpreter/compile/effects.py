@@ -299,7 +299,13 @@ class EffectWriter:
         dice = self._as_list(self.expr(_node(spec["roll"]), ctx.scope))
         if dice.kind in ("dref", "list:dref"):
             if "duration" in spec:
-                raise Unsupported("a timed roll of dice known at run time")
+                # As steps._roll: the dice are the ones named before the time passes (a
+                # trigger in that time may move others into the zone rolled).
+                t = self.temp("rd")
+                self.emit(d, f"{t} = {dice.src}" if dice.kind == "dref"
+                          else f"{t} = list({dice.src})")
+                dice = Ex(t, dice.kind, dice.safe)
+                self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
             self._roll_dyn(dice, d)
             self.emit(d, "rolls += 1")
             self.fire("rolled", d, ctx)

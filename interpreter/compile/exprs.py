@@ -238,10 +238,13 @@ class ExprWriter:
                       bound=a.bound + b.bound if known else None)
         if op == "/":
             return Ex(f"({a.src} / {b.src})", "num")
-        if op == "//":
-            return Ex(f"int({a.src} // {b.src})", "int")
+        # By a number known now and not zero, `//` and `%` cannot fail.
+        divides = safe and both_int and b.const is not _NO and b.const != 0
+        if op == "//":  # whole numbers floor-divide to a whole number already
+            return Ex(f"({a.src} // {b.src})" if both_int else f"int({a.src} // {b.src})",
+                      "int", divides)
         if op == "%":
-            return Ex(f"({a.src} % {b.src})", "int" if both_int else "num")
+            return Ex(f"({a.src} % {b.src})", "int" if both_int else "num", divides)
         raise Unsupported(op)
 
     def _x_conditional(self, node: n.Conditional, scope: dict) -> Ex:
@@ -409,6 +412,10 @@ class ExprWriter:
             # As Timer.remaining, max(0, left), without a call: the same value and type.
             left = f"TA_{t} + TS_{t} - now"
             return Ex(f"(({left}) if TR_{t} and {left} > 0 else 0)", "num", True)
+        if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
+            # May be too long; a long one counts in the step budget.
+            return Ex(f"_span(_W, {args[0].src}, {args[1].src}, steps, {self.max_steps})",
+                      "list:int")
         raise Unsupported(f"built-in {f}")
 
 

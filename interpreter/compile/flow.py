@@ -64,6 +64,7 @@ class FlowWriter:
         e(d, f"CH = [0] * {_Late('chosen')}")
         e(d, str(_Late("ch_locals")))
         e(d, f"UN = [0] * {_Late('unruled')}")
+        e(d, str(_Late("keyed")))
         e(d, "cur = 0")
         e(d, f"_PL = {list(range(self.n))!r}")
         if self.elim:
@@ -119,6 +120,9 @@ class FlowWriter:
         return (src.replace(f"\n    {_Late('uses')}", uses)
                 .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
                 .replace(str(_Late("ch_sums")), sums or "pass")
+                .replace(str(_Late("keyed")), "CD = {}" if self.keyed_counts else "pass")
+                .replace(str(_Late("keyed_sums")),
+                         "chosen.update(CD)" if self.keyed_counts else "pass")
                 .replace(str(_Late("fired_list")), ", ".join(fis))
                 .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
@@ -363,6 +367,7 @@ class FlowWriter:
         e(d, "for i, k in enumerate(CH):")
         e(d + 1, "if k:")
         e(d + 2, "chosen[CK[i]] = k")
+        e(d, str(_Late("keyed_sums")))
         # One counter per place a decision is asked; the same (policy, decision) asked in two
         # places adds up, as the interpreter counts it.
         e(d, "unruled = {}")

@@ -23,19 +23,20 @@ the effects `set`, `add` (numbers), `roll` (dice fixed at compile time), `if`, `
 `for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`, `start_timer`,
 `stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per player, the bank),
 `end_game`; zones and the dice that move between them, `move`, `draw`, `let`
-(interpreter/compile/zones.py);
-`choose` and `actions` (interpreter/compile/decisions.py: one decider, `by`, named options
-with `if`, `do`, `duration`, `limit`, `cost`, `pass`, or options given by a list of players);
+(interpreter/compile/zones.py); `choose` and `actions` (interpreter/compile/decisions.py: one
+decider, `by`, named options with `if`, `do`, `duration`, `limit`, `cost`, `pass`, options
+given by a list of players, dice, numbers or texts, number choices with `min` and `max`);
 checks for each player or once (interpreter/compile/checks.py); triggers with priorities and
 consecutive groups; `end.when`; hazards; scoring by `score`, `tie_break`, `eligible`,
-`winners`; policies (`when`, `choose`, `best`, `random`, `options`, `me`, `let`) and random
-seats. Expressions: numbers, texts, booleans, players (possibly none in player state), dice,
-timers, zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total,
-doubles, remaining, first, last, opponents, next_player, highest, lowest, faces, range.
-Teams (interpreter/compile/teams.py): team state (lists too, read and set at an index),
-zones per team, `teams`, `p.team`, a team's name, leader and members, `turns.by_team`. Anything
-else (cards, grids, `race`, `changed` triggers, `by` a list, numeric choices, `let` names
-reading `option`, timed rolls of dice known at run time, event fields...) returns None.
+`winners`; policies (interpreter/compile/policies.py: `when`, `choose` of a name or a value,
+`best`, `random`, `options`, `me`, `let`, also names that read `option`) and random seats.
+Expressions: numbers, texts, booleans, players (possibly none in player state), dice, timers,
+zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total, doubles,
+remaining, first, last, opponents, next_player, highest, lowest, faces, range. Teams
+(interpreter/compile/teams.py): team state (lists too, read and set at an index), zones per
+team, `teams`, `p.team`, a team's name, leader and members, `turns.by_team`. Anything else
+(cards, grids, `race`, `changed` triggers, `by` a list, timed rolls of dice known at run time,
+event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
@@ -53,9 +54,10 @@ many seeds.
 
 The writer is one class made of mixins, one module each: expressions (exprs.py), steps, time
 and triggers (effects.py), the game's frame, phases, rounds, turns and scoring (flow.py),
-decisions (decisions.py), zones (zones.py), checks (checks.py) and teams (teams.py); this
-module holds the names it works out first (state, dice, seats) and `specialize`. The
-vocabulary the writers share (`Ex`, `_Ctx`, the signals) is interpreter/compile/base.py.
+decisions (decisions.py), the seats' controllers at a decision (policies.py), zones
+(zones.py), checks (checks.py) and teams (teams.py); this module holds the names it works out
+first (state, dice, seats) and `specialize`. The vocabulary the writers share (`Ex`, `_Ctx`,
+the signals) is interpreter/compile/base.py.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ from interpreter.compile.base import (
     _EndTurn,
     _lit,
     _node,
+    span,
     times,
     within,
     work,
@@ -85,6 +88,7 @@ from interpreter.compile.effects import EffectWriter
 from interpreter.compile.exprs import ExprWriter
 from interpreter.compile.flow import FlowWriter
 from interpreter.compile.played import Played, Specialized
+from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.decisions import PolicyController, RandomController
@@ -112,8 +116,8 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
     return t, init, isinstance(init, str)
 
 
-class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, ZoneWriter,
-           TeamWriter):
+class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter,
+           ZoneWriter, TeamWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
@@ -135,6 +139,7 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Zo
         self.max_chain = program.limits["max_chain_depth"]
         self.watched = program.watched
         self.uses: dict[tuple, int] = {}           # (decision id, option, period) -> counter
+        self.keyed_counts = False                  # decisions counted by answer in `CD`
         self.flag_exits = 0                        # `end_turn`s written as a flag and break
         self.ch_locals: set[int] = set()           # decision counters kept in locals `chK`
         self._names()
@@ -210,7 +215,8 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Zo
                     continue
                 if e.const is not _NO and (self._fits(kind, e.kind) or e.kind == "none"):
                     self.fixed[name] = e
-        # Decisions whose options are a list of players hold a player (at every site).
+        # Decisions whose options are a list (of players, dice, numbers...) hold one of its
+        # items, and a number choice a number (at every site).
         sites: dict[str, set] = {}
         for s in steps:
             did = s.get("choose", s.get("actions")) if isinstance(s, dict) else None
@@ -222,7 +228,11 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Zo
                     kind = self.expr(_node(s["options"]), {}).kind
                 except Unsupported:
                     pass
-            item = {"list:player": "player", "list:dref": "dref", "zone": "dref"}.get(kind, "?")
+            if "choose" in s and "options" not in s:
+                item = self._number_kind(did)
+            else:
+                item = {"list:player": "player", "list:dref": "dref", "zone": "dref",
+                        "list:int": "int", "list:num": "num", "list:str": "str"}.get(kind, "?")
             sites.setdefault(did, set()).add(item)
         for did, kinds in sites.items():
             if self.decisions.get(did) == "?" and len(kinds) == 1 and kinds != {"?"}:
@@ -335,7 +345,7 @@ def specialize(program: Program, players: int | None = None,
             gen = _Gen(program, n, controllers, track)
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_within": within, "_work": work, "_times": times,
+                     "_within": within, "_work": work, "_span": span, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
                      "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}

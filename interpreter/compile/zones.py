@@ -15,12 +15,12 @@ generated game for them and the Python lines of the effects and expressions that
   one `_randbelow(len(items))` on the game's generator, as random.Random.sample takes one
   item); `roll` of dice known only at run time; `let`; `set`/`add` of a die's face;
 - the built-ins first, last, highest, lowest and faces on dice, and range with constant
-  bounds.
+  bounds; `reveal` (narration only).
 
 A move of several items with one of them twice hands the seed back (the interpreter would put
-it twice); zones with a capacity, decks, shuffles, deals and draws of several items raise
-`Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`,
-`temp`, `const`, `fire` and `after_op`.
+it twice); zones with a capacity, decks, shuffles and deals raise `Unsupported`. `ZoneWriter`
+is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `temp`, `const`, `fire` and
+`after_op`.
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ class ZoneWriter:
         """(Python source of the moved dice, whether it is one die rather than a list)."""
         if what.kind == "dref":
             return what.src, True
-        if what.kind == "list:dref":
+        if what.kind in ("list:dref", "zone"):  # a zone moves by its items, in order
             return what.src, False
         raise Unsupported("move of something not dice")
 
@@ -264,24 +264,77 @@ class ZoneWriter:
         self.after_op(d, None, ctx)
 
     def _s_draw(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        """As steps._draw of one item: from a bag (or pool) blind, as SeededChance.pick (one
-        `_randbelow` on the game's generator); from a deck or row its first item. The item
-        leaves the zone and is bound to `as` (none when the zone is empty)."""
-        self._only(spec, "draw", "as")
+        """As steps._draw: from a bag (or pool) blind, as SeededChance.pick (`rng.sample`: of
+        one item, one `_randbelow` on the game's generator); from a deck or row the first
+        items. Without `replace` the items leave the zone (to `to`, if given). `as` is bound
+        to the item (none when the zone is empty), or with `count` to the list drawn."""
+        self._only(spec, "draw", "as", "count", "to", "replace", "duration")
         src = self.expr(_node(spec["draw"]), ctx.scope)
         if src.kind != "zone":
             raise Unsupported("draw from something not a zone")
+        replace = spec.get("replace", False)
+        if type(replace) is not bool:
+            raise Unsupported("replace")
         blind = self.zones[src.zone][1] not in ("deck", "row")
         z, x = self.temp("z"), self.temp("x")
         e = self.emit
         e(d, f"{z} = {src.src}")
-        e(d, f"if {z}:")
-        e(d + 1, f"{x} = {z}.pop({'rbelow(len(' + z + '))' if blind else '0'})")
-        e(d + 1, f"W[{x}] = None")
-        e(d, "else:")
-        e(d + 1, f"{x} = None")
-        ctx.scope[spec["as"]] = Ex(x, "dref")
+        many = "count" in spec
+        if many:
+            count = self.expr(_node(spec["count"]), ctx.scope)
+            k = count.src
+            if type(count.const) is not int or count.const < 0:
+                if count.kind not in ("int", "num"):
+                    raise Unsupported("a draw's count that is not a number")
+                # Not a whole number, or negative: the interpreter's own error or reading.
+                k = self.temp("k")
+                e(d, f"{k} = {count.src}")
+                e(d, f"if type({k}) is not int or {k} < 0:")
+                e(d + 1, "raise _Fallback()")
+        if "duration" in spec:
+            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+        to = None
+        if "to" in spec:
+            if replace:
+                raise Unsupported("a draw with replace and to")
+            to = self.expr(_node(spec["to"]), ctx.scope)
+            if to.kind != "zone" and to.const != "out":
+                raise Unsupported("draw to something not a zone")
+        target = to.src if to is not None and to.kind == "zone" else None
+        if not many:
+            at = f"rbelow(len({z}))" if blind else "0"
+            e(d, f"if {z}:")
+            e(d + 1, f"{x} = {z}[{at}]" if replace else f"{x} = {z}.pop({at})")
+            if not replace:
+                e(d + 1, f"W[{x}] = {target}")
+                if target is not None:
+                    e(d + 1, f"{target}.append({x})")
+            e(d, "else:")
+            e(d + 1, f"{x} = None")
+        elif blind:
+            e(d, f"{x} = R.sample({z}, min({k}, len({z})))")
+        else:
+            e(d, f"{x} = {z}[:{k}]")
+        if many and not replace:
+            i = self.temp("i")
+            e(d, f"for {i} in {x}:")
+            e(d + 1, f"{z}.remove({i})")
+            e(d + 1, f"W[{i}] = {target}")
+            if target is not None:
+                e(d, f"{target}.extend({x})")
+        ctx.scope[spec["as"]] = Ex(x, "list:dref", True) if many else Ex(x, "dref")
         self.fire("drawn", d, ctx)
+        self.after_op(d, None, ctx)
+
+    def _s_reveal(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        """As steps._reveal: narration only; what it shows (and to whom) is still worked out,
+        for the error a value that is not there gives."""
+        self._only(spec, "reveal", "to")
+        for key in ("reveal", "to"):
+            if key in spec:
+                x = self.expr(_node(spec[key]), ctx.scope)
+                if not x.safe:
+                    self.emit(d, x.src)
         self.after_op(d, None, ctx)
 
     def _roll_dyn(self, dice: Ex, d: int) -> None:

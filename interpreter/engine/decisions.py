@@ -37,8 +37,11 @@ class Option:
     render: Any = None  # renders the label when someone reads it (bots never do)
 
     def shown(self) -> str:
-        """The label as people see it."""
-        return self.render() if self.render is not None else self.label
+        """The label as people see it (an option given by a value, without a label of its
+        own, is shown as that value)."""
+        if self.render is not None:
+            return self.render()
+        return self.label or _value_label(self.value)
 
 
 @dataclass
@@ -253,9 +256,14 @@ def answer_key(chosen: Option | int) -> Any:
     return chosen.key if isinstance(chosen, Option) else chosen
 
 
-def option_for_value(value: Any, label: str = "") -> Option:
-    if not label:
-        # A die or card is named by its id; people also need what it shows to choose it.
-        key, seen = str(ref(value)), show(value)
-        label = key if seen == key else (f"showing {seen}" if isinstance(value, Die) else seen)
-    return Option(ref(value), value, label)
+def option_for_value(value: Any, render: Any = None) -> Option:
+    """An option given by a value (a player, a die, a number...): its key is the value's
+    reference; its label is worked out only when someone reads it (`render`, else the value
+    as shown), so a bot's decision costs nothing per option for labels."""
+    return Option(ref(value), value, render=render)
+
+
+def _value_label(value: Any) -> str:
+    # A die or card is named by its id; people also need what it shows to choose it.
+    key, seen = str(ref(value)), show(value)
+    return key if seen == key else (f"showing {seen}" if isinstance(value, Die) else seen)

@@ -389,7 +389,8 @@ class StepCompiler:
                 vs = vs.items
             if shown is None:
                 return [option_for_value(v) for v in vs]
-            return [option_for_value(v, shown(Env({"option": v}, env))) for v in vs]
+            # Labels are people's: rendered when read (as a prompt is), never for a bot.
+            return [option_for_value(v, lambda v=v: shown(Env({"option": v}, env))) for v in vs]
         return computed
 
     def _choose(self, spec, path, name) -> Step:

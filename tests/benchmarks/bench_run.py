@@ -8,18 +8,19 @@ Not part of the default test run (pytest ignores tests/benchmarks). Run it with
     .venv/bin/python tests/benchmarks/bench_run.py [--seconds S] [--only NAME]
 
 Part 1, games/s: each side plays seeded games for about S seconds with the ruleset's default
-players and policies; the figure is games per second of CPU time (time.process_time), so a
-busy machine disturbs the ratio less than the absolute numbers. A ruleset whose seeded games
-stop with a rule error (a feature the interpreter does not run yet) is listed as skipped, with
-the reason. The `specialized` column plays the same seeded games with the function that
+players and policies; the figure is games per second of CPU time (time.process_time), so a busy
+machine disturbs the ratio less than the absolute numbers. A ruleset whose seeded games stop
+with a rule error (a feature the interpreter does not run yet) is listed as skipped, with the
+reason. The `specialized` column plays the same seeded games with the function that
 interpreter/compile/specialize.py generates for the ruleset and its default seats (what `meeple
 simulate` uses when the specializer accepts a setup), beside the same baseline; `-` where the
-specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers
-(threshold policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo),
-Shipwrecked! (crew policy, 2 players, the grab race's model) and Dark Water Salvage
-(sonar_hunter, 4 players). tests/test_baseline_*.py check that the last three play the
-ruleset's game: statistically, and for Dark Water Salvage decision by decision from the
-interpreter's setups.
+specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers (threshold
+policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo), Shipwrecked! (crew
+policy, 2 players, the grab race's model), Dark Water Salvage (sonar_hunter, 4 players) and
+Liar's Dice (cautious, 2 players: a decision of about 150 bids, each weighed by the policy's
+expression, which the baseline evaluates per bid as written). tests/test_baseline_*.py check
+that the last four play the ruleset's game: statistically, and for Dark Water Salvage decision
+by decision from the interpreter's setups.
 
 Part 2, workers: `interpreter.simulate.runner.simulate` (what `meeple simulate` runs: no log, lead
 changes tracked) plays the same games with 1 and with 2 worker processes; the figure is games
@@ -43,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import baseline_dark_water_salvage  # noqa: E402
 import baseline_dice_bag_dungeon  # noqa: E402
+import baseline_liars_dice  # noqa: E402
 import baseline_pig  # noqa: E402
 import baseline_shipwrecked  # noqa: E402
 import baseline_wreckdivers  # noqa: E402
@@ -58,6 +60,7 @@ BASELINES: dict[str, Callable[[int], object]] = {
     "dark_water_salvage.yaml": lambda i: baseline_dark_water_salvage.play(random.Random(i)),
     "dice_bag_dungeon.yaml": lambda i: baseline_dice_bag_dungeon.play(random.Random(i)),
     "shipwrecked.yaml": lambda i: baseline_shipwrecked.play(random.Random(i)),
+    "liars_dice.yaml": lambda i: baseline_liars_dice.play(random.Random(i)),
     "pig.yaml": lambda i: baseline_pig.play(random.Random(i)),
     "wreckdivers.yaml": lambda i: baseline_wreckdivers.play(random.Random(i)),
 }

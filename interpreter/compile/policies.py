@@ -1,0 +1,288 @@
+"""Phase 5b, compile for simulation (specializer): the seats' controllers at a decision, as code.
+
+Input: a decision's legal answers as the generated code holds them, the seat configuration's
+controllers (policies, random seats) and the generator of interpreter/compile/specialize.py.
+Output: Python lines that set the choice variable as interpreter/engine/decisions.py would:
+policies as if/elif chains (`when`, `choose`, `best`, `random`; `let` names worked out when
+first read, once a decision or, when they read `option`, once an option), a rule whose pick is
+not legal does not apply, no rule: counted as unruled, then a random pick from the game's
+decision generator.
+
+The legal answers (`legal`) come in four forms:
+
+- ("static", indexes): named options, the legal ones known now;
+- ("dynamic", name): named options, the name of a run-time list of legal indexes;
+- ("values", name): options given by an expression, the name of the run-time list of the
+  values (players and dice as numbers, numbers, texts); the choice holds the value;
+- ("number", low, high): a number choice between two bounds (sources).
+
+`PolicyWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`,
+`temp` and `const`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.nodes import mentions
+from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _lit, _node
+from interpreter.engine.decisions import PolicyController
+
+# Kinds whose Python `==` is the language's match of a pick with an option (a pick of another
+# kind could match an option's key rather than its value: not specialized).
+_SAME_MATCH = {"player": ("player",), "dref": ("dref",), "str": ("str",),
+               "int": ("int", "num"), "num": ("int", "num")}
+
+
+class PolicyWriter:
+    """The controllers of the seats at one decision (a mixin of _Gen)."""
+
+    def _controllers(self, did: str, values: Any, legal: tuple, c: str, d: int,
+                     who: Ex) -> None:
+        """The decider's controller as code; seats with the same controller share it.
+        `values`: the option names (named options), or the kind of the values (`values`
+        mode), or None (a number choice)."""
+        # Group by what the code would be: the policy's name, or random.
+        keyed: dict[str, list[int]] = {}
+        for seat, ctrl in enumerate(self.controllers):
+            keyed.setdefault(ctrl.name, []).append(seat)
+        items = list(keyed.items())
+        for j, (_, seats) in enumerate(items):
+            dd = d
+            if len(items) > 1:
+                test = (f"{who.src} in {tuple(seats)!r}" if len(seats) > 1
+                        else f"{who.src} == {seats[0]}")
+                self.emit(d, ("if " if j == 0 else "elif ") + test + ":" if j < len(items) - 1
+                          else "else:")
+                dd = d + 1
+            ctrl = self.controllers[seats[0]]
+            if isinstance(ctrl, PolicyController):
+                self._policy(ctrl.policy, did, values, legal, c, dd, who)
+            else:
+                self._random(legal, c, dd)
+
+    def _random(self, legal: tuple, c: str, d: int) -> None:
+        """As random_pick on the game's decision generator (made when first needed)."""
+        self.emit(d, "if drnd is None:")
+        self.emit(d + 1, "DR = _Random(f'{seed}:decisions')")
+        self.emit(d + 1, "drnd = DR.random")
+        if legal[0] == "static":
+            lg = legal[1]
+            self.emit(d, f"{c} = {self.const(lg, 'LG')}[int(drnd() * {len(lg)})]")
+        elif legal[0] == "number":
+            self.emit(d, f"{c} = DR.randint(int({legal[1]}), int({legal[2]}))")
+        else:
+            self.emit(d, f"{c} = {legal[1]}[int(drnd() * len({legal[1]}))]")
+
+    def _policy(self, policy: Any, did: str, values: Any, legal: tuple, c: str, d: int,
+                who: Ex) -> None:
+        """As Policy.decide and PolicyController: rules in order; a rule whose pick is not
+        legal does not apply; no rule: counted as unruled, then a random pick."""
+        spec = (self.data.get("policies") or {}).get(policy.name, {})
+        rules = (spec.get("decide") or {}).get(did)
+        if rules is not None and not isinstance(rules, list):
+            rules = [{"choose": rules}]
+        mode = legal[0]
+        # A policy reads the game's names, `me` (the decider), `options` (the legal values;
+        # a number choice has none) and its `let` names (worked out when first read, once in
+        # this decision; those that read `option`, once an option of a `best`).
+        scope = {"me": who}
+        if mode != "number":
+            scope["options"] = Ex("", "options", True, opts=legal + (values,))
+        mark, lazy = len(self.lines), []
+        each: dict[str, Any] = {}
+        scope = self._lets(spec.get("let"), scope, lazy, each)
+        named = self.p.symbols.decision_options.get(did) or []
+        lines = []  # (condition Ex, action): ("pick", i), ("best", text, scope), ...
+        for rule in rules or []:
+            r_each = dict(each)
+            rscope = self._lets(rule.get("let"), scope, lazy, r_each) if "let" in rule \
+                else scope
+            when = self.cond(rule["when"], rscope) if "when" in rule else _lit(True)
+            if when.const is False:
+                continue
+            if "choose" in rule:
+                action = self._pick(rule["choose"], mode, values, named, legal, rscope)
+                if action is None:
+                    # Never legal here: the rule never applies, but its condition is still
+                    # evaluated (it may stop the game with an error).
+                    if not when.safe:
+                        lines.append((when, ("never",)))
+                    continue
+            elif "best" in rule:
+                action = ("best", rule["best"], rscope, r_each)
+            elif rule.get("random"):
+                action = ("random",)
+            else:
+                raise Unsupported("a policy rule")
+            lines.append((when, action))
+            if when.const is True and self._always(action, mode):
+                break  # always applies: later rules are never reached
+        if not (lines and lines[-1][0].const is True and self._always(lines[-1][1], mode)):
+            k = len(self.unruled)
+            self.unruled.append((policy.name, did))
+            lines.append((_lit(True), ("unruled", k)))
+        if all(self._always(a, mode) or a[0] == "never" for _, a in lines):
+            for j, (when, action) in enumerate(lines):
+                last = when.const is True
+                if j == 0 and last:
+                    self._action(action, legal, c, d, scope)
+                    break
+                if last:
+                    self.emit(d, "else:")
+                elif action[0] == "never":
+                    self.emit(d, f"{'if' if j == 0 else 'elif'} {when.src} and False:")
+                else:
+                    self.emit(d, f"{'if' if j == 0 else 'elif'} {when.src}:")
+                self._action(action, legal, c, d + 1, scope)
+                if last:
+                    break
+            self._reset_lets(mark, lazy, d)
+            return
+        # Rules in turn until one gives a legal answer: an option index or a seat is never
+        # negative; a value or a number may be anything, so they start unset (`_U`).
+        unset = f"{c} < 0" if mode in ("static", "dynamic") else f"{c} is _U"
+        self.emit(d, f"{c} = -1" if mode in ("static", "dynamic") else f"{c} = _U")
+        for when, action in lines:
+            test = unset + ("" if when.const is True else f" and {when.src}")
+            if action[0] == "pick":
+                test += f" and {action[1]} in {legal[1]}"
+            elif action[0] == "never":
+                test += " and False"
+            self.emit(d, f"if {test}:")
+            self._action(action, legal, c, d + 1, scope)
+        self._reset_lets(mark, lazy, d)
+
+    def _pick(self, pick: Any, mode: str, values: Any, named: list, legal: tuple,
+              scope: dict) -> tuple | None:
+        """A rule's `choose` as an action: ("pick", index) of a named option, ("pickv", Ex)
+        of a value to find among the options, ("pickn", Ex) of a number; None when it is
+        never legal here."""
+        if mode in ("static", "dynamic"):
+            if pick not in values or pick not in named:
+                raise Unsupported("a policy pick given by an expression")
+            i = values.index(pick)
+            if mode == "static" and i not in legal[1]:
+                return None
+            return ("pick", i)
+        # As Policy._choose: an option name written bare, else an expression (these
+        # decisions have no option names).
+        x = self.expr(_node(pick), scope)
+        if mode == "number":
+            if x.kind not in _NUMS:
+                raise Unsupported("a number choice's pick that is not a number")
+            return ("pickn", x)
+        if x.kind not in _SAME_MATCH.get(values, ()):
+            raise Unsupported("a policy pick of another kind than the options")
+        return ("pickv", x)
+
+    def _lets(self, lets: dict | None, scope: dict, lazy: list,
+              each: dict | None = None) -> dict:
+        """A policy's (or rule's) `let` names added to the scope, as LazyEnv reads them: each
+        worked out when first read, then kept for the rest of the decision (a local reset to
+        `_U` before the rules). A name that reads `option` (or such a name) goes to `each`,
+        worked out once an option where a `best` weighs them. A name read before it is given
+        is not specialized."""
+        if not lets:
+            return scope
+        scope = dict(scope)
+        names = list(lets)
+        per_option = {"option", *(each or {})}
+        for i, (name, value) in enumerate(lets.items()):
+            node = _node(value)
+            if name in ("me", "options", "option") or mentions(node, set(names[i:])):
+                raise Unsupported("a `let` that reads a later name")
+            if name in scope or name in per_option:
+                raise Unsupported("a `let` name given again")  # LazyEnv's lookups differ
+            if mentions(node, per_option):
+                if each is None:
+                    raise Unsupported("a `let` that reads `option`")
+                each[name] = node
+                per_option.add(name)
+                continue
+            x = self.expr(node, scope)
+            if x.const is not _NO:
+                scope[name] = x
+                continue
+            v = self.temp("L")
+            lazy.append(v)
+            scope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
+                             zone=x.zone)
+        return scope
+
+    def _reset_lets(self, mark: int, lazy: list, d: int) -> None:
+        """Before the rules: the `let` names they read are not worked out yet."""
+        body = "\n".join(self.lines[mark:])
+        used = [v for v in lazy if v in body]
+        if used:
+            self.lines.insert(mark, "    " * d + " = ".join(used) + " = _U")
+
+    @staticmethod
+    def _always(action: tuple, mode: str) -> bool:
+        """Whether the action gives an answer whenever its condition holds (a pick only when
+        its option is known to be legal; `best` of a number choice is an error)."""
+        if action[0] == "best":
+            return mode != "number"
+        return action[0] not in ("never", "pickv", "pickn") and (
+            action[0] != "pick" or mode == "static")
+
+    def _action(self, action: tuple, legal: tuple, c: str, d: int, scope: dict) -> None:
+        kind = action[0]
+        if kind == "pick":
+            self.emit(d, f"{c} = {action[1]}")
+        elif kind == "never":
+            self.emit(d, "pass")
+        elif kind == "pickv":
+            # As _match_value: the first option equal to the pick (the option's own value).
+            p, lg = self.temp("pk"), legal[1]
+            self.emit(d, f"{p} = {action[1].src}")
+            self.emit(d, f"if {p} in {lg}:")
+            self.emit(d + 1, f"{c} = {lg}[{lg}.index({p})]")
+        elif kind == "pickn":
+            # As Request.match: a number within the bounds (a whole number or not).
+            p = self.temp("pk")
+            self.emit(d, f"{p} = {action[1].src}")
+            self.emit(d, f"if {legal[1]} <= {p} <= {legal[2]}:")
+            self.emit(d + 1, f"{c} = {p}")
+        elif kind == "best":
+            if legal[0] == "number":
+                self.emit(d, "raise _Fallback()")  # `best` cannot weigh a number choice
+            else:
+                self._best(action[1], legal, c, d, action[2], action[3])
+        else:
+            if kind == "unruled":
+                self.emit(d, f"UN[{action[1]}] += 1")
+            self._random(legal, c, d)
+
+    def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict,
+              each: dict) -> None:
+        """As a `best` rule: the first option with the highest score; `let` names that read
+        `option` worked out when first read, once an option."""
+        mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
+        o, s, bs = self.temp("o"), self.temp("s"), self.temp("bs")
+        if mode == "values":
+            option = Ex(o, values, True)
+            over = lg
+        else:
+            option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)
+            over = self.const(lg, "LG") if mode == "static" else lg
+        oscope, lazy = {**scope, "option": option}, []
+        for name, node in each.items():
+            x = self.expr(node, oscope)
+            if x.const is not _NO:
+                oscope[name] = x
+                continue
+            v = self.temp("L")
+            lazy.append(v)
+            oscope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
+                              zone=x.zone)
+        score = self.expr(_node(text), oscope)
+        if score.kind not in _NUMS:
+            raise Unsupported("`best` of something not a number")
+        self.emit(d, f"{bs} = None")
+        self.emit(d, f"for {o} in {over}:")
+        mark = len(self.lines)
+        self.emit(d + 1, f"{s} = {score.src}")
+        self._reset_lets(mark, lazy, d + 1)
+        self.emit(d + 1, f"if {bs} is None or {s} > {bs}:")
+        self.emit(d + 2, f"{c}, {bs} = {o}, {s}")
