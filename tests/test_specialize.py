@@ -91,7 +91,7 @@ def test_a_budget_hands_the_seed_to_the_interpreter(ruleset, limit, value):
     assert special.fallbacks > 0
 
 
-@pytest.mark.parametrize("name", ["dark_water_salvage", "shipwrecked"])
+@pytest.mark.parametrize("name", ["dark_water_salvage"])
 def test_unsupported_rulesets_give_none(name):
     assert specialize(load(str(ROOT / "rulesets" / f"{name}.yaml")).program) is None
 

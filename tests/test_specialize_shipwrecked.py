@@ -1,9 +1,11 @@
-"""The specializer on the way to Shipwrecked!: teams played exactly as the interpreter does.
+"""The specializer plays Shipwrecked! and teams exactly as the interpreter does.
 
-Shipwrecked! (rulesets/shipwrecked.yaml) is not specialized yet: it meets timed rolls of dice
-known at run time, `draw` with `replace`, the `race` step, hazard events during a race, `reveal`.
-Its first features, teams, are specialized and checked here on a small neutral ruleset (a team
-relay):
+Shipwrecked! (rulesets/shipwrecked.yaml) runs through the generated code: timed rolls of dice
+known at run time, `draw` with `replace`, the modelled `race` (misgrabs, a hand's modelled
+capacity, each hand's policy picking among the sailors it wants), hazard events during a race
+with the claimed sailors in hands, `reveal`, list state grown by `add`; its games are compared
+with the interpreter's under parameters that exercise each. Teams are checked on a small
+neutral ruleset (a team relay):
 `teams` with `assign: alternate` and `blocks`, team state (numbers, true/false) read and
 written through `current.team`, `me.team` and loop variables, team-valued global state that may
 be none, `teams`, `tm.name`, `tm.leader`, `tm.members`, `first` over teams, a decision taken by a
@@ -24,9 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compile.base import Unsupported
-from interpreter.compile.specialize import _Gen, specialize
-from interpreter.engine.setup import controller_for, load
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
 from tests.test_specialize import _interpreted, _same
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,12 +299,12 @@ def test_an_add_at_a_negative_index_hands_the_seed_back(tmp_path):
     assert 0 < special.fallbacks < 60
 
 
-def test_shipwrecked_still_declines_at_its_first_unspecialized_feature():
-    # Teams, zones per team, list state per team, choices among numbers and timed rolls of
-    # dice known at run time are specialized now; the next feature Shipwrecked! needs is the
-    # modelled race.
-    program = load(SHIPWRECKED).program
-    assert specialize(program) is None
-    seats = [controller_for(program, None) for _ in range(2)]
-    with pytest.raises(Unsupported, match="effect race"):
-        _Gen(program, 2, seats, False).generate()
+@pytest.mark.parametrize("sets,seats,players", [
+    (None, None, None),
+    ({"knock_hazard": "0.3"}, None, None),                      # sailors knocked mid-grab
+    ({"misgrab_return": "keep_face", "misgrab_rate": "0.3"}, {1: "random"}, None),
+    ({"first_team": "random", "hand_capacity": "2"}, {2: "random_islands"}, 4),
+])
+def test_shipwrecked_gives_the_interpreters_games(sets, seats, players):
+    _same(SHIPWRECKED, range(40), None, sets, players, seats)
+

@@ -99,6 +99,10 @@ _DOC_KEYS = frozenset({"doc", "description", "prompt", "option_label", "before",
                        "id"})
 
 
+# What a list may hold (the kinds a list's items take in generated code).
+ITEM_KINDS = frozenset({"int", "num", "bool", "str", "player", "dref", "team"})
+
+
 @dataclass
 class Ex:
     """A generated expression: Python source, its kind, whether it can never raise (`safe`),

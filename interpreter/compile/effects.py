@@ -19,6 +19,7 @@ from interpreter.compile.base import (
     _NO,
     _NONEABLE,
     _NUMS,
+    ITEM_KINDS,
     SAFE_INT,
     SMALL_STEP,
     Ex,
@@ -120,12 +121,25 @@ class EffectWriter:
     def _s_add(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "add", "min", "max")
         pairs = []
+        lists = []
         for text, value in spec["add"].items():
             target, kind, name = self._target(text, ctx, read=True)
             v = self.expr(_node(value), ctx.scope)
-            if kind not in _NUMS or not self._fits(kind, v.kind):
+            if kind == "?" and self.list_kinds.get(name, "") is None and v.kind != "list:?" \
+                    and v.kind.split(":")[-1] in ITEM_KINDS:
+                # A list whose items nothing earlier told: what is added to it tells (no code
+                # written so far read it, or generating would have stopped there).
+                kind = v.kind if v.kind.startswith("list:") else "list:" + v.kind
+                self.list_kinds[name] = kind
+            if kind.startswith("list:") and v.kind in (kind, kind[5:]) and not (
+                    "min" in spec or "max" in spec):
+                lists.append(v.kind == kind)  # a list adds its items, anything else itself
+            elif kind not in _NUMS or not self._fits(kind, v.kind):
                 raise Unsupported(f"add {text}")
             pairs.append((target, v, name))
+        if lists:
+            self._add_to_lists(pairs, lists, d, ctx)
+            return
         low = self.expr(_node(spec["min"]), ctx.scope) if "min" in spec else None
         high = self.expr(_node(spec["max"]), ctx.scope) if "max" in spec else None
         for b in (low, high):
@@ -153,6 +167,18 @@ class EffectWriter:
             if (low is None or high is None) and (v.bound is None or v.bound > SMALL_STEP):
                 self.emit(d, f"if not -{SAFE_INT} <= {target} <= {SAFE_INT}:")
                 self.emit(d + 1, "raise _Fallback()")
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
+
+    def _add_to_lists(self, pairs: list, lists: list, d: int, ctx: _Ctx) -> None:
+        """`add` to list state, as steps._add: every amount first, then each list becomes a
+        new list with the items added at its end (within the size limit)."""
+        if len(lists) != len(pairs):
+            raise Unsupported("add to lists and numbers at once")
+        temps = [self.temp() for _ in pairs]
+        for t, (_, v, _) in zip(temps, pairs, strict=True):
+            self.emit(d, f"{t} = {v.src}")
+        for t, (target, _, _), whole in zip(temps, pairs, lists, strict=True):
+            self.emit(d, f"{target} = _within({target} + {f'list({t})' if whole else f'[{t}]'})")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -372,6 +398,11 @@ class EffectWriter:
         for event, spec in (self.data.get("events") or {}).items():
             if "hazard" not in spec:
                 continue
+            rate = self.expr(_node(spec["hazard"]), {})
+            if rate.kind not in _NUMS:
+                raise Unsupported("hazard rate")
+            if rate.const is not _NO and rate.const <= 0:
+                continue  # never happens, and draws nothing
             dd = d1
             if "during" in spec:
                 c = self.cond(spec["during"], {})
@@ -380,9 +411,6 @@ class EffectWriter:
                 if c.const is not True:
                     self.emit(d1, f"if {c.src}:")
                     dd = d1 + 1
-            rate = self.expr(_node(spec["hazard"]), {})
-            if rate.kind not in _NUMS:
-                raise Unsupported("hazard rate")
             # As SeededChance.hazard: no draw for a rate <= 0; else one draw, 0.0 at rate 1.
             at = self.temp("at")
             item = f"({start} + {at}, 1, 'event', {event!r})"

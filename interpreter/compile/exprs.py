@@ -77,6 +77,8 @@ class ExprWriter:
                     raise Unsupported(f"the items of list {name}")
                 return Ex(py, lk, True)
             return Ex(py, kind, kind not in _NONEABLE)  # a player, die or team may be none
+        if name in self.races:  # none before the race has run: not `safe`
+            return Ex(f"R_{name}", "race")
         if name in self.decisions:
             kind = self.decisions[name]
             if kind == "?":
@@ -132,6 +134,9 @@ class ExprWriter:
         key = self.expr(node.key, scope)
         if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
             return Ex("", "die", True, dice=(obj.dice[key.const],))
+        if obj.kind == "race" and key.kind == "player":
+            # A seat that did not race has no claims: the lookup fails, as the map's would.
+            return Ex(f"{obj.src}[{key.src}]", "list:dref")
         item = self._team_index(node, scope)  # an item of a team's list state
         if item is not None:
             return item

@@ -72,6 +72,8 @@ class FlowWriter:
         e(d, str(_Late("uses")))
         for did in self.decisions:
             e(d, f"D_{did} = None")
+        for rid in self.races:
+            e(d, f"R_{rid} = None")
         for ds in self.dice.values():
             for die in ds:
                 e(d, f"{die.var} = None")

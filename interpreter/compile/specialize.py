@@ -19,10 +19,11 @@ identifiers chosen here, strings become `repr` constants.
 
 Supported: phases with turns (clockwise, counterclockwise, `first`, `skip`; the eliminated
 have none), repeat `times`/`while`/`until`/`max`, `next` with conditions, `on_begin`/`on_end`;
-the effects `set`, `add` (numbers), `roll` (dice fixed at compile time), `if`, `repeat`,
-`for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`, `start_timer`,
-`stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per player, the bank),
-`end_game`; zones and the dice that move between them, `move`, `draw`, `let`
+the effects `set`, `add` (numbers, items to a list), `roll` (dice fixed at compile time),
+`if`, `repeat`, `for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`,
+`start_timer`, `stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per
+player, the bank), `end_game`; the modelled `race` of players (interpreter/compile/races.py);
+zones and the dice that move between them, `move`, `draw`, `let`
 (interpreter/compile/zones.py); `choose` and `actions` (interpreter/compile/decisions.py: one
 decider, `by`, named options with `if`, `do`, `duration`, `limit`, `cost`, `pass`, options
 given by a list of players, dice, numbers or texts, number choices with `min` and `max`);
@@ -35,8 +36,8 @@ zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total,
 remaining, first, last, opponents, next_player, highest, lowest, faces, range. Teams
 (interpreter/compile/teams.py): team state (lists too, read and set at an index), zones per
 team, `teams`, `p.team`, a team's name, leader and members, `turns.by_team`. Anything else
-(cards, grids, `race`, `changed` triggers, `by` a list, timed rolls of dice known at run time,
-event fields...) returns None.
+(cards, grids, races of teams, `changed` triggers, `by` a list, timed rolls of dice known at
+run time, event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
@@ -54,10 +55,10 @@ many seeds.
 
 The writer is one class made of mixins, one module each: expressions (exprs.py), steps, time
 and triggers (effects.py), the game's frame, phases, rounds, turns and scoring (flow.py),
-decisions (decisions.py), the seats' controllers at a decision (policies.py), zones
-(zones.py), checks (checks.py) and teams (teams.py); this module holds the names it works out
-first (state, dice, seats) and `specialize`. The vocabulary the writers share (`Ex`, `_Ctx`,
-the signals) is interpreter/compile/base.py.
+decisions (decisions.py), the seats' controllers at a decision (policies.py), races
+(races.py), zones (zones.py), checks (checks.py) and teams (teams.py); this module holds the
+names it works out first (state, dice, seats) and `specialize`. The vocabulary the writers
+share (`Ex`, `_Ctx`, the signals) is interpreter/compile/base.py.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ from typing import Any
 
 from interpreter.compile.base import (
     _NO,
+    ITEM_KINDS,
     Ex,
     Fallback,
     Unsupported,
@@ -89,6 +91,7 @@ from interpreter.compile.exprs import ExprWriter
 from interpreter.compile.flow import FlowWriter
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
+from interpreter.compile.races import RaceWriter
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.decisions import PolicyController, RandomController
@@ -117,7 +120,7 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 
 class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter,
-           ZoneWriter, TeamWriter):
+           RaceWriter, ZoneWriter, TeamWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
@@ -179,6 +182,8 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
         self.list_kinds: dict[str, str | None] = {k: None for k, v in self.vars.items()
                                                    if v[2] == "list"}
         self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
+        # A race's id holds each racer's claims (interpreter/compile/races.py).
+        self.races = {s["race"] for s in steps if isinstance(s, dict) and "race" in s}
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
@@ -247,11 +252,13 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
     def _infer_lists(self) -> None:
         """The item kind of each list variable, from what is assigned to it (to a fixed
         point: an assignment may read the list itself)."""
-        sets = []
+        sets, adds = [], []
         for steps in _all_step_lists(self.data):
             for step in _walk(steps):
                 if isinstance(step, dict) and "set" in step and isinstance(step["set"], dict):
                     sets += [(t, v) for t, v in step["set"].items() if t in self.list_kinds]
+                if isinstance(step, dict) and "add" in step and isinstance(step["add"], dict):
+                    adds += [(t, v) for t, v in step["add"].items() if t in self.list_kinds]
         for name in self.list_kinds:
             init, is_expr = self.inits[name]
             if is_expr:
@@ -267,6 +274,16 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
                     continue
                 if kind.startswith("list:") and kind != "list:?":
                     self.list_kinds[target] = kind
+                    progress = True
+            for target, value in adds:  # adding an item (or a list of them) to the list
+                if self.list_kinds[target] is not None:
+                    continue
+                try:
+                    kind = self.expr(_node(value), {}).kind
+                except Unsupported:
+                    continue
+                if kind != "list:?" and kind.split(":")[-1] in ITEM_KINDS:
+                    self.list_kinds[target] = kind if kind.startswith("list:") else "list:" + kind
                     progress = True
             if not progress:
                 break
@@ -345,7 +362,8 @@ def specialize(program: Program, players: int | None = None,
             gen = _Gen(program, n, controllers, track)
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_within": within, "_work": work, "_span": span, "_times": times,
+                     "_within": within, "_work": work, "_span": span,
+                     "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
                      "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}

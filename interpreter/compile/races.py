@@ -1,0 +1,182 @@
+"""Phase 5b, compile for simulation (specializer): a modelled race, as code.
+
+Input: a `race` step of the checked ruleset (racers, items, and per racer what it wants, its
+rate, latency, error rate, capacity and modelled capacity) and the generator of
+interpreter/compile/specialize.py. Output: Python lines that run the race as
+interpreter/engine/race.py's model does in a seeded game: competing exponential clocks on the
+game's generator, each racer starting after its latency and claiming one item at a time (a
+misgrab with chance `error_rate`, else the item its seat's policy ranks best for the race's
+id, or the one it wants when there is one), until it holds its modelled capacity or nothing it
+wants is left. Then the race's seconds pass on the modelled clock with the claimed items out of
+their zone (in hands), the race id holds each racer's claims, `decided` fires.
+
+In generated code the race id is `R_<id>`: a list indexed by seat holding each racer's claims
+(None for a seat that did not race), kind `race`; `grab[p]` reads it. Racers that are teams,
+scripts and reports (the table, people) are not specialized: simulation has none of them.
+`RaceWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`, `temp`,
+`advance`, `fire`, `after_op` and `_controllers`.
+"""
+
+from __future__ import annotations
+
+from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
+
+
+class RaceWriter:
+    """The `race` step (a mixin of _Gen)."""
+
+    def _s_race(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
+                   "capacity", "model_capacity")
+        rid = spec["race"]
+        if not self.dyn:
+            raise Unsupported("a race without zones")
+        racers = self.expr(_node(spec["by"]), ctx.scope)
+        items = self.expr(_node(spec["items"]), ctx.scope)
+        if racers.kind == "player":
+            racers = Ex(f"[{racers.src}]", "list:player", racers.safe)
+        if racers.kind != "list:player":
+            raise Unsupported("racers that are not players")
+        if items.kind not in ("zone", "list:dref"):
+            raise Unsupported("a race for items that are not dice")
+        e = self.emit
+        rs, pool, cl, nx = self.temp("rs"), self.temp("po"), self.temp("cl"), self.temp("nx")
+        e(d, f"{rs} = list({racers.src})")
+        if not racers.safe:  # a racer that is none: the interpreter's error
+            e(d, f"if None in {rs}:")
+            e(d + 1, "raise _Fallback()")
+        e(d, f"{pool} = list({items.src})")
+        # Each racer's numbers, in the order _racer works them out; each must be 0 or more.
+        r = self.temp("r")
+        scope = {**ctx.scope, "racer": Ex(r, "player", True)}
+        fields = {}
+        for key in ("capacity", "model_capacity", "rate", "latency", "error_rate"):
+            if key not in spec:
+                continue
+            x = self.expr(_node(spec[key]), scope)
+            if x.kind not in _NUMS:
+                raise Unsupported(f"a race's {key} that is not a number")
+            fields[key] = x
+        cap, held = self.temp("cp"), self.temp("hd")
+        rate, lat, err = self.temp("rt"), self.temp("lt"), self.temp("er")
+        for name in (cap, held, rate, lat, err):
+            e(d, f"{name} = []")
+        e(d, f"for {r} in {rs}:")
+        values = {}
+        for key, x in fields.items():
+            if x.const is not _NO and x.const >= 0:
+                values[key] = x.src
+                continue
+            v = self.temp("v")
+            e(d + 1, f"{v} = {x.src}")
+            e(d + 1, f"if {v} < 0:")
+            e(d + 2, "raise _Fallback()")  # the interpreter's error
+            values[key] = v
+        c = f"int({values['capacity']})" if "capacity" in values else "None"
+        if "model_capacity" in values:
+            m = f"int({values['model_capacity']})"
+            h = m if c == "None" else f"min({c}, {m})"
+        else:
+            h = c
+        e(d + 1, f"{cap}.append({c})")
+        e(d + 1, f"{held}.append({h})")
+        e(d + 1, f"{rate}.append({values.get('rate', '1.0')})")
+        e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
+        e(d + 1, f"{err}.append(min(1.0, {values['error_rate']}))" if "error_rate" in values
+          else f"{err}.append(0.0)")
+        last = self._race_model(spec, rid, rs, pool, cl, nx, (held, rate, lat, err), d, ctx)
+        self._race_time(items, cl, last, d, ctx)
+        res = self.temp("rr")
+        e(d, f"{res} = [None] * {self.n}")
+        e(d, f"for {r}, {cl}_i in zip({rs}, {cl}):")
+        e(d + 1, f"{res}[{r}] = {cl}_i")
+        e(d, f"R_{rid} = {res}")
+        self.fire("decided", d, ctx)
+        self.after_op(d, frozenset({rid}), ctx)
+
+    def _race_model(self, spec: dict, rid: str, rs: str, pool: str, cl: str, nx: str,
+                    per: tuple, d: int, ctx: _Ctx) -> str:
+        """As race._model: the claims of every racer; returns the name of the moment of the
+        last claim (the race's seconds)."""
+        held, rate, lat, err = per
+        e = self.emit
+        i, rem, wn, it, last = (self.temp("i"), self.temp("rm"), self.temp("wn"),
+                                self.temp("it"), self.temp("ls"))
+        ac = self.temp("ac")
+
+        def gap(depth: int, target: str, base: str) -> None:
+            # As _Uniforms.gap: no draw at a rate of 0 or less (never claims).
+            e(depth, f"if {rate}[{i}] > 0:")
+            e(depth + 1, f"{target} = {base} - _log(1.0 - rnd()) / {rate}[{i}]")
+            e(depth, "else:")
+            e(depth + 1, f"{target} = _inf")
+        e(d, f"{cl} = [[] for _ in {rs}]")
+        e(d, f"{nx} = [0.0] * len({rs})")
+        e(d, f"for {i} in range(len({rs})):")
+        gap(d + 1, f"{nx}[{i}]", f"{lat}[{i}]")
+        e(d, f"{ac} = [{i} for {i} in range(len({rs})) if {nx}[{i}] < _inf]")
+        e(d, f"{rem} = list({pool})")
+        e(d, f"{last} = 0.0")
+        e(d, f"while {ac}:")
+        d1 = d + 1
+        # The soonest clock; among equals the first racer (ac keeps racers in order).
+        e(d1, f"{i} = min({ac}, key={nx}.__getitem__)")
+        e(d1, f"if {held}[{i}] is not None and len({cl}[{i}]) >= {held}[{i}]:")
+        e(d1 + 1, f"{ac}.remove({i})")
+        e(d1 + 1, "continue")
+        r = self.temp("r")
+        e(d1, f"{r} = {rs}[{i}]")
+        x = self.temp("x")
+        if "wanted" in spec:
+            want = self.cond(spec["wanted"], {**ctx.scope, "racer": Ex(r, "player", True),
+                                              "item": Ex(x, "dref", True)})
+            e(d1, f"{wn} = [{x} for {x} in {rem} if {want.src}]")
+        else:
+            e(d1, f"{wn} = list({rem})")
+        e(d1, f"if not {wn}:")
+        e(d1 + 1, f"{ac}.remove({i})")  # nothing it wants is left: it stops
+        e(d1 + 1, "continue")
+        e(d1, f"{it} = None")
+        uw = self.temp("uw")
+        e(d1, f"if {err}[{i}] > 0 and rnd() < {err}[{i}]:")
+        e(d1 + 1, f"{uw} = [{x} for {x} in {rem} if {x} not in {wn}]")  # dice: numbers
+        e(d1 + 1, f"if {uw}:")
+        e(d1 + 2, f"{it} = {uw}[min(len({uw}) - 1, int(rnd() * len({uw})))]")
+        e(d1, f"if {it} is None:")
+        e(d1 + 1, f"if len({wn}) == 1:")
+        e(d1 + 2, f"{it} = {wn}[0]")
+        e(d1 + 1, "else:")
+        # The racer's seat decides as for the decision named by the race's id (no count of
+        # the choice: the interpreter asks the controller directly).
+        self._controllers(rid, "dref", ("values", wn), it, d1 + 2, Ex(r, "player", True))
+        e(d1, f"{cl}[{i}].append({it})")
+        e(d1, f"{rem}.remove({it})")
+        e(d1, f"{last} = {nx}[{i}]")
+        gap(d1, f"{nx}[{i}]", last)
+        return last
+
+    def _race_time(self, items: Ex, cl: str, last: str, d: int, ctx: _Ctx) -> None:
+        """As race._in_hand: the race's seconds pass with the claimed items out of their zone,
+        which then gets them back in its old order (what a trigger added in that time last)."""
+        secs = Ex(last, "num", True)
+        if items.kind != "zone":
+            self.advance(secs, d, ctx)
+            return
+        e = self.emit
+        z, ca, hs, bf = self.temp("z"), self.temp("ca"), self.temp("hs"), self.temp("bf")
+        e(d, f"{z} = {items.src}")
+        e(d, f"{ca} = [x for c in {cl} for x in c]")
+        e(d, f"{hs} = set({ca}) if {ca} and {last} > 0 else None")
+        e(d, f"if {hs} is not None:")
+        e(d + 1, f"{bf} = list({z})")
+        e(d + 1, f"{z}[:] = [x for x in {bf} if x not in {hs}]")
+        e(d, "try:")
+        self.advance(secs, d + 1, ctx)
+        e(d + 1, "pass")
+        e(d, "finally:")
+        e(d + 1, f"if {hs} is not None:")
+        now, kept = self.temp("nw"), self.temp("kp")
+        e(d + 2, f"{now} = set({z})")
+        e(d + 2, f"{kept} = set({bf})")
+        e(d + 2, f"{z}[:] = [x for x in {bf} if x in {hs} or x in {now}] + "
+                 f"[x for x in {z} if x not in {kept}]")
