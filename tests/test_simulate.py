@@ -47,7 +47,7 @@ def simulate(*args: str):
 def simulate_json(*args: str) -> dict:
     out = simulate(*args, "--json")
     assert out.exit_code == 0, out.output
-    return json.loads(out.output)
+    return json.loads(out.stdout)  # warnings (a slower engine) go to stderr
 
 
 def without_timing(result: dict) -> dict:
@@ -603,3 +603,30 @@ def test_a_solo_game_nobody_wins_is_a_loss_and_dice_chosen_count_by_component():
     rows = [line.split()[2] for line in text.splitlines() if line.startswith("payment = ")]
     assert rows and all("[" not in r for r in rows)  # payment = blue_dice, not blue_dice[7]
     assert len(rows) == len(set(rows)) <= 6  # one row per colour that paid
+
+
+def test_games_the_generator_does_not_handle_are_said_to_be_interpreted_located(tmp_path):
+    # Never a silent slow path: a ruleset with a rule the code generator does not handle (a
+    # shuffle, here) is played by the interpreter, and the warning names that rule's line.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    step = "            - roll: die\n"
+    assert "components:\n" in text and step in text
+    text = text.replace("components:\n", "components:\n  zones:\n    bag: {kind: bag}\n", 1)
+    text = text.replace(step, "            - shuffle: bag\n" + step, 1)
+    path = tmp_path / "shuffled.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("            - shuffle: bag") + 1
+    done = subprocess.run([*MEEPLE, "simulate", str(path), "--games", "5", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"shuffled.yaml:{line}:" in done.stderr and "[not-generated]" in done.stderr
+    out = json.loads(done.stdout)
+    assert out["engine"] == "interpreter"
+    assert out["not_generated"]["line"] == line and "shuffle" in out["not_generated"]["message"]
+
+
+def test_generated_games_say_so_and_warn_of_nothing():
+    done = subprocess.run([*MEEPLE, "simulate", PIG, "--games", "5", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "not-generated" not in done.stderr
+    assert json.loads(done.stdout)["engine"] == "generated"

@@ -21,12 +21,21 @@ from typing import Any, NoReturn
 import click
 
 from dsl import render
-from dsl.diagnostics import Diagnostic
+from dsl.diagnostics import Diagnostic, Severity
 from dsl.safe_text import shown, text_problem
 from interpreter.cli.run import _fail
 from interpreter.engine.setup import SetupError, load, new_game
 from interpreter.simulate import plots
-from interpreter.simulate.runner import Guard, Job, Outcome, Setup, SimulationError, game_seed
+from interpreter.simulate.runner import (
+    Guard,
+    Job,
+    Outcome,
+    Setup,
+    SimulationError,
+    game_seed,
+    not_generated,
+    program_for,
+)
 from interpreter.simulate.runner import simulate as run_simulation
 from interpreter.simulate.summary import (
     SetupInfo,
@@ -165,6 +174,28 @@ def _info(ruleset: str, setup: Setup) -> SetupInfo:
                      list(program.symbols.decisions))
 
 
+def _say_which_engine(job: Job, infos: list[SetupInfo]) -> None:
+    """A setup the code generator does not handle is played by the reference interpreter, many
+    times slower: never silently. Says so, located, before the games start (and the report
+    says it again). The generated function is made here once and kept for the run."""
+    said = set()
+    for info in infos:
+        refusal = not_generated(program_for(job, info.setup), info.setup)
+        if refusal is None:
+            continue
+        what, path = refusal
+        positions = info.loaded.positions
+        span = positions.value(path) if positions is not None and path else None
+        info.not_generated = Diagnostic(
+            "not-generated", f"these games are played by the reference interpreter, many "
+            f"times slower: the code generator does not handle {what} yet", span, path,
+            "the results are the same; docs/simulate.md says what the generator handles",
+            Severity.WARNING)
+        if (what, path) not in said:
+            said.add((what, path))
+            click.echo(render(info.not_generated, info.loaded.source), err=True)
+
+
 # -- progress ------------------------------------------------------------------------------------
 
 class _Progress:
@@ -295,6 +326,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: str, seats: tu
     loaded = infos[0].loaded
     job = Job(Path(ruleset).name, loaded.source.text, tuple(setups), seed_value,
               paired=bool(versus))
+    _say_which_engine(job, infos)
     progress = _Progress(len(setups)) if sys.stderr.isatty() else None
     try:
         with Guard() as guard:

@@ -21,7 +21,13 @@ from dsl.parser import parse_expression
 
 
 class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
-    """The ruleset uses something not specialized: the caller keeps the interpreter."""
+    """The ruleset uses something not specialized: the caller keeps the interpreter. `path`
+    is the data path of the rule that uses it, when known (set where it is raised, or by the
+    step list around it)."""
+
+    def __init__(self, message: str, path: tuple | None = None):
+        super().__init__(message)
+        self.path = path
 
 
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code

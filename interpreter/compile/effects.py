@@ -41,8 +41,14 @@ class EffectWriter:
         if any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps or []):
             # As a scoped block: `let` and `draw ... as` bind for the rest of this list only.
             ctx = ctx.inside(dict(ctx.scope))
-        for step in steps or []:
-            self.step(step, d, ctx)
+        base = self.paths.get(id(steps))
+        for i, step in enumerate(steps or []):
+            try:
+                self.step(step, d, ctx)
+            except Unsupported as u:
+                if u.path is None and base is not None:
+                    u.path = (*base, i)  # the innermost step list that holds it
+                raise
         if len(self.lines) == start:
             self.emit(d, "pass")
 

@@ -130,6 +130,7 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
         self.controllers = controllers
         self.track = track
         self.lines: list[str] = []
+        self.paths = _paths(program.data)  # id of a step list -> its data path
         self.consts: dict[str, Any] = {}
         self.temps = 0
         self.fired: list[str] = []                 # counter index -> trigger name
@@ -166,8 +167,9 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
                 if "transfer" in s:
                     written.add(s.get("of"))
         comps = data.get("components") or {}
-        if set(comps) - {"dice", "timers", "zones"}:
-            raise Unsupported("decks or grids")
+        for key in comps:
+            if key not in ("dice", "timers", "zones"):
+                raise Unsupported(key, ("components", key))
         self.params = dict(self.p.parameters)
         self.vars: dict[str, tuple[str, str, str]] = {}   # name -> (scope, python name, kind)
         self.inits: dict[str, Any] = {}
@@ -335,10 +337,26 @@ def _all_step_lists(data: dict):
             yield spec.get("do")
 
 
+def _paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
+    """The data path of every list in the ruleset, by identity (where a refusal is located)."""
+    out: dict[int, tuple] = {}
+    todo = [(data, path)]
+    while todo:
+        value, at = todo.pop()
+        if isinstance(value, list):
+            out[id(value)] = at
+            todo += [(v, (*at, i)) for i, v in enumerate(value) if isinstance(v, (list, dict))]
+        elif isinstance(value, dict):
+            todo += [(v, (*at, k)) for k, v in value.items() if isinstance(v, (list, dict))]
+    return out
+
+
 def specialize(program: Program, players: int | None = None,
-               seats: dict[int, str] | None = None) -> Specialized | None:
+               seats: dict[int, str] | None = None,
+               refused: list | None = None) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
-    specialized (the interpreter then plays)."""
+    specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
+    what and where."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -372,7 +390,13 @@ def specialize(program: Program, players: int | None = None,
             exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
             fns.append(names["play"])
             sources.append(source)
-    except (Unsupported, RecursionError, SyntaxError, KeyError):
+    except Unsupported as u:
+        if refused is not None:
+            refused.append(u)
+        return None
+    except (RecursionError, SyntaxError, KeyError) as err:  # the generator's own failure
+        if refused is not None:
+            refused.append(Unsupported(f"something the code generator failed on ({err!r})"))
         return None
     sc = program.data.get("scoring") or {}
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,

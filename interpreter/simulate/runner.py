@@ -223,20 +223,34 @@ class _Standings:
             self.leader = who
 
 
-_SPECIALIZED: dict[tuple, tuple[Program, Specialized | None]] = {}
+_SPECIALIZED: dict[tuple, tuple[Program, Specialized | None, Any]] = {}
 
 
 def specialized_for(program: Program, setup: Setup) -> Specialized | None:
     """The setup as one generated function (interpreter/compile/specialize.py), made once per
     process; None when the ruleset uses something the specializer does not handle."""
+    return _specialized(program, setup)[1]
+
+
+def not_generated(program: Program, setup: Setup) -> tuple[str, tuple] | None:
+    """Why the setup's games are played by the interpreter, not generated code: what the
+    generator does not handle and the data path of the rule that uses it; None when they
+    are generated."""
+    refusal = _specialized(program, setup)[2]
+    return None if refusal is None else (str(refusal), refusal.path or ())
+
+
+def _specialized(program: Program, setup: Setup) -> tuple:
     key = (id(program), setup.players, setup.seats)
     entry = _SPECIALIZED.get(key)
     if entry is None or entry[0] is not program:
         if len(_SPECIALIZED) > 64:
             _SPECIALIZED.clear()
-        entry = (program, specialize(program, setup.players, dict(setup.seats)))
+        refused: list = []
+        special = specialize(program, setup.players, dict(setup.seats), refused)
+        entry = (program, special, refused[0] if refused else None)
         _SPECIALIZED[key] = entry
-    return entry[1]
+    return entry
 
 
 def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[GameRecord, Any]:

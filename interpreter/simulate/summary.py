@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dsl.diagnostics import Diagnostic
 from interpreter.engine.setup import Loaded, located
 from interpreter.engine.signals import RuleError
 from interpreter.simulate.runner import GameRecord, Setup, Tally, game_seed
@@ -45,6 +46,7 @@ class SetupInfo:
     seats: list[tuple[int, str, str]]   # seat, player name, who plays it (policy:NAME, random)
     triggers: list[str]                 # the ruleset's triggers, in the order written
     decisions: list[str]                # its decision ids, in the order declared
+    not_generated: Diagnostic | None = None  # why the interpreter plays it (None: generated)
 
     @property
     def label(self) -> str:
@@ -116,7 +118,10 @@ def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed
         "unruled": [{"policy": p, "decision": d, "times": k}
                     for (p, d), k in sorted(tally.unruled.items())],
         "errors": _errors(info, records, seed),
+        "engine": "generated" if info.not_generated is None else "interpreter",
     }
+    if info.not_generated is not None:
+        out["not_generated"] = info.not_generated.to_json()
     return out
 
 
