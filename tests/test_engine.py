@@ -8,9 +8,9 @@ import textwrap
 import pytest
 
 from interpreter.compile.specialize import specialize
+from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ScriptedChance, SeededChance
 from interpreter.engine.compile_expr import generation
-from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import load, new_game
 from interpreter.table.narrate import result_lines
 

@@ -15,9 +15,9 @@ from dataclasses import replace
 import click
 
 from interpreter.cli.run import _announce, _fail, _logged_sets, _report, logged_ruleset
+from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError
 from interpreter.engine.clock import ModelledClock, ReplayClock
-from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import SetupError, load, new_game
 from interpreter.table import journal
 from interpreter.table.limit_option import logged_limits

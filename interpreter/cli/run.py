@@ -30,7 +30,7 @@ from interpreter.engine.chance import (
     asks_for,
 )
 from interpreter.engine.clock import ModelledClock, RealClock, ResumeClock
-from interpreter.engine.game import Result
+from interpreter.engine.results import Result
 from interpreter.engine.setup import Loaded, SetupError, load, located, new_game
 from interpreter.engine.signals import Undo
 from interpreter.table import data_files, journal

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine.game import Result, SeatResult
 from interpreter.engine.program import Program
+from interpreter.engine.results import Result, SeatResult
 
 # -- the result -----------------------------------------------------------------------------------
 

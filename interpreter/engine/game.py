@@ -10,6 +10,9 @@ and goes to its `next`. After every operation `after_op` counts the step against
 runs the checks until none holds and ends the game when `end.when` holds. Triggers fire in
 priority order, at most one per group. Time advances only through `advance` (modelled clock) or
 by itself (real clock); timers and hazard events are resolved in time order as it passes.
+
+`Game` is made of mixins, one module each: the table built at setup (building.py), decisions
+asked (asking.py) and the standings at the end (results.py).
 """
 
 from __future__ import annotations
@@ -20,77 +23,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.compiler import Env, OverBudget, metered
-from dsl.limits import MAX_PIECES
+from interpreter.engine.asking import GameAsking
+from interpreter.engine.building import GameBuilding
 from interpreter.engine.chance import ChanceSource
 from interpreter.engine.clock import ModelledClock
-from interpreter.engine.compile_expr import cond, expr
-from interpreter.engine.decisions import Controller, Option, Request, answer_key
+from interpreter.engine.compile_expr import cond
+from interpreter.engine.decisions import Controller
 from interpreter.engine.program import Program
+from interpreter.engine.results import GameResults, Result
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
 from interpreter.engine.values import (
-    Card,
-    Cell,
-    Die,
-    Grid,
     Player,
-    Team,
     Timer,
     Zone,
-    declare_fields,
     plain,
     ref,
-    show,
 )
-
-
-@dataclass
-class SeatResult:
-    seat: int
-    name: str
-    controller: str
-    score: Any
-    placement: int
-    eliminated: bool
-    team: str | None = None  # the seat's team, in a team game
-    eligible: bool | None = None  # whether `scoring.eligible` let it win (None: no such rule)
-
-
-@dataclass
-class Result:
-    winners: list[str]
-    seats: list[SeatResult]
-    reason: str
-    rounds: int
-    turns: int
-    steps: int
-    rolls: int
-    seconds: float  # modelled (or real) time the game took
-    error: RuleError | None = None
-
-    def to_json(self) -> dict:
-        return {
-            "winners": self.winners,
-            "seats": [{k: v for k, v in s.__dict__.items()
-                       if k not in ("team", "eligible") or v is not None} for s in self.seats],
-            "reason": self.reason, "rounds": self.rounds, "turns": self.turns,
-            "steps": self.steps, "rolls": self.rolls, "seconds": round(self.seconds, 3),
-        }
-
-
-TIMEOUT = object()  # a controller's answer when a timer ran out before a person answered
-
-
-@dataclass
-class Raised:
-    """A controller's answer when a person raised an event instead of deciding."""
-
-    event: str
-    by: str | None = None
-
-
-class ScriptEnded(Exception):  # noqa: N818 - a signal to the caller, not a failure
-    """Scripted decisions ran out where the caller asked them to be the only source."""
-
 
 # An interrupt that nothing around it takes (a procedure's `break` called outside any loop,
 # an `end_turn` called where there are no turns), told in the language's words.
@@ -110,7 +58,7 @@ _NOTHING_TAKES_HINT = {
 
 
 @dataclass
-class Game:
+class Game(GameBuilding, GameAsking, GameResults):
     program: Program
     players_n: int
     controllers: list[Controller]
@@ -154,103 +102,6 @@ class Game:
         self.triggers = p.triggers
         with metered(self.charge):  # initial values are expressions too
             self._build_state()
-
-    # -- setup -----------------------------------------------------------------------------------
-    def _build_state(self) -> None:
-        p, data = self.program, self.program.data
-        env: dict[str, Any] = dict(p.parameters)
-        self.env = env
-        names = (data["players"].get("seat_names") or [])
-        self.players: list[Player] = []
-        for i in range(self.players_n):
-            self.players.append(Player(i + 1, names[i] if i < len(names) else f"Player {i + 1}",
-                                       self.players))
-        env["players"] = self.players
-        self.current = self.players[0]
-        env["current"] = self.current
-        env["round"] = env["turn"] = 0
-        teams = data.get("teams")
-        if teams:
-            self.teams = [Team(t) for t in teams["names"]]
-            k = len(self.teams)
-            for i, pl in enumerate(self.players):
-                idx = i % k if teams.get("assign", "alternate") == "alternate" else min(
-                    k - 1, i * k // self.players_n)
-                pl.team = self.teams[idx]
-                self.teams[idx].members.append(pl)
-            env["teams"] = self.teams
-        else:
-            self.teams = []
-        for did in p.symbols.decisions:
-            env[did] = None
-        self._build_components(data.get("components") or {})
-        # State: global first (its initial values may read parameters and components), then
-        # per player (may read `player`), per team; turn and round state are set when they begin.
-        for name, init in p.state.get("global", {}).items():
-            env[name] = init(env)
-        zones = (data.get("components") or {}).get("zones") or {}
-        for owner, objs in (("player", self.players), ("team", self.teams)):
-            owned = [z for z, spec in zones.items() if spec.get("owner", "none") == owner]
-            for obj in objs:
-                # Expressions may read (and set and add write) only the declared fields.
-                declare_fields(obj, owned, p.state.get(owner, {}))
-                scope = Env({owner: obj}, env)
-                for name, init in p.state.get(owner, {}).items():
-                    setattr(obj, name, init(scope))
-        self._reset("turn")
-        self._reset("round")
-
-    def _build_components(self, comps: dict) -> None:
-        env = self.env
-        self.zones: dict[str, Zone] = {}
-        for name, spec in (comps.get("zones") or {}).items():
-            cap = spec.get("capacity")
-            owner = spec.get("owner", "none")
-            vis = spec.get("visibility", "public")
-            kind = spec.get("kind", "pool")
-            if owner == "player":
-                for pl in self.players:
-                    z = Zone(f"{pl.name}.{name}", kind, None, pl, vis)
-                    z.capacity = _int(cap, Env({"player": pl}, env)) if cap is not None else None
-                    setattr(pl, name, z)
-            elif owner == "team":
-                for tm in self.teams:
-                    setattr(tm, name, Zone(f"{tm.name}.{name}", kind, None, tm, vis))
-            else:
-                z = Zone(name, kind, _int(cap, env) if cap is not None else None, None, vis)
-                self.zones[name] = z
-                env[name] = z
-        for name, spec in (comps.get("dice") or {}).items():
-            where = ("components", "dice", name)
-            faces = list(spec["faces"]) if "faces" in spec else list(
-                range(1, _pieces(spec.get("sides", 6), env, where + ("sides",)) + 1))
-            attrs = spec.get("attributes") or {}
-            if "count" in spec:
-                dice = [Die(f"{name}[{i}]", name, faces, attrs)
-                        for i in range(_pieces(spec["count"], env, where + ("count",)))]
-                env[name] = dice
-            else:
-                dice = [Die(name, name, faces, attrs)]
-                env[name] = dice[0]
-            if "in" in spec:
-                self.put(dice, self.zones[spec["in"]], ("components", "dice", name, "in"))
-        for name, spec in (comps.get("decks") or {}).items():
-            cards = [Card(f"{name}[{i}]", name, c, spec.get("known_by"))
-                     for i, c in enumerate(spec["cards"])]
-            env[name] = cards
-            if "in" in spec:
-                self.put(cards, self.zones[spec["in"]], ("components", "decks", name, "in"))
-        for name, spec in (comps.get("grids") or {}).items():
-            env[name] = _grid(name, spec)
-        self.timers: dict[str, Timer] = {}
-        for name, spec in (comps.get("timers") or {}).items():
-            t = Timer(name, self.clock, spec.get("visibility", "public"))
-            self.timers[name] = t
-            env[name] = t
-
-    def _reset(self, scope: str) -> None:
-        for name, init in self.program.state.get(scope, {}).items():
-            self.env[name] = init(self.env)
 
     # -- running ---------------------------------------------------------------------------------
     def run(self) -> Result:
@@ -668,120 +519,6 @@ class Game:
             return z
         return None
 
-    # -- decisions -------------------------------------------------------------------------------
-    def decide(self, req: Request) -> Option | int:
-        if not req.numeric and not req.options:
-            raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
-                            f"{req.player.name}", req.path)
-        if not (self.forced or self.on_decision or self.script_only or self.clock.real
-                or self.expected_state is not None):
-            # The common case of a simulation, in short: nothing scripted, nobody watching.
-            if len(req.options) == 1 and not req.numeric:
-                chosen = req.options[0]
-                self._took(req, chosen, only=True)
-                return chosen
-            chosen = self.controllers[req.player.seat - 1].decide(self, req)
-            if chosen is not TIMEOUT and not isinstance(chosen, Raised):
-                self._took(req, chosen)
-                return chosen
-            return self._decide_again(req, chosen)
-        return self._decide(req)
-
-    def _decide_again(self, req: Request, answer: Any) -> Option | int:
-        """A controller timed out or raised an event in the fast lane: handle it as `_decide`
-        would, then ask again."""
-        if answer is TIMEOUT:
-            self.record("timeout", at=self.clock.now())
-            self.poll_timers()
-        else:
-            self.raise_event(answer.event, answer.by)
-        return self._decide(req)
-
-    def _decide(self, req: Request) -> Option | int:
-        if not self.forced and getattr(self.clock, "replaying", False):
-            self.clock.go_live()  # a resumed live game: the logged part is replayed
-        if self.check_restored is not None and len(self.log) >= self.replay_until:
-            self.check_restored(self)  # a restored game has replayed to its saved decision
-        if self.on_decision is not None:
-            self.on_decision(self, req)
-        real = self.clock.real
-        only = False
-        while True:
-            asked = self.clock.now() if real else None
-            entry = self.forced[0] if self.forced else None
-            if isinstance(entry, dict) and "asked" in entry:
-                self.clock.set(entry["asked"])  # a replay of live play: the same moments
-                asked = entry["asked"]
-            if real:
-                self.poll_timers()  # a timer that ran out while people thought
-            if len(req.options) == 1 and not req.numeric:
-                chosen = req.options[0]  # nothing to decide: nobody is asked, no script used
-                only = True
-                break
-            if self.forced:
-                entry = self.forced.popleft()
-                if isinstance(entry, dict) and "timeout" in entry:
-                    self.clock.set(entry["timeout"])
-                    self.record("timeout", at=entry["timeout"])
-                    self.poll_timers()
-                    continue
-                if isinstance(entry, dict) and "raise" in entry:
-                    self.raise_scripted(entry, req.path)
-                    continue
-                if isinstance(entry, dict) and "at" in entry:
-                    self.clock.set(entry["at"])
-                chosen = self._scripted(req, entry)
-            elif self.script_only:
-                raise ScriptEnded(req.id)
-            else:
-                chosen = self.controllers[req.player.seat - 1].decide(self, req)
-                if chosen is TIMEOUT:
-                    self.record("timeout", at=self.clock.now())
-                    self.poll_timers()
-                    continue
-                if isinstance(chosen, Raised):
-                    self.raise_event(chosen.event, chosen.by)
-                    continue
-            break
-        if real and not only:
-            self._took(req, chosen, asked=asked, at=self.clock.now())
-        else:
-            self._took(req, chosen, only=only)
-        return chosen
-
-    def _took(self, req: Request, chosen: Option | int, only: bool = False, **when) -> None:
-        """Counts a decision and logs it. `only`: the one legal option, which a replay does
-        not script; `when`: the moments of a live decision (asked, at)."""
-        key = answer_key(chosen)
-        k = (req.id, key if isinstance(key, (str, int, float, bool)) or key is None
-             else str(key))
-        self.chosen[k] = self.chosen.get(k, 0) + 1
-        if not self.logging:
-            return
-        if req.sealed:
-            when["sealed"] = True  # narrated to its decider only, until the reveal
-        if only:
-            self.record("decision", id=req.id, by=req.player.name, choice=plain(key),
-                        only=True, **when)
-        else:
-            self.record("decision", id=req.id, by=req.player.name, choice=plain(key), **when)
-
-    def _scripted(self, req: Request, entry: Any) -> Option | int:
-        answer = entry
-        if isinstance(entry, dict):
-            if entry.get("id") not in (None, req.id):
-                raise RuleError("bad-input", f"the decision script expected '{entry.get('id')}' "
-                                f"but the game asks '{req.id}' of {req.player.name}", req.path)
-            answer = entry.get("choice")
-        chosen = req.match(answer)
-        if chosen is None:
-            legal = (f"{req.low}..{req.high}" if req.numeric
-                     else ", ".join(str(o.key) for o in req.options))
-            raise RuleError("bad-input", f"the decision script answers {answer!r} to "
-                            f"'{req.id}' ({req.player.name}), which is not legal now; legal: "
-                            f"{legal}", req.path)
-        return chosen
-
     # -- output ----------------------------------------------------------------------------------
     def record(self, kind: str, **data: Any) -> None:
         if not self.logging:
@@ -797,123 +534,3 @@ class Game:
         else:
             to = to if isinstance(to, (list, tuple)) else [to]
             self.record("say", text=text, to=[ref(p) for p in to])
-
-    # -- result ----------------------------------------------------------------------------------
-    def _result(self, reason: str, winners: list | None, error: RuleError | None) -> Result:
-        sc = self.program.scoring
-        env = self.env
-        scores = {}
-        for p in self.players:
-            scope = Env({"player": p}, env)
-            try:
-                scores[p.seat] = sc["score"](scope) if "score" in sc else None
-            except RuleError as e:
-                error = error or e
-                scores[p.seat] = None
-        pool: list[Player] = []
-        if error is None:
-            try:
-                pool = self._eligible()
-                if winners is None:
-                    winners = self._winners(scores, pool)
-            except RuleError as e:
-                error, winners = e, []
-        winners = winners or []
-        win_seats = {p.seat for p in winners}
-        eligible = {p.seat for p in pool}
-        sign = -1 if sc["order"] == "lowest" else 1
-
-        def key(p: Player):
-            # Winners first, then the eligible (a player who cannot win places below every player
-            # who is not, whatever their score), then by score and tie-breaks.
-            s = scores[p.seat]
-            tb = [f(Env({"player": p}, env)) for f in sc["tie_break"]] if error is None else []
-            return (p.seat in win_seats, p.seat in eligible,
-                    sign * s if isinstance(s, (int, float)) else 0,
-                    [sign * x if isinstance(x, (int, float)) else 0 for x in tb])
-        ranked = sorted(self.players, key=key, reverse=True)
-        seats = []
-        place = 0
-        last = None
-        for i, p in enumerate(ranked):
-            k = key(p)
-            if k != last:
-                place = i + 1
-                last = k
-            seats.append(SeatResult(p.seat, p.name, self.controllers[p.seat - 1].name,
-                                    plain(scores[p.seat]), place, p.eliminated,
-                                    p.team.name if p.team is not None else None,
-                                    p.seat in eligible if "eligible" in sc and error is None
-                                    else None))
-        seats.sort(key=lambda s: s.seat)
-        return Result([p.name for p in winners], seats, reason, self.round, self.turn,
-                      self.steps, self.rolls, self.clock.now(), error)
-
-    def _eligible(self) -> list[Player]:
-        """The players `scoring.eligible` lets win; everyone when nobody (or no rule) is."""
-        sc = self.program.scoring
-        pool = [p for p in self.players
-                if "eligible" not in sc or sc["eligible"](Env({"player": p}, self.env))]
-        return pool or list(self.players)
-
-    def _winners(self, scores: dict, pool: list[Player]) -> list[Player]:
-        """By `scoring.winners`, else the best score (and tie-breaks) among `pool`, the
-        eligible players."""
-        sc = self.program.scoring
-        env = self.env
-        if "winners" in sc:
-            return list(sc["winners"](env))
-        if "score" not in sc:
-            return []
-        sign = -1 if sc["order"] == "lowest" else 1
-
-        def key(p):
-            scope = Env({"player": p}, env)
-            return (sign * scores[p.seat], *[sign * f(scope) for f in sc["tie_break"]])
-        best = max(key(p) for p in pool)
-        top = [p for p in pool if key(p) == best]
-        if len(top) > 1 and sc["ties"] == "draw":
-            return []
-        return top
-
-    # -- views ----------------------------------------------------------------------------------
-
-
-def _int(value: Any, env) -> int:
-    return expr(value, ())(env)
-
-
-def _pieces(value: Any, env, path: tuple) -> int:
-    """A number of dice or sides: a whole number up to MAX_PIECES, else a located error (a
-    set of a billion dice would fill the memory before the game began)."""
-    n = expr(value, path)(env)
-    if type(n) is not int or not 0 <= n <= MAX_PIECES:
-        raise RuleError("limit-exceeded", f"{show(n)} is not a whole number from 0 to "
-                        f"{MAX_PIECES:,} (the most dice in a set, or sides of a die)", path)
-    return n
-
-
-def _grid(name: str, spec: dict) -> Grid:
-    rows, cols = list(spec["rows"]), list(spec["columns"])
-    if len(rows) * len(cols) > MAX_PIECES:
-        raise RuleError("limit-exceeded", f"a map of {len(rows) * len(cols):,} cells (the most "
-                        f"is {MAX_PIECES:,})", ("components", "grids", name))
-    fmt = spec.get("id", "{column}{row}")
-    cells = []
-    by_rc = {}
-    for ri, r in enumerate(rows):
-        for ci, c in enumerate(cols):
-            cid = fmt.format(column=c, row=r)
-            attrs = dict(spec.get("default") or {})
-            attrs.update((spec.get("row_attributes") or {}).get(str(r), {}) or {})
-            attrs.update((spec.get("row_attributes") or {}).get(r, {}) or {})
-            attrs.update((spec.get("column_attributes") or {}).get(str(c), {}) or {})
-            attrs.update((spec.get("column_attributes") or {}).get(c, {}) or {})
-            attrs.update((spec.get("cells") or {}).get(cid, {}) or {})
-            cell = Cell(cid, r, c, ri, ci, attrs)
-            cells.append(cell)
-            by_rc[(ri, ci)] = cell
-    for (ri, ci), cell in by_rc.items():
-        cell.neighbours = [by_rc[x] for x in ((ri - 1, ci), (ri, ci + 1), (ri + 1, ci),
-                                               (ri, ci - 1)) if x in by_rc]
-    return Grid(name, rows, cols, cells)

@@ -18,9 +18,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.engine.asking import TIMEOUT, Raised
 from interpreter.engine.chance import ask_report
 from interpreter.engine.decisions import Controller, Option, Request
-from interpreter.engine.game import TIMEOUT, Raised
 from interpreter.engine.signals import Undo
 from interpreter.table.narrate import dice_text, listed
 from interpreter.table.terminal import ask, control

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError, ScriptedChance
-from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import load, new_game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,8 +30,8 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli.main import main
+from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError, SeededChance, TableChance
-from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import SetupError, new_game
 from interpreter.table.journal import script
 from interpreter.table.narrate import describe

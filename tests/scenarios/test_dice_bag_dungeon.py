@@ -25,8 +25,8 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli.main import main
+from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError, ScriptedChance, SeededChance, TableChance
-from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import new_game
 from interpreter.engine.values import Die
 from tests.scenarios.play import play, program, said

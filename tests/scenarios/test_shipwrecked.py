@@ -23,8 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli.main import main
+from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError, ScriptedChance, SeededChance
-from interpreter.engine.game import ScriptEnded
 from interpreter.engine.setup import load, new_game
 from tests.scenarios.play import ROOT, fired, play, program, said
 

@@ -1,0 +1,148 @@
+"""Phase 6, run (engine decisions): a decision asked of whoever answers it.
+
+Input: a `Request` from a `choose`, `actions` or race step. Output: the chosen `Option` (or
+number), taken first from the scripted answers (a `--decisions` file, a log being replayed
+or resumed), else from the seat's controller; counted, logged, with the moments of a live
+decision and the timers that ran out while people thought. A mixin of `Game`
+(interpreter/engine/game.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.engine.decisions import Option, Request, answer_key
+from interpreter.engine.signals import RuleError
+from interpreter.engine.values import plain
+
+TIMEOUT = object()  # a controller's answer when a timer ran out before a person answered
+
+
+@dataclass
+class Raised:
+    """A controller's answer when a person raised an event instead of deciding."""
+
+    event: str
+    by: str | None = None
+
+
+class ScriptEnded(Exception):  # noqa: N818 - a signal to the caller, not a failure
+    """Scripted decisions ran out where the caller asked them to be the only source."""
+
+
+class GameAsking:
+    """Asks decisions (a mixin of Game)."""
+
+    # -- decisions -------------------------------------------------------------------------------
+    def decide(self, req: Request) -> Option | int:
+        if not req.numeric and not req.options:
+            raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
+                            f"{req.player.name}", req.path)
+        if not (self.forced or self.on_decision or self.script_only or self.clock.real
+                or self.expected_state is not None):
+            # The common case of a simulation, in short: nothing scripted, nobody watching.
+            if len(req.options) == 1 and not req.numeric:
+                chosen = req.options[0]
+                self._took(req, chosen, only=True)
+                return chosen
+            chosen = self.controllers[req.player.seat - 1].decide(self, req)
+            if chosen is not TIMEOUT and not isinstance(chosen, Raised):
+                self._took(req, chosen)
+                return chosen
+            return self._decide_again(req, chosen)
+        return self._decide(req)
+
+    def _decide_again(self, req: Request, answer: Any) -> Option | int:
+        """A controller timed out or raised an event in the fast lane: handle it as `_decide`
+        would, then ask again."""
+        if answer is TIMEOUT:
+            self.record("timeout", at=self.clock.now())
+            self.poll_timers()
+        else:
+            self.raise_event(answer.event, answer.by)
+        return self._decide(req)
+
+    def _decide(self, req: Request) -> Option | int:
+        if not self.forced and getattr(self.clock, "replaying", False):
+            self.clock.go_live()  # a resumed live game: the logged part is replayed
+        if self.check_restored is not None and len(self.log) >= self.replay_until:
+            self.check_restored(self)  # a restored game has replayed to its saved decision
+        if self.on_decision is not None:
+            self.on_decision(self, req)
+        real = self.clock.real
+        only = False
+        while True:
+            asked = self.clock.now() if real else None
+            entry = self.forced[0] if self.forced else None
+            if isinstance(entry, dict) and "asked" in entry:
+                self.clock.set(entry["asked"])  # a replay of live play: the same moments
+                asked = entry["asked"]
+            if real:
+                self.poll_timers()  # a timer that ran out while people thought
+            if len(req.options) == 1 and not req.numeric:
+                chosen = req.options[0]  # nothing to decide: nobody is asked, no script used
+                only = True
+                break
+            if self.forced:
+                entry = self.forced.popleft()
+                if isinstance(entry, dict) and "timeout" in entry:
+                    self.clock.set(entry["timeout"])
+                    self.record("timeout", at=entry["timeout"])
+                    self.poll_timers()
+                    continue
+                if isinstance(entry, dict) and "raise" in entry:
+                    self.raise_scripted(entry, req.path)
+                    continue
+                if isinstance(entry, dict) and "at" in entry:
+                    self.clock.set(entry["at"])
+                chosen = self._scripted(req, entry)
+            elif self.script_only:
+                raise ScriptEnded(req.id)
+            else:
+                chosen = self.controllers[req.player.seat - 1].decide(self, req)
+                if chosen is TIMEOUT:
+                    self.record("timeout", at=self.clock.now())
+                    self.poll_timers()
+                    continue
+                if isinstance(chosen, Raised):
+                    self.raise_event(chosen.event, chosen.by)
+                    continue
+            break
+        if real and not only:
+            self._took(req, chosen, asked=asked, at=self.clock.now())
+        else:
+            self._took(req, chosen, only=only)
+        return chosen
+
+    def _took(self, req: Request, chosen: Option | int, only: bool = False, **when) -> None:
+        """Counts a decision and logs it. `only`: the one legal option, which a replay does
+        not script; `when`: the moments of a live decision (asked, at)."""
+        key = answer_key(chosen)
+        k = (req.id, key if isinstance(key, (str, int, float, bool)) or key is None
+             else str(key))
+        self.chosen[k] = self.chosen.get(k, 0) + 1
+        if not self.logging:
+            return
+        if req.sealed:
+            when["sealed"] = True  # narrated to its decider only, until the reveal
+        if only:
+            self.record("decision", id=req.id, by=req.player.name, choice=plain(key),
+                        only=True, **when)
+        else:
+            self.record("decision", id=req.id, by=req.player.name, choice=plain(key), **when)
+
+    def _scripted(self, req: Request, entry: Any) -> Option | int:
+        answer = entry
+        if isinstance(entry, dict):
+            if entry.get("id") not in (None, req.id):
+                raise RuleError("bad-input", f"the decision script expected '{entry.get('id')}' "
+                                f"but the game asks '{req.id}' of {req.player.name}", req.path)
+            answer = entry.get("choice")
+        chosen = req.match(answer)
+        if chosen is None:
+            legal = (f"{req.low}..{req.high}" if req.numeric
+                     else ", ".join(str(o.key) for o in req.options))
+            raise RuleError("bad-input", f"the decision script answers {answer!r} to "
+                            f"'{req.id}' ({req.player.name}), which is not legal now; legal: "
+                            f"{legal}", req.path)
+        return chosen
