@@ -19,6 +19,7 @@ from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression, parse_template
 from dsl.symbols import CARD_FIELDS, CELL_FIELDS, CONTEXT_NAMES, END, Symbols
 from dsl.typecheck import TypeChecker
+from dsl.view_layout import check_hides
 
 Scope = dict[str, t.Type]
 _EXITS = ("break", "end_turn", "end_phase", "end_game", "goto")
@@ -293,6 +294,8 @@ class Checker:
             self.reference(path, spec.ref or "", value)
         elif kind == fx.OPTIONS:
             self.options(path, value, scope, ctx)
+        elif kind == fx.NAMES:
+            check_hides(self, path, value)
         elif kind == fx.LIMIT and isinstance(value, dict):
             self.expr(path + ("times",), value.get("times"), scope, t.INT, "'times'")
 

@@ -27,7 +27,7 @@ _KIND_WORDS = {
     fx.TEMPLATE: "text with {holes}", fx.ASSIGN: "mapping of target: expression",
     fx.BINDER: "new name", fx.DECISION: "decision id", fx.OPTIONS: "options",
     fx.ARGS: "mapping of name: expression", fx.INT: "whole number", fx.BOOL: "true/false",
-    fx.TEXT: "text", fx.LIMIT: "{times, per}", fx.REF: "name",
+    fx.TEXT: "text", fx.LIMIT: "{times, per}", fx.REF: "name", fx.NAMES: "list of names",
 }
 
 # Schema definitions that are leaves for a reader (described by a word, not expanded).

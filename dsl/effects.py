@@ -34,6 +34,10 @@ BOOL = "bool"            # a literal boolean
 TEXT = "text"            # literal text
 LIMIT = "limit"          # a usage limit: {times, per}
 REF = "ref"              # a reference to a declared name of `ref` namespace
+NAMES = "names"          # a list of values a person's view shows (state, zones, dice)
+
+# What a `skill` decision leaves to the player: spotting, hand speed, remembering, reacting.
+SKILLS = ("perception", "dexterity", "memory", "speed")
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,13 @@ EFFECTS_LIST = [
                                             "person sees each, text where `option` is the "
                                             "option (`{option.colour} {option.face}`).",
                                   binds=("option",)),
+               "skill": _f(TEXT, "The answer is the player's to find at the table (a "
+                                 "perception or dexterity race...): while it is asked, a "
+                                 "person's view shows what the table shows, not the "
+                                 "solution (see `hides`).", choices=SKILLS),
+               "hides": _f(NAMES, "With `skill`: the values worked out by the rules that "
+                                  "would give the answer away; a person's view leaves them "
+                                  "out while the decision is asked."),
                "before": _f(TEXT, "What this choice commits to before chance resolves it "
                                   "(documentation for the rulebook)."),
                "duration": _DURATION,
@@ -193,6 +204,13 @@ EFFECTS_LIST = [
                                           "limit the rules do not set, so the table's reports "
                                           "are not held to it.", type="int",
                                     binds=("racer",)),
+               "skill": _f(TEXT, "The answer is the player's to find at the table (a "
+                                 "perception or dexterity race...): while it is asked, a "
+                                 "person's view shows what the table shows, not the "
+                                 "solution (see `hides`).", choices=SKILLS),
+               "hides": _f(NAMES, "With `skill`: the values worked out by the rules that "
+                                  "would give the answer away; a person's view leaves them "
+                                  "out while the decision is asked."),
            }, "- race: grab\n  items: pool\n  by: teams", "decisions"),
     # -- flow ----------------------------------------------------------------------------------
     Effect("if", "Runs `then` when the condition holds, else `else`.", "condition", {

@@ -75,6 +75,8 @@ def _field_schema(spec: fx.FieldSpec) -> dict:
             base["enum"] = list(spec.choices)
     elif kind == fx.LIMIT:
         base = {"$ref": "#/$defs/limit"}
+    elif kind == fx.NAMES:
+        base = {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN}}
     else:  # pragma: no cover
         raise ValueError(kind)
     return {**base, "description": spec.doc}
@@ -116,6 +118,8 @@ def _state_var() -> dict:
                 "visibility": _d("Who sees it: public, owner (its player), hidden (nobody "
                                  "until revealed), others (everyone but its player).",
                                  enum=VISIBILITY),
+                "label": _d("How a person's view names it (default: from the name, "
+                            "`turn_total` -> \"Turn total\").", type="string"),
                 "bookkeeping": _d("Working state the rules keep for themselves (a list being "
                                   "built, a flag for this step): rules and bots read it as "
                                   "usual, but a person's view at the table leaves it out.",
@@ -215,6 +219,8 @@ def ruleset_schema() -> dict:
         "attributes": _d("Fixed attributes every die of this kind has (colour, role...), read "
                          "as die.NAME.", type="object",
                          propertyNames={"pattern": NAME_PATTERN}),
+        "label": _d("How a person's view names them (default: from the name).",
+                    type="string"),
         "doc": _d("What these dice are for.", type="string"),
     })
     zone = _obj("A place that holds dice or cards.", {
@@ -224,6 +230,8 @@ def ruleset_schema() -> dict:
         "owner": _d("none (one shared zone), player (one per player, read as player.NAME), "
                     "team (one per team).", enum=["none", "player", "team"]),
         "visibility": _d("Who sees its contents.", enum=VISIBILITY),
+        "label": _d("How a person's view names it (default: from the name, "
+                    "`turn_total` -> \"Turn total\").", type="string"),
         "bookkeeping": _d("A place the rules keep for themselves (the box of components not "
                           "in play, say): a person's view at the table leaves it out.",
                           type="boolean"),
@@ -266,6 +274,8 @@ def ruleset_schema() -> dict:
     timer = _obj("A countdown timer.", {
         "visibility": _d("Who sees the time left: public, or others (hidden from the player "
                          "who started it).", enum=VISIBILITY),
+        "label": _d("How a person's view names it (default: from the name).",
+                    type="string"),
         "doc": _d("What it times.", type="string"),
     })
     parameter = _obj("A parameter a table may set (`--set NAME=VALUE`, variants).", {
@@ -362,6 +372,37 @@ def ruleset_schema() -> dict:
         "parameter": _d("The parameter that lets a table choose otherwise.", type="string"),
         "source": _d("text, analysis or invented.", enum=["text", "invented", "analysis"]),
     }, ["text"])
+    view_entries = {
+        "type": "array",
+        "description": "Rows in order: a declared name (shown with its label), or {label, "
+                       "text} where text fills {name} holes with shown values.",
+        "items": {"anyOf": [
+            {"type": "string", "pattern": NAME_PATTERN,
+             "description": "A state variable, zone, dice or timer of this scope."},
+            _obj("A designed row: a text, or how many items a value holds.", {
+                "label": _d("The row's label.", type="string"),
+                "text": _d("Its value as text: each {name} hole is the shown value of a "
+                           "value of this scope, of the table, or a parameter (a hidden "
+                           "value shows as hidden).", type="string"),
+                "count": _d("A zone or list of this scope: the row shows how many items "
+                            "it holds (also when what they are is hidden).", type="string",
+                            pattern=NAME_PATTERN),
+            }, ["label"], oneOf=[{"required": ["text"]}, {"required": ["count"]}])]},
+    }
+    view = _obj("How a person's view of the table is laid out (docs/language.md, \"Views\"). "
+                "Without it (or without one of its parts), the view shows every value that "
+                "is not `bookkeeping`, in declaration order.", {
+        "sections": _d("The shared part of the table, as titled sections in order; what "
+                       "no section names is not shown.", type="array",
+                       items=_obj("A section of the table.", {
+                           "title": _d("Its title (may be empty).", type="string"),
+                           "show": view_entries,
+                       }, ["show"])),
+        "player": {**view_entries, "description": "Each player's rows, in order (per-player "
+                                                  "state and zones)."},
+        "team": {**view_entries, "description": "Each team's rows, in order (per-team state "
+                                                "and zones)."},
+    })
     props = {
         "meeple": _d("The language version this ruleset is written in (1).", const=1),
         "metadata": _obj("About the game.", {
@@ -439,6 +480,7 @@ def ruleset_schema() -> dict:
         }),
         "variants": {**_named("Variants of the rules.", variant),
                      "maxProperties": MAX_VARIANTS},
+        "view": view,
         "policies": _named("Bot strategies.", policy),
         "limits": _obj("Budgets that stop a runaway game with a clear error.", {
             "max_steps": _d("Most steps in one game (items that comprehensions and built-ins "

@@ -19,6 +19,7 @@ from dsl.inherit import own, resolve_policies
 from dsl.loader import Document
 from dsl.parser import ExprSyntaxError, parse_expression
 from dsl.symbols import BUILTIN_EVENTS, END, Symbols, collect_symbols
+from dsl.view_layout import check_view
 
 
 def check_sections(c: Checker) -> None:
@@ -49,6 +50,7 @@ def check_sections(c: Checker) -> None:
     _scoring(c, data.get("scoring") or {})
     _policies(c, data.get("policies") or {})
     _variants(c, data.get("variants") or {})
+    check_view(c)
     _ending(c, data)
 
 

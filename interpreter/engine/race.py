@@ -205,13 +205,14 @@ def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
 
 # -- 2. the table -----------------------------------------------------------------------------------
 
-def _reporter(g, racer: _Racer) -> tuple[Any, str] | None:
+def _reporter(g, racer: _Racer, path: tuple) -> tuple[Any, str] | None:
     """Who reports this racer's claims (a person at the terminal, the referee's table, or
-    nobody: the model claims for it), with the name an event they raise is raised by."""
+    nobody: the model claims for it), with the name an event they raise is raised by. A
+    person is told the race's `path` (a skill it leaves to them shapes their view)."""
     player = racer.who if isinstance(racer.who, Player) else racer.who.leader
     ctrl = g.controllers[player.seat - 1] if player is not None else None
     if ctrl is not None and hasattr(ctrl, "report"):
-        return (lambda game, prompt, parse: ctrl.report(game, prompt, parse, player),
+        return (lambda game, prompt, parse: ctrl.report(game, prompt, parse, player, path),
                 player.name)
     if getattr(g.chance, "live", False) and hasattr(g.chance, "report"):
         return (lambda game, prompt, parse: g.chance.report(prompt, parse)), "table"
@@ -228,7 +229,7 @@ class _RaiseNow(Exception):  # noqa: N818 - a request, not an error
 
 
 def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
-    reporters = [(r, _reporter(g, r)) for r in racers]
+    reporters = [(r, _reporter(g, r, spec.path)) for r in racers]
     if not any(rep for _, rep in reporters):
         return 0.0
     start = g.clock.now()

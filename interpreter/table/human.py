@@ -16,15 +16,15 @@ import os
 import select
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from interpreter.engine.asking import TIMEOUT, Raised
 from interpreter.engine.chance import ask_report
 from interpreter.engine.decisions import Controller, Option, Request
 from interpreter.engine.signals import Undo
-from interpreter.table.narrate import dice_text, listed
 from interpreter.table.terminal import ask, control
-from interpreter.table.views import HIDDEN, state_of
+from interpreter.table.view_model import skill_hides, view_of
+from interpreter.table.view_text import entries, lines
+from interpreter.table.views import state_of
 
 
 def _read_line(prompt: str, timeout: float | None, status: Callable[[], str] | None = None,
@@ -168,7 +168,7 @@ class HumanController(Controller):
         player = request.player
         if self.screen is not None:
             self.screen.take(player)
-        self.show(game, player)
+        self.show(game, player, path=request.path)
         events = game.raisable()
         self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
         if request.numeric:
@@ -199,7 +199,7 @@ class HumanController(Controller):
             if text == "undo":
                 raise Undo()
             if text == "?":
-                self.show(game, player, whole=True)
+                self.show(game, player, whole=True, path=request.path)
                 continue
             if text.startswith("!"):
                 name = text[1:].strip()
@@ -215,92 +215,45 @@ class HumanController(Controller):
                                                   if request.numeric else
                                                   "enter its number or name"))
 
-    def report(self, game, prompt: str, parse: Callable, player=None) -> list:
-        """What a person claimed in a race (interpreter/engine/race.py): asked until it is possible."""
+    def report(self, game, prompt: str, parse: Callable, player=None, path: tuple = ()) -> list:
+        """What a person claimed in a race (interpreter/engine/race.py) at `path`: asked
+        until it is possible."""
         if self.screen is not None and player is not None:
             self.screen.take(player)
         view = None
         if player is not None:
-            self.show(game, player)
+            self.show(game, player, path=path)
 
             def view() -> None:
-                self.show(game, player, whole=True)
+                self.show(game, player, whole=True, path=path)
         return ask_report(lambda q: self.read(q, None), self.echo, prompt, parse, view)
 
-    def show(self, game, player, whole: bool = False) -> None:
-        """The person's view of the game: all of it the first time (and on `?`), then only
-        what changed since they last saw it, so that a long game stays readable."""
-        view = state_of(game, player)
-        skip = _bookkeeping(game) | {"seat", "name"}
-        rows = []  # (whose, its values): each player, then each team
-        for row in view["players"]:
-            me = " (you)" if row["name"] == player.name else ""
-            rows.append((row["name"] + me, {k: v for k, v in row.items() if k not in skip}))
-        for row in view.get("teams") or ():
-            mine = " (yours)" if player.name in row["members"] else ""
-            rows.append((f"team {row['name']}{mine}",
-                         {k: v for k, v in row.items() if k not in skip}))
-        shared = {k: v for k, v in view["state"].items() if k not in skip}
-        shared.update((f"{name} (zone)", listed(items) if _refs(items) else items)
-                      for name, items in (view.get("zones") or {}).items() if name not in skip)
-        now = {("", k): _shown(v) for k, v in shared.items()}  # (whose, what): value
-        for whose, values in rows:
-            now.update({(whose, k): _shown(v) for k, v in values.items()})
-        timers = []
-        for name, t in (view.get("timers") or {}).items():
-            if t["running"]:
-                rem = t["remaining"]
-                timers.append(f"{name}: {rem if rem == 'hidden' else f'{rem:.1f} s left'}")
+    def show(self, game, player, whole: bool = False, path: tuple = ()) -> None:
+        """The person's view of the game (interpreter/table/view_model.py, drawn by
+        view_text.py): all of it the first time (and on `?`), then only what changed since
+        they last saw it, so that a long game stays readable. `path` is the decision being
+        answered: a skill it leaves to the player hides the values that would answer it."""
+        view = view_of(game, player, skill_hides(game, path) if path else frozenset())
+        now = entries(view)
         before = self.seen.get(player.name)
         self.seen[player.name] = now
         if whole or before is None:
-            parts = [f"{k}={now['', k]}" for k in shared] + timers
-            if parts:
-                self.echo("  [" + "; ".join(parts) + "]")
-            for whose, values in rows:
-                self.echo(f"  {whose}: " + ", ".join(f"{k}={now[whose, k]}" for k in values))
+            for line in lines(view):
+                self.echo("  " + line)
             return
+        running = [f"{label}: {text}" for (_, label), text in now.items()
+                   if text.endswith(" s left")]
         changed: dict[str, list[str]] = {}
         for (whose, what), v in now.items():
             old = before.get((whose, what), "-")
-            if old != v:
+            if old != v and not v.endswith(" s left"):
                 changed.setdefault(whose, []).append(_change(what, old, v))
-        if timers:
-            self.echo("  [" + "; ".join(timers) + "]")
+        if running:
+            self.echo("  [" + "; ".join(running) + "]")
         if changed:
             self.echo("  since you last looked (? shows everything): " + "; ".join(
                 (f"{whose}: " if whose else "") + ", ".join(items)
                 for whose, items in changed.items()))
-
-
-def _bookkeeping(game) -> set[str]:
-    """The state and zones the ruleset marks `bookkeeping`: left out of a person's view."""
-    data = game.program.data
-    scopes = [*(data.get("state") or {}).values(), (data.get("components") or {}).get("zones")]
-    return {name for scope in scopes if isinstance(scope, dict)
-            for name, spec in scope.items()
-            if isinstance(spec, dict) and spec.get("bookkeeping")}
-
-
-def _refs(items: Any) -> bool:
-    return isinstance(items, list) and len(items) > 6 and all(isinstance(x, str) for x in items)
-
-
-def _shown(value: Any) -> str:
-    """A value of a view as a person reads it: a die as `id=face`, a hidden zone as how many
-    items it holds."""
-    if isinstance(value, dict):
-        if set(value) == {"die", "face"}:
-            return f"{value['die']}={value['face']}"
-        if set(value) == {"count", "items"} and value["items"] == HIDDEN:
-            return f"{value['count']} hidden"
-        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        if len(value) > 6 and all(isinstance(v, dict) and set(v) == {"die", "face"}
-                                  for v in value):  # many dice: how many show each face
-            return "[" + dice_text({}, [v["die"] for v in value], [v["face"] for v in value]) + "]"
-        return "[" + ", ".join(_shown(v) for v in value) + "]"
-    return str(value)
 
 
 def _bounds(request: Request) -> str:

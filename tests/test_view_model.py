@@ -1,0 +1,163 @@
+"""The designed view (interpreter/table/view_model.py, drawn by view_text.py): at every
+decision of seeded bot games of every shipped ruleset and variant, every seat's view reads in
+the game's words, with no engine internal in it; labels, bookkeeping and the `view:` section
+shape it; a skill decision's `hides` keeps the answer out of the view while it is asked."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dsl.view_layout import derived_label, layout
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import load, new_game
+from interpreter.table.view_model import skill_hides, view_of
+from interpreter.table.view_text import lines, value_text
+from tests.test_human_view import person_plays
+
+ROOT = Path(__file__).resolve().parents[1]
+RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
+INTERNALS = [
+    (re.compile(r"\b(True|False|None)\b"), "a Python constant"),
+    (re.compile(r"[\[\]{}]"), "a bracket of a Python list or map"),
+    (re.compile(r"<[a-z_.]+|0x[0-9a-f]{4,}"), "a Python repr"),
+    (re.compile(r"\b[a-z]+_[a-z_]+\[\d+\]"), "a die's or card's id"),
+]
+
+
+def _declared(data: dict) -> tuple[set[str], set[str]]:
+    """Every declared name of state, zones, dice and timers; and those marked bookkeeping."""
+    names, kept = set(), set()
+    comps = data.get("components") or {}
+    for group in [*(comps.get(k) or {} for k in ("zones", "dice", "timers")),
+                  *((data.get("state") or {}).values())]:
+        for name, spec in (group or {}).items():
+            names.add(name)
+            if isinstance(spec, dict) and spec.get("bookkeeping"):
+                kept.add(name)
+    return names, kept
+
+
+def leaks_in(text: str, data: dict, eliminates: bool) -> list[str]:
+    """What in a rendered view is an engine internal rather than the game's words."""
+    found = [f"{why}: {m.group(0)!r}" for rx, why in INTERNALS for m in [rx.search(text)] if m]
+    names, kept = _declared(data)
+    for name in names:
+        # A declared name with an underscore is an id: a label says it in words.
+        if "_" in name and re.search(rf"\b{re.escape(name)}\b", text):
+            found.append(f"the id {name!r}")
+    for name in kept:
+        if re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE) and len(name) > 6:
+            found.append(f"the bookkeeping name {name!r}")
+    if not eliminates and re.search(r"\beliminated\b|\(out\)|, out\)", text):
+        found.append("elimination, in a game that eliminates nobody")
+    return found
+
+
+def _variants(name: str) -> list[str | None]:
+    data = load(str(ROOT / "rulesets" / f"{name}.yaml")).program.data
+    return [None, *(data.get("variants") or {})]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_no_engine_internal_leaks_into_any_view_of_any_decision(name):
+    checked = 0
+    for variant in _variants(name):
+        program = load(str(ROOT / "rulesets" / f"{name}.yaml"), variant).program
+        eliminates = layout(program.data).eliminates
+        for seed in range(2):
+            problems: list[str] = []
+
+            def look(game, request, problems=problems):
+                nonlocal checked
+                for viewer in game.players:
+                    hides = skill_hides(game, request.path) if viewer is request.player \
+                        else frozenset()
+                    view = view_of(game, viewer, hides)
+                    json.dumps(view)  # the view is plain data: the same for every renderer
+                    text = "\n".join(lines(view))
+                    problems += [f"{viewer.name} at {request.id}: {x}\n{text}"
+                                 for x in leaks_in(text, program.data, eliminates)]
+                    checked += 1
+            game = new_game(program, None, None, SeededChance(seed), seed)
+            game.on_decision = look
+            game.run()
+            assert problems == [], f"{name} {variant} seed {seed}: {problems[0]}"
+    assert checked, "no decision was reached, so no view was checked"
+
+
+def test_a_name_without_a_label_reads_as_words():
+    assert derived_label("turn_total") == "Turn total"
+    assert derived_label("pp") == "Pp"
+
+
+def test_values_are_shown_as_a_player_says_them():
+    assert value_text({"kind": "flag", "value": True}) == "yes"
+    assert value_text({"kind": "flag", "value": False}) == "no"
+    assert value_text({"kind": "none"}) == "none"
+    assert value_text({"kind": "list", "items": []}) == "none"
+    assert value_text({"kind": "hidden", "count": 5}) == "5 hidden"
+    dice = [{"of": "Cup", "face": f} for f in (1, 6, 5)]
+    assert value_text({"kind": "dice", "dice": dice}) == "1, 6, 5"
+    many = [{"of": "White sailors", "face": 1 + i % 2} for i in range(10)]
+    assert value_text({"kind": "dice", "dice": many}) == "10 white sailors (1 ×5, 2 ×5)"
+    assert value_text({"kind": "dice", "dice": [{"of": "red", "face": None}]}) == \
+        "red, not rolled"
+
+
+def test_shipwrecked_first_view_reads_in_the_games_words():
+    text = "\n".join(person_plays("shipwrecked", [], players=2))
+    assert "White captain: " in text and "Ocean: 30 white sailors (" in text
+    assert "Shark attacks: 0 of 3" in text
+    assert "Team white (yours: Player 1): Swims for island: 0; Sailors on islands 1, 2, 3...: " \
+           "0, 0, 0, 0, 0; Sailors ashore: 0; Eaten by sharks: 0" in text
+    assert "Player 1 (you, team white): Grabbed sailors: none" in text
+    for internal in ("sharks_fed", "starting_team", "matching", "eliminated", "False", "[]"):
+        assert internal not in text, internal
+
+
+def _grab_views(drop_layout: bool) -> tuple[str, str]:
+    """Seed 1, Player 1 a person: Player 2 names an island, Player 1 answers "1", the
+    captains call, the grab begins. What Player 1 is shown before answering, and then as
+    the grab's question is asked."""
+    from collections import deque
+
+    from interpreter.table.human import HumanController
+    answers, shown = deque(["1"]), []
+
+    class Stop(Exception):
+        pass
+
+    def read(prompt, timeout):
+        shown.append(prompt)
+        if not answers:
+            raise Stop
+        return answers.popleft()
+    program = load(str(ROOT / "rulesets" / "shipwrecked.yaml")).program
+    if drop_layout:
+        program.data.pop("view")  # the default layout: every value not bookkeeping
+    game = new_game(program, 2, None, SeededChance(1), 1,
+                    controllers={1: HumanController(read=read, echo=shown.append)})
+    try:
+        game.run()
+    except Stop:
+        pass
+    assert game.env["matching"], "the captains call some sailors in this game"
+    race = next(i for i, s in enumerate(shown) if "race grab!" in s)
+    answered = max(i for i, s in enumerate(shown[:race]) if s == "> ")
+    return "\n".join(shown[:answered]), "\n".join(shown[answered + 1:race + 1])
+
+
+def test_the_grab_leaves_spotting_the_called_sailors_to_the_player():
+    before, grab = _grab_views(drop_layout=True)
+    assert "Called sailors: none" in before  # shown while it is not the answer
+    assert "race grab!" in grab and "Called sailors" not in grab
+    assert "White captain" in grab  # what the table shows stays in the view
+
+
+def test_a_skill_decision_hides_its_answer_also_under_a_designed_layout():
+    before, grab = _grab_views(drop_layout=False)
+    assert "race grab!" in grab and "Called sailors" not in before + grab
