@@ -1,5 +1,6 @@
 """A person's view at the terminal (interpreter/table/human.py): teams, bookkeeping left out, many
-dice counted by face, long changes cut short, number questions and the race prompt."""
+dice counted by face, long changes cut short, number questions and the race prompt. The view
+itself (labels, layouts, skills, no engine internals) is tested in tests/test_view_model.py."""
 
 from __future__ import annotations
 
@@ -43,27 +44,29 @@ def person_plays(ruleset: str, answers: list[str], players: int | None = None,
 def test_a_team_game_shows_each_team_and_marks_the_persons_own():
     shown = person_plays("shipwrecked", [], players=4)
     text = "\n".join(shown)
-    assert "team white (yours): members=[Player 1, Player 3]" in text
-    assert "team black: members=[Player 2, Player 4]" in text
-    assert "on_island=[0, 0, 0, 0, 0]" in text
-    assert "Player 1 (you): eliminated=False, team=white" in text
+    assert "Team white (yours: Player 1, Player 3): Swims for island: 0" in text
+    assert "Team black (Player 2, Player 4): " in text
+    assert "Sailors on islands 1, 2, 3...: 0, 0, 0, 0, 0" in text
+    assert "Player 1 (you): Grabbed sailors: none" in text
+    assert "eliminated" not in text and "(out)" not in text  # nobody is ever out here
 
 
 def test_state_and_zones_marked_bookkeeping_are_left_out_of_a_persons_view():
     text = "\n".join(person_plays("dark_water_salvage", []))
-    assert "loan_round=1" in text and "pool=" in text  # the state a player looks at
+    assert "Round: 1" in text and "Chip bag: 42 hidden" in text  # what a player looks at
     for name in ("station_index", "stations_run", "collect_rank", "wreck_cells", "chip_box",
-                 "turn_order_box"):
+                 "turn_order_box", "Station index", "Wreck cells", "Notes"):
         assert name not in text, name
     ship = "\n".join(person_plays("shipwrecked", []))
-    assert "grabbing" not in ship and "thrown_back" not in ship and "sharks_fed=0" in ship
+    assert "rabbing" not in ship and "hrown back" not in ship and "Shark attacks: 0" in ship
 
 
 def test_many_dice_in_a_view_are_counted_by_face_and_a_hidden_zone_by_its_size():
     text = "\n".join(person_plays("shipwrecked", [], players=4))
-    ocean = next(line for line in text.splitlines() if "ocean (zone)=" in line)
-    assert "30 white_sailors: " in ocean and "white_sailors[0]" not in ocean
-    assert "hand=0 hidden" in text  # another player's hand: how many, not which
+    ocean = next(line for line in text.splitlines() if "Ocean: " in line)
+    assert "Ocean: 30 white sailors (1 ×" in ocean and "white_sailors" not in ocean
+    cups = "\n".join(person_plays("liars_dice", []))
+    assert "Player 2: Cup: 5 hidden" in cups  # another player's cup: how many, not which
 
 
 def test_a_long_value_that_changed_is_shown_as_it_is_now_cut_short():

@@ -187,12 +187,12 @@ def test_a_person_sees_their_whole_view_first_then_only_what_changed_and_all_aga
                              input="?\n" + "hold\n" * 50)
     assert out.exit_code == 0, out.output
     text = out.output
-    whole = "  Player 1 (you): eliminated=False, score=0"
+    whole = "  Player 1 (you): Score: 0"
     assert text.count(whole) == 2  # the first look, and again on "?"
     changes = [line for line in text.splitlines() if "since you last looked" in line]
     assert changes, text
     # Only what changed: the person's banked score after a hold, never a whole row again.
-    assert any("Player 1 (you): score 0 -> " in line for line in changes)
+    assert any("Player 1 (you): Score 0 -> " in line for line in changes)
     assert all("eliminated" not in line for line in changes)
 
 

@@ -71,7 +71,7 @@ def test_no_engine_internal_leaks_into_any_view_of_any_decision(name):
         for seed in range(2):
             problems: list[str] = []
 
-            def look(game, request, problems=problems):
+            def look(game, request, problems=problems, data=program.data, out=eliminates):
                 nonlocal checked
                 for viewer in game.players:
                     hides = skill_hides(game, request.path) if viewer is request.player \
@@ -80,7 +80,7 @@ def test_no_engine_internal_leaks_into_any_view_of_any_decision(name):
                     json.dumps(view)  # the view is plain data: the same for every renderer
                     text = "\n".join(lines(view))
                     problems += [f"{viewer.name} at {request.id}: {x}\n{text}"
-                                 for x in leaks_in(text, program.data, eliminates)]
+                                 for x in leaks_in(text, data, out)]
                     checked += 1
             game = new_game(program, None, None, SeededChance(seed), seed)
             game.on_decision = look
@@ -161,3 +161,109 @@ def test_the_grab_leaves_spotting_the_called_sailors_to_the_player():
 def test_a_skill_decision_hides_its_answer_also_under_a_designed_layout():
     before, grab = _grab_views(drop_layout=False)
     assert "race grab!" in grab and "Called sailors" not in before + grab
+
+
+NEUTRAL = """\
+meeple: 1
+metadata: {name: Spot it}
+players: {min: 2, max: 2}
+parameters:
+  goal: {default: 3, min: 1, doc: Points to win.}
+components:
+  dice:
+    pips: {count: 4, in: pool, label: Spotting dice}
+  zones:
+    pool: {kind: pool, label: The pool}
+    hand: {kind: hand, owner: player, visibility: owner}
+state:
+  global:
+    answer: {type: list, initial: [], label: Sixes}
+    work_list: {type: list, initial: [], bookkeeping: true}
+  player:
+    points: {initial: 0, label: Points won}
+    ready_now: false
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      do:
+        - roll: pool
+        - set: {answer: "[d for d in pool if d.face == 6]"}
+        - choose: spot
+          options: "[d for d in pool]"
+          skill: perception
+          hides: [answer]
+        - end_game
+"""
+
+
+def _neutral(tmp_path, extra: str = "") -> str:
+    path = tmp_path / "spot.yaml"
+    path.write_text(NEUTRAL + extra)
+    return str(path)
+
+
+def test_a_default_view_uses_labels_and_leaves_bookkeeping_out(tmp_path):
+    program = load(_neutral(tmp_path)).program
+    game = new_game(program, 2, None, SeededChance(3), 3)
+    game.run()
+    text = "\n".join(lines(view_of(game, game.players[0])))
+    assert "The pool: " in text and "Sixes: " in text
+    assert "Player 1 (you): Hand: none; Points won: 0; Ready now: no" in text
+    assert "Player 2: Hand: none" in text  # an empty hidden hand shows nothing to count
+    assert "work_list" not in text and "Work list" not in text
+    assert "Spotting dice" not in text  # every die lies in the pool: no loose-dice row
+
+
+def test_a_skill_decision_leaves_its_hidden_values_out_of_the_view_while_it_is_asked(tmp_path):
+    program = load(_neutral(tmp_path)).program
+    seen = {}
+
+    def look(game, request):
+        hides = skill_hides(game, request.path)
+        seen["asked"] = "\n".join(lines(view_of(game, request.player, hides)))
+        seen["other"] = "\n".join(lines(view_of(game, game.players[1])))
+    game = new_game(program, 2, None, SeededChance(3), 3)
+    game.on_decision = look
+    game.run()
+    assert skill_hides(game, ()) == frozenset()
+    assert "Sixes" not in seen["asked"] and "The pool" in seen["asked"]
+    assert "Sixes" in seen["other"]  # only the view of the decision being answered
+
+
+def test_a_designed_view_orders_sections_and_fills_texts_and_counts(tmp_path):
+    layout_text = """\
+view:
+  sections:
+    - title: Table
+      show: [pool, {label: Goal, text: "{goal} points"}]
+  player: [{label: In hand, count: hand}, points]
+"""
+    program = load(_neutral(tmp_path, layout_text)).program
+    game = new_game(program, 2, None, SeededChance(3), 3)
+    game.run()
+    shown = lines(view_of(game, game.players[0]))
+    assert shown[1].startswith("Table: The pool: ") and shown[1].endswith("; Goal: 3 points")
+    assert shown[2:] == ["Player 1 (you): In hand: 0; Points won: 0",
+                         "Player 2: In hand: 0; Points won: 0"]
+
+
+def test_a_view_naming_what_it_cannot_show_is_refused_with_a_suggestion():
+    from dsl import validate_text
+    bad = NEUTRAL.replace("hides: [answer]", "hides: [answr]") + """\
+view:
+  sections:
+    - {title: Table, show: [pol, points, {label: Goal, text: "{gaol} and {goal + 1}"}]}
+  player: [pointz, {label: X, count: nothing}]
+"""
+    diags = validate_text(bad, "t.yaml").diagnostics
+    messages = [(d.code, d.message) for d in diags]
+    assert ("unknown-reference", "'hides' names 'answr', which no view shows (did you mean "
+            "'answer'?)") in messages
+    assert any("cannot show 'pol'" in m and "did you mean 'pool'" in m for _, m in messages)
+    assert any("cannot show 'points' here" in m for _, m in messages)
+    assert any("cannot show 'gaol'" in m and "did you mean 'goal'" in m for _, m in messages)
+    assert any(c == "schema" and "'{goal + 1}' is not a name" in m for c, m in messages)
+    assert any("cannot show 'pointz'" in m for _, m in messages)
+    assert any("cannot count 'nothing'" in m for _, m in messages)
+    assert all(d.span is not None and d.span.line > 0 for d in diags)

@@ -3,7 +3,8 @@ interpreter/cli/replay.py).
 
 Input: a ruleset path and the run options (players, seed, seats, dice source, scripted
 decisions, parameters, variant, log file). Output: the narration and the result on stdout (or
-the result as one JSON object with `--json`), the log as JSON lines with `--log`, and the exit
+the result as one JSON object with `--json`, the final table under "view" as the view model
+of interpreter/table/view_model.py has it), the log as JSON lines with `--log`, and the exit
 code: 0 the game ended, 1 the ruleset is invalid, the rules could not go on or the game
 stopped before its end (its input ended, Ctrl-C), 2 usage.
 """
@@ -41,6 +42,7 @@ from interpreter.table.options import pairs as _pairs
 from interpreter.table.options import seats as _seats
 from interpreter.table.options import seed as _seed
 from interpreter.table.terminal import ask, control
+from interpreter.table.view_model import view_of
 
 
 def _dice_source(spec: str, seed: Any, echo) -> Any:
@@ -433,7 +435,8 @@ def _stopped(e: BaseException, session: _Session) -> str:
 def _report(result: Result, loaded: Loaded, as_json: bool, seed, game) -> None:
     if as_json:
         out = {"ruleset": loaded.path, "seed": seed, "variant": loaded.variant,
-               "players": game.players_n, **result.to_json()}
+               "players": game.players_n, **result.to_json(),
+               "view": view_of(game, None)}  # the table at the end, as a person's view
         if result.error is not None:
             out["error"] = located(result.error, loaded.source, loaded.positions).to_json()
         click.echo(json.dumps(out, indent=2, default=str))

@@ -98,9 +98,9 @@ def whose(view: dict) -> list[tuple[str, list[dict]]]:
         mark = "yours: " if tm["yours"] else ""
         parts.append((f"Team {tm['name']} ({mark}{', '.join(tm['members'])})", tm["rows"]))
     for p in view["players"]:
-        notes = [n for n, on in (("you", p["you"]), (f"team {p['team']}", p["team"]),
-                                 ("out", p["out"])) if on]
-        parts.append((p["name"] + (f" ({', '.join(notes)})" if notes else ""), p["rows"]))
+        # A player's team is said by the team's heading, which names its members.
+        notes = [n for n, on in (("you", p["you"]), ("out", p["out"])) if on]
+        parts.append((p["name"] + "".join(f" ({n})" for n in notes), p["rows"]))
     return parts
 
 
