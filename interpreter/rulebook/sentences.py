@@ -181,6 +181,7 @@ def _choose(b: StepWriter, f: dict) -> tuple[Inlines, list[Block]]:
         inl += [text(", before ")] + prose(f.pop("before"))
     if "duration" in f:
         inl += b.duration(f.pop("duration"))
+    inl += _skill(f)
     return inl + [text(":" if children else ".")], children
 
 
@@ -223,7 +224,21 @@ def _race(b: StepWriter, f: dict) -> tuple[Inlines, list[Block]]:
         model.append([text("holds at most ")] + b.x(f.pop("model_capacity")) + [text(" items")])
     if model:
         inl += [text(". In simulation a racer ")] + joined(model)
+    inl += _skill(f)
     return inl + [text(".")], []
+
+
+def _skill(f: dict) -> Inlines:
+    """A decision whose answer is the player's to find: said, with what the view leaves out."""
+    skill = f.pop("skill", None)
+    hides = f.pop("hides", None)
+    if skill is None:
+        return []
+    inl: Inlines = [text(f". Finding the answer is the players' own {plain(skill)}")]
+    if isinstance(hides, list) and hides:
+        inl += [text(": while they answer, a person's view does not show ")]
+        inl += joined([[code(str(h))] for h in hides])
+    return inl
 
 
 def _if_branches(b: StepWriter, f: dict) -> list[Block]:
