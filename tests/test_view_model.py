@@ -114,7 +114,7 @@ def test_shipwrecked_first_view_reads_in_the_games_words():
     assert "Shark attacks: 0 of 3" in text
     assert "Team white (yours: Player 1): Swims for island: 0; Sailors on islands 1, 2, 3...: " \
            "0, 0, 0, 0, 0; Sailors ashore: 0; Eaten by sharks: 0" in text
-    assert "Player 1 (you, team white): Grabbed sailors: none" in text
+    assert "Player 1 (you): Grabbed sailors: none" in text
     for internal in ("sharks_fed", "starting_team", "matching", "eliminated", "False", "[]"):
         assert internal not in text, internal
 
