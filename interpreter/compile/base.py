@@ -101,8 +101,10 @@ _NUMS = ("int", "num")
 _NONEABLE = ("player", "dref", "team")  # kinds whose values may be none
 _UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
 _MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
+# Keys that shape what people read (documentation, prompts, labels, what a skill decision's
+# view leaves out), never what the game does: generated code, played by bots, has no use for them.
 _DOC_KEYS = frozenset({"doc", "description", "prompt", "option_label", "before", "label",
-                       "id"})
+                       "id", "skill", "hides"})
 
 
 # What a list may hold (the kinds a list's items take in generated code).
