@@ -234,3 +234,19 @@ def test_a_policy_name_that_reads_option_equals_interpreter(tmp_path):
 ])
 def test_what_is_not_specialized_gives_none(tmp_path, old, new):
     assert specialize(_variant(tmp_path, old, new)) is None
+
+
+def test_a_list_not_depending_on_the_item_is_built_once_and_games_are_unchanged(tmp_path):
+    # `faces(current.keep)` inside a comprehension over the bag does not depend on the bag's
+    # die: the generated code builds it once per comprehension, not once per die, and plays
+    # the interpreter's games.
+    program = _variant(tmp_path, 'when: "spare > 5"',
+                       'when: "spare > 5 or any(d.face in faces(current.keep) for d in bag)"')
+    special = specialize(program)
+    assert special is not None
+    assert "for _h" in special.source  # the list moved before the items
+    for seed in range(200):
+        played = special.play(seed)
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed), seed
+    assert special.fallbacks == 0

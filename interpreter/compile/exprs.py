@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +36,28 @@ class ExprWriter:
         method = getattr(self, "_x_" + type(node).__name__.lower(), None)
         if method is None:
             raise Unsupported(type(node).__name__)
-        return method(node, scope)
+        e = method(node, scope)
+        hoists = getattr(self, "hoists", None)
+        if hoists and isinstance(node, (n.Call, n.Comprehension)):
+            return self._hoisted(e, hoists[-1])
+        return e
+
+    def _hoisted(self, e: Ex, level: tuple[re.Pattern, list]) -> Ex:
+        """A list built inside a comprehension's element that does not depend on its item
+        (`c.face in faces(current.potion) for c in current.curse`) is built once, before the
+        items, instead of once per item. Only a list the language charges nothing for
+        (no `_work`) and with no name bound by `:=` (not allowed where it moves to) moves:
+        charged work stays where the interpreter counts it. Built before the first item, it
+        is built even when there is none: a list of values cannot raise, and if it did, the
+        seed would only go to the interpreter."""
+        var, moved = level
+        src = e.src
+        if (not src.startswith("[") or " for " not in src or ":=" in src or "_work(" in src
+                or var.search(src)):
+            return e
+        name = self.temp("h")
+        moved.append((name, src))
+        return Ex(name, e.kind, e.safe, bound=e.bound)
 
     def cond(self, value: Any, scope: dict[str, Ex]) -> Ex:
         e = self.expr(_node(value), scope)
@@ -292,19 +314,36 @@ class ExprWriter:
                       all(x.safe for x in items), items=items)
         var = self.temp("c")
         inner = {**scope, node.var: Ex(var, item_kind, True)}
-        el = self.expr(node.element, inner)
+        if not hasattr(self, "hoists"):
+            self.hoists = []
+        moved: list[tuple[str, str]] = []
+        self.hoists.append((re.compile(rf"\b{var}\b"), moved))
+        try:
+            el, c = self._element(node, inner)
+        finally:
+            self.hoists.pop()
         if el.kind.startswith(("die", "dice", "timer")):
             raise Unsupported("a comprehension of dice")
         if el.kind in ("player", "team") and not el.safe:
             raise Unsupported("a list that may hold none")
         test, safe = "", it.safe and el.safe
-        if node.cond is not None:
-            c = self.expr(node.cond, inner)
-            if c.kind != "bool":
-                raise Unsupported("condition")
+        if c is not None:
             test, safe = f" if {c.src}", safe and c.safe
         counted = f"_work(_W, {it.src}, steps, {self.max_steps})"  # in the step budget
-        return Ex(f"[{el.src} for {var} in {counted}{test}]", "list:" + el.kind, safe)
+        if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
+            return Ex(f"list({counted})", "list:" + el.kind, safe)
+        once = "".join(f"for {h} in ({src},) " for h, src in moved)
+        return Ex(f"[{el.src} {once}for {var} in {counted}{test}]", "list:" + el.kind, safe)
+
+    def _element(self, node: n.Comprehension, inner: dict) -> tuple[Ex, Ex | None]:
+        """A comprehension's element and condition (None without one)."""
+        el = self.expr(node.element, inner)
+        if node.cond is None:
+            return el, None
+        c = self.expr(node.cond, inner)
+        if c.kind != "bool":
+            raise Unsupported("condition")
+        return el, c
 
     def _count_filtered(self, node: n.Comprehension, scope: dict) -> Ex | None:
         """`count(x for x in players if ...)` as a sum of 0s and 1s, without a list: each

@@ -365,17 +365,15 @@ class FlowWriter:
         e(d, f"FI = [{_Late('fired_list')}]")
         e(d, "fired = {FN[i]: k for i, k in enumerate(FI) if k}")
         e(d, str(_Late("ch_sums")))
-        e(d, "chosen = {}")
-        e(d, "for i, k in enumerate(CH):")
-        e(d + 1, "if k:")
-        e(d + 2, "chosen[CK[i]] = k")
+        # A decision over many items keeps a counter per option, nearly all 0: the counted
+        # ones are found by `compress` at C speed, in order, not one test per counter.
+        e(d, "chosen = {CK[i]: CH[i] for i in _compress(range(len(CH)), CH)}")
         e(d, str(_Late("keyed_sums")))
         # One counter per place a decision is asked; the same (policy, decision) asked in two
         # places adds up, as the interpreter counts it.
         e(d, "unruled = {}")
-        e(d, "for i, k in enumerate(UN):")
-        e(d + 1, "if k:")
-        e(d + 2, "unruled[UK[i]] = unruled.get(UK[i], 0) + k")
+        e(d, "for i in _compress(range(len(UN)), UN):")
+        e(d + 1, "unruled[UK[i]] = unruled.get(UK[i], 0) + UN[i]")
         e(d, "return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
              f"winners, fired, chosen, unruled, {tracked}, {'E' if self.elim else 'None'})")
 

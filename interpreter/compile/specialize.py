@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import compress
 from typing import Any
 
 from interpreter.compile.base import (
@@ -382,6 +383,7 @@ def specialize(program: Program, players: int | None = None,
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_within": within, "_work": work, "_span": span,
                      "_log": math.log, "_inf": math.inf, "_times": times,
+                     "_compress": compress,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
                      "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}
