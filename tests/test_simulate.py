@@ -630,3 +630,23 @@ def test_generated_games_say_so_and_warn_of_nothing():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "not-generated" not in done.stderr
     assert json.loads(done.stdout)["engine"] == "generated"
+
+
+def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
+    # A game the generated code cannot finish exactly (here: a turn limit reached, which the
+    # interpreter reports as a located error) is played again by the reference interpreter;
+    # the report counts such games and names the first one's seed.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert "max_turns: 10000" in text
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace("max_turns: 10000", "max_turns: 12"), encoding="utf-8")
+    done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
+    assert done.exit_code == 1  # games stopped with an error
+    out = json.loads(done.stdout)
+    assert out["engine"] == "generated"
+    back = out["replayed"]
+    assert 0 < back["games"] == out["errors"]["games"] < 20  # some games end within 12 turns
+    assert back["first"]["seed"] == out["errors"]["first"]["seed"]
+    report = simulate(str(path), "--games", "20", "--seed", "3").output
+    assert f"note: {back['games']} game(s) went back from the generated code" in report
+    assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0}

@@ -92,6 +92,9 @@ class GameRecord(NamedTuple):
     lead_changes: int | None  # None: scores were not numbers throughout
     first: int | None       # the seat that took the game's first turn
     error: tuple | None     # (code, message, path, pos, hint) when the rules could not go on
+    # Handed back: the generated code met what it does not play on (a rule error, a work
+    # limit near its end) and the reference interpreter played the game, exactly but slowly.
+    replayed: bool = False
 
 
 @dataclass
@@ -256,7 +259,8 @@ def _specialized(program: Program, setup: Setup) -> tuple:
 def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[GameRecord, Any]:
     """One game without a log: its record, and (fired, chosen, unruled) counters. The
     specialized function plays it when the setup has one (it gives the interpreter's results
-    on the same seed); otherwise, or when it hands the seed back, the interpreter."""
+    on the same seed); otherwise, or when it hands the seed back, the interpreter (the record
+    says `replayed` then, and the report counts such games)."""
     special = specialized_for(program, setup)
     if special is not None:
         raw = special.try_raw(seed, track=True)
@@ -268,6 +272,13 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
                                 tuple(placed[i] for i in range(special.players)), raw[1],
                                 raw[2], raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
             return record, (raw[10], by_component(raw[11]), raw[12])
+    record, counters = _interpreted(program, setup, seed, index)
+    return (record._replace(replayed=True) if special is not None else record), counters
+
+
+def _interpreted(program: Program, setup: Setup, seed: str, index: int
+                 ) -> tuple[GameRecord, Any]:
+    """One game played by the reference interpreter."""
     game = new_game(program, setup.players, dict(setup.seats), seed=seed)
     game.logging = False
     game.narrating = False

@@ -119,6 +119,7 @@ def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed
                     for (p, d), k in sorted(tally.unruled.items())],
         "errors": _errors(info, records, seed),
         "engine": "generated" if info.not_generated is None else "interpreter",
+        "replayed": _replayed(records, seed),
     }
     if info.not_generated is not None:
         out["not_generated"] = info.not_generated.to_json()
@@ -192,6 +193,16 @@ def _errors(info: SetupInfo, records: Sequence[GameRecord], seed: Any) -> dict:
         first = bad[0]
         out["first"] = {"game": first.index, "seed": game_seed(seed, first.index),
                         **located_error(info, first).to_json()}
+    return out
+
+
+def _replayed(records: Sequence[GameRecord], seed: Any) -> dict:
+    """The games the generated code handed back to the reference interpreter: how many, and
+    the first, to watch again."""
+    back = [r for r in records if r.replayed]
+    out: dict[str, Any] = {"games": len(back)}
+    if back:
+        out["first"] = {"game": back[0].index, "seed": game_seed(seed, back[0].index)}
     return out
 
 
@@ -369,6 +380,11 @@ def text_report(stats: dict) -> list[str]:
                 rows.append([f"{did} = {key}", num(a["per_game"]), pct(a["share"]),
                              pct(a["games_with"]), f"{a['total']:,}"])
         lines += table(["decision = answer", "taken per game", "share", "in games", "total"], rows)
+    back = stats["replayed"]
+    if back["games"]:
+        lines.append(f"note: {back['games']:,} game(s) went back from the generated code to the "
+                     "reference interpreter, which played them exactly but slowly (a rule error, "
+                     f"or a work limit near its end); the first is seed {back['first']['seed']}")
     for u in stats["unruled"]:
         lines.append(f"note: policy {u['policy']} has no rule for '{u['decision']}'; "
                      f"{u['times']:,} such decisions were taken at random")
