@@ -315,6 +315,18 @@ class FlowWriter:
             raise Unsupported("standings of scores that are not numbers")
         lowest = (self.data.get("scoring") or {}).get("order") == "lowest"
         e = self.emit
+        if len(scores) == 2:
+            # Two seats, compared without building a tuple (this runs after every turn):
+            # both scores read in seat order, then whoever is strictly ahead.
+            e(d, f"s1 = {scores[0].src}")
+            e(d, f"s2 = {scores[1].src}")
+            e(d, "if s1 != s2:")
+            e(d + 1, f"who = 1 if s1 {'<' if lowest else '>'} s2 else 2")
+            e(d + 1, "if who != leader:")
+            e(d + 2, "if leader is not None:")
+            e(d + 3, "changes += 1")
+            e(d + 2, "leader = who")
+            return
         # Every score read in seat order (one may stop the game with an error), then the
         # best of them, held by exactly one seat or by nobody.
         e(d, f"sv = ({''.join(s.src + ', ' for s in scores)})")
