@@ -18,7 +18,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
 )
-from interpreter.compile.peephole import _merge_steps
+from interpreter.compile.peephole import tidy
 
 
 class FlowWriter:
@@ -112,7 +112,7 @@ class FlowWriter:
         e(d, f"if steps > {self.max_steps}:")
         e(d + 1, "raise _Fallback()")
         self.scoring(d)
-        src = "\n".join(_merge_steps(self.lines))
+        src = "\n".join(tidy(self.lines))
         uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
                        for k in self.uses.values())  # per seat: the period, the uses in it
         # Trigger counts are locals (`fi3 += 1` costs far less than an item of a list).

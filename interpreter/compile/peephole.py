@@ -1,11 +1,15 @@
 """Phase 5b, compile for simulation (specializer): passes over the generated lines.
 
-Input: the lines of a generated game function (`_Gen.lines`). Output: the same code with the
-step counts moved and merged (`_merge_steps`), so a loop's pass adds to `steps` once where it
-can. interpreter/compile/specialize.py runs it on every function it writes.
+Input: the lines of a generated game function (`_Gen.lines`). Output: the same code with
+temporaries nobody reads dropped or read in place (`_drop_temps`), step counts moved into
+branches that leave (`_sink_steps`) and merged (`_merge_steps`), so a loop's pass adds to
+`steps` once where it can. interpreter/compile/flow.py runs `tidy` on every function the
+specializer writes.
 """
 
 from __future__ import annotations
+
+import re
 
 _HEADS = ("if ", "elif ", "else", "for ", "while ", "try", "except", "with ", "def ")
 _EXITS = ("raise", "break", "continue", "return", "yield")
@@ -69,4 +73,167 @@ def _merge_steps(lines: list[str]) -> list[str]:
             del out[i]
             continue  # the line now at i is the next one to look at
         i += 1
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _block_end(lines: list[str], j: int) -> int:
+    """The index after the `if` chain headed at `j` (its `elif`/`else` branches included)."""
+    indent = _indent(lines[j])
+    k = j + 1
+    while k < len(lines):
+        body = lines[k].lstrip()
+        level = len(lines[k]) - len(body)
+        if level < indent or (level == indent and not body.startswith(("elif ", "else:"))):
+            break
+        k += 1
+    return k
+
+
+def _sink_steps(lines: list[str]) -> list[str]:
+    """A step count just before an `if` (no `elif`/`else`) whose body always leaves (its last
+    statement a `break`, `continue`, `raise` or `return`) moves into the body and after it:
+    each way through adds the count once, and the counts then meet the ones beside them
+    (`_merge_steps`), so a loop's pass adds once per way it takes, not twice."""
+    out = list(lines)
+    i = 0
+    while i + 1 < len(out):
+        body = out[i].lstrip()
+        head = out[i + 1].lstrip()
+        indent = len(out[i]) - len(body)
+        if not (body.startswith("steps += ") and head.startswith("if ") and head.endswith(":")
+                and "steps" not in head and _indent(out[i + 1]) == indent):
+            i += 1
+            continue
+        end = _block_end(out, i + 1)
+        inner = [ln for ln in out[i + 2:end] if _indent(ln) > indent]
+        if (end < len(out) and out[end].lstrip().startswith(("elif ", "else:"))) or not inner:
+            i += 1
+            continue
+        level = _indent(inner[0])
+        last = [ln for ln in inner if _indent(ln) == level][-1].lstrip()
+        if not last.startswith(_EXITS) or any(
+                ln.lstrip().startswith(("elif ", "else:")) and _indent(ln) == indent
+                for ln in out[i + 2:end]):
+            i += 1
+            continue
+        count = out[i]
+        out.insert(end, count)                      # the way past the `if`
+        out.insert(i + 2, " " * level + body)       # the way into it
+        del out[i]
+        i += 1
+    return out
+
+
+_TEMP_SET = re.compile(r"^(\s*)(_[a-z]+\d+) = (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
+
+
+def _drop_temps(lines: list[str]) -> list[str]:
+    """Temporaries the code never reads are not stored (`_ch5 = 1`, a decision's pick kept
+    for nothing), and one copied from a name and read once, on the next line, is that name
+    there (`_t4 = F_die` then `V_turn_total += _t4`). Only literals and plain names: nothing
+    whose evaluation could matter is removed."""
+    text = "\n".join(lines)
+    uses: dict[str, int] = {}  # how often each temporary is read (named, less stored)
+    for name in re.findall(r"\b_[a-z]+\d+\b", text):
+        uses[name] = uses.get(name, 0) + 1
+    for line in lines:
+        m = re.match(r"^\s*(_[a-z]+\d+) = ", line)
+        if m is not None:
+            uses[m.group(1)] -= 1
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _TEMP_SET.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        name, value = m.group(2), m.group(3)
+        alone = (out and out[-1].rstrip().endswith(":") and
+                 (i + 1 >= len(lines) or _indent(lines[i + 1]) < len(m.group(1))))
+        if uses.get(name) == 0 and not alone:
+            i += 1  # stored, never read
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if (uses.get(name) == 1 and value.isidentifier() and _indent(nxt) == len(m.group(1))
+                and ":=" not in nxt and len(re.findall(rf"\b{name}\b", nxt)) == 1
+                and not alone and value not in ("True", "False", "None")):
+            lines = lines[:i + 1] + [re.sub(rf"\b{name}\b", value, nxt)] + lines[i + 2:]
+            i += 1  # the copy is read where it was made
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+_STORE = re.compile(r"^\s*([A-Za-z_]\w*) = (-?\d+|'[^'\\]*'|True|False|None)$")
+_TEST = re.compile(r"^\s*if \(([A-Za-z_]\w*) == (-?\d+|'[^'\\]*'|True|False|None)\):$")
+_SMALL = 3  # a test's body copied into each branch at most this long
+
+
+def _thread_tests(lines: list[str]) -> list[str]:
+    """An `if` chain whose every branch ends by storing a constant in one name (a decision's
+    pick, `D_x = 'hold'`), followed by a test of that name against a constant with a short
+    body: each branch knows the answer, so the body is copied into the branches where the
+    test holds and the test goes (Pig's `until: roll_or_hold == 'hold'` is a `break` in
+    the policy's branch)."""
+    out = list(lines)
+    i = 0
+    while i < len(out):
+        head = out[i].lstrip()
+        if not (head.startswith("if ") and head.endswith(":")):
+            i += 1
+            continue
+        indent = _indent(out[i])
+        end = _block_end(out, i)
+        test = _TEST.match(out[end]) if end < len(out) and _indent(out[end]) == indent else None
+        if test is None:
+            i += 1
+            continue
+        name, want = test.group(1), test.group(2)
+        t_end = _block_end(out, end)
+        body = out[end + 1:t_end]
+        if not body or len(body) > _SMALL or any(_indent(b) <= indent for b in body):
+            i += 1
+            continue
+        # The branches: header indexes at `indent` within [i, end).
+        heads = [k for k in range(i, end) if _indent(out[k]) == indent]
+        if not out[heads[-1]].lstrip().startswith("else:"):
+            i += 1
+            continue
+        stored = []
+        for k, h in enumerate(heads):
+            stop = heads[k + 1] if k + 1 < len(heads) else end
+            inner = [j for j in range(h + 1, stop) if _indent(out[j]) > indent]
+            level = _indent(out[inner[0]]) if inner else 0
+            last = [j for j in inner if _indent(out[j]) == level]
+            m = _STORE.match(out[last[-1]]) if last else None
+            if m is None or m.group(1) != name:
+                break
+            stored.append((stop, level, m.group(2)))
+        else:
+            for stop, level, value in reversed(stored):
+                if value == want:
+                    out[stop:stop] = [" " * (level - indent - 4) + b for b in body]
+            t_end = _block_end(out, end + sum(len(body) for *_, v in stored if v == want))
+            del out[t_end - len(body) - 1:t_end]
+            continue  # the same chain may now be followed by another test
+        i += 1
+    return out
+
+
+def tidy(lines: list[str]) -> list[str]:
+    """Every pass: temporaries dropped, counts merged; then tests threaded into the branches
+    that know their answer, counts sunk into branches that leave and merged, until nothing
+    moves."""
+    out = _merge_steps(_drop_temps(lines))
+    for _ in range(4):  # a count sunk and merged may meet the next `if`: until none moves
+        again = _merge_steps(_sink_steps(_thread_tests(out)))
+        if again == out:
+            break
+        out = again
     return out
