@@ -296,6 +296,12 @@ class Checker:
             self.options(path, value, scope, ctx)
         elif kind == fx.NAMES:
             check_hides(self, path, value)
+        elif kind == fx.COUNTS and isinstance(value, dict):
+            for name, spec in value.items():
+                for fname, fspec in fx.COUNT_FIELDS.items():
+                    if isinstance(spec, dict) and fname in spec:
+                        self.field(path + (name, fname), fspec, spec[fname],
+                                   {**scope, **{b: t.ANY for b in fspec.binds}}, ctx, None)
         elif kind == fx.LIMIT and isinstance(value, dict):
             self.expr(path + ("times",), value.get("times"), scope, t.INT, "'times'")
 

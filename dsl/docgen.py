@@ -28,6 +28,7 @@ _KIND_WORDS = {
     fx.BINDER: "new name", fx.DECISION: "decision id", fx.OPTIONS: "options",
     fx.ARGS: "mapping of name: expression", fx.INT: "whole number", fx.BOOL: "true/false",
     fx.TEXT: "text", fx.LIMIT: "{times, per}", fx.REF: "name", fx.NAMES: "list of names",
+    fx.COUNTS: "mapping of kind: {label, where, face}",
 }
 
 # Schema definitions that are leaves for a reader (described by a word, not expanded).
@@ -249,6 +250,13 @@ def _effects() -> list[str]:
         out.append(f"| `{fname}` | {_field_kind(spec)} | {spec.doc} |")
     out += ["", "A `limit` counts per " + ", ".join(f"`{p}`" for p in fx.LIMIT_PERIODS) + ".",
             ""]
+    out += ["### Kinds a race's table counts", "",
+            "`counts:` of `race` maps each kind name to these fields (all optional); the "
+            "kinds are asked in the order written:", "", "| field | kind | meaning |",
+            "|---|---|---|"]
+    for fname, spec in fx.COUNT_FIELDS.items():
+        out.append(f"| `{fname}` | {_field_kind(spec)} | {spec.doc} |")
+    out.append("")
     return out
 
 

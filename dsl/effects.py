@@ -35,6 +35,7 @@ TEXT = "text"            # literal text
 LIMIT = "limit"          # a usage limit: {times, per}
 REF = "ref"              # a reference to a declared name of `ref` namespace
 NAMES = "names"          # a list of values a person's view shows (state, zones, dice)
+COUNTS = "counts"        # the kinds of item a referee's table counts (a race's `counts`)
 
 # What a `skill` decision leaves to the player: spotting, hand speed, remembering, reacting.
 SKILLS = ("perception", "dexterity", "memory", "speed")
@@ -211,6 +212,15 @@ EFFECTS_LIST = [
                "hides": _f(NAMES, "With `skill`: the values worked out by the rules that "
                                   "would give the answer away; a person's view leaves them "
                                   "out while the decision is asked."),
+               "counts": _f(COUNTS, "What a referee's table reports when it counts instead of "
+                                    "naming every item (`--dice table`): a mapping of kind "
+                                    "name to {label, where, face}; each racer (or each "
+                                    "`counts_per` group) says how many of each kind it "
+                                    "claimed, and meeple takes that many such items, checked "
+                                    "against what is left. Ignored in simulation."),
+               "counts_per": _f(EXPR, "With `counts`: who reports together (`racer.team`: "
+                                      "one report per team, its claims given to its first "
+                                      "racer; default: each racer).", binds=("racer",)),
            }, "- race: grab\n  items: pool\n  by: teams", "decisions"),
     # -- flow ----------------------------------------------------------------------------------
     Effect("if", "Runs `then` when the condition holds, else `else`.", "condition", {
@@ -289,6 +299,19 @@ OPTION_FIELDS: dict[str, FieldSpec] = {
     "limit": _f(LIMIT, "How often it may be taken: {times, per: turn|round|phase|game}."),
     "do": _f(STEPS, "What happens when it is chosen."),
     "duration": _DURATION,
+}
+
+# The fields of one kind of a race's `counts`: what the table counts for it.
+COUNT_FIELDS: dict[str, FieldSpec] = {
+    "label": _f(TEXT, "How the table is asked for it (\"dice of its own colour showing the "
+                      "called number\")."),
+    "where": _f(COND, "Which items are of this kind, for `racer` (default: every item). It "
+                      "should not read `item.face`: in a counted zone faces are unknown; say "
+                      "the face with `face`.", binds=("racer", "item")),
+    "face": _f(EXPR, "The face an item of this kind shows, for `racer` and `item` (the "
+                     "number another die called, say): only items showing it, or whose face the table "
+                     "does not track, are counted, and a counted die is then known to show "
+                     "it.", binds=("racer", "item")),
 }
 
 LIMIT_PERIODS = ("turn", "round", "phase", "game")

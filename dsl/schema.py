@@ -77,6 +77,8 @@ def _field_schema(spec: fx.FieldSpec) -> dict:
         base = {"$ref": "#/$defs/limit"}
     elif kind == fx.NAMES:
         base = {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN}}
+    elif kind == fx.COUNTS:
+        base = {"$ref": "#/$defs/counts"}
     else:  # pragma: no cover
         raise ValueError(kind)
     return {**base, "description": spec.doc}
@@ -201,6 +203,14 @@ def ruleset_schema() -> dict:
             "additionalProperties": {"anyOf": [{"$ref": "#/$defs/option"}, {"type": "null"}]},
         },
         "option": _option_schema(),
+        "counts": {"type": "object", "minProperties": 1,
+                   "description": "The kinds of item a referee's table counts, by name, in "
+                                  "the order it is asked for them.",
+                   "propertyNames": {"pattern": NAME_PATTERN},
+                   "additionalProperties": {"$ref": "#/$defs/count_kind"}},
+        "count_kind": _obj("One kind of item the table counts.",
+                           {name: _field_schema(spec)
+                            for name, spec in fx.COUNT_FIELDS.items()}),
         "limit": _obj("A usage limit.", {
             "times": {**EXPR, "description": "How many times."},
             "per": _d("The period the count resets on.", enum=list(fx.LIMIT_PERIODS)),
@@ -236,6 +246,10 @@ def ruleset_schema() -> dict:
                           "in play, say): a person's view at the table leaves it out.",
                           type="boolean"),
         "capacity": {**EXPR, "description": "The most items it may hold."},
+        "counted": _d("At a referee's table (`--dice table`), the dice in it are counted, "
+                      "not tracked one by one: rolling them asks for no faces, and their "
+                      "faces are unknown (none) until a race's `counts` says what some "
+                      "show.", type="boolean"),
         "doc": _d("What it is.", type="string"),
     })
     deck = _obj("A set of cards with data fields.", {

@@ -115,6 +115,14 @@ def test_a_good_dice_file_still_plays(tmp_path):
     ("- {race: grab, claims: [1]}\n", ":1:24:", "'claims' is a list"),
     ("- {race: grab, claims: {P: 3}}\n", ":1:28:", "'claims' of P is a number, not a list"),
     ("- {race: grab, uniforms: 1000000000000}\n", ":1:26:", "'uniforms' must be"),
+    ("- {race: grab, counts: [1]}\n", ":1:24:", "'counts' is a list, not a mapping"),
+    ("- {race: grab, counts: {red: 3}}\n", ":1:30:", "'counts' of red is a number"),
+    ("- {race: grab, counts: {red: {own: -1}}}\n", ":1:36:",
+     "the count of own for red is -1, not a whole number from 0 to 1,000,000"),
+    ("- {race: grab, counts: {red: {own: yes}}}\n", ":1:36:", "the count of own for red is a"),
+    ("- {race: grab, claims: {}, counts: {}}\n", ":1:36:", "'claims' or 'counts', not both"),
+    ("- {raise: go, by: table, at_roll: 1}\n", ":1:35:", "'at_roll' is a number, not true"),
+    ("- {choice: roll, at_roll: true}\n", ":1:18:", "a key 'at_roll' does not go with"),
     ("- {timeout: 3, choice: roll}\n", ":1:16:", "a key 'choice' does not go with 'timeout'"),
     ("- " + "x" * 2000 + "\n", ":1:3:", "a text is not an answer"),
     ("{decisions: [roll]}\n", ":1:1:", "not a list of decisions"),
@@ -291,6 +299,18 @@ EDITS = {
     "a timeout at text": (lambda r: r.insert(4, {"t": "timeout", "at": "x"}), ":5:", "'at'"),
     "a raised event is a list": (lambda r: r.insert(4, {"t": "raised", "event": [1]}), ":5:",
                                  "'event'"),
+    "a raised event's at_roll is text": (lambda r: r.insert(4, {"t": "raised", "event": "e",
+                                                                "at_roll": "yes"}), ":5:",
+                                         "'at_roll' must be true or false"),
+    "a race counts a list": (lambda r: r.insert(3, {"t": "race", "id": "g", "claims": {},
+                                                    "seconds": 1, "counts": [1]}), ":4:",
+                             "'counts' must be a mapping of reporters to counts"),
+    "a race counts a negative number": (
+        lambda r: r.insert(3, {"t": "race", "id": "g", "claims": {}, "seconds": 1,
+                               "counts": {"red": {"own": -2}}}), ":4:",
+        "'counts' for 'red' must be a whole number from 0 to 1,000,000"),
+    "header dice is table:counts": (lambda r: r[0].update(dice="table:counts"), ":1:",
+                                    "'dice' must be one of seeded, table, table:faces, file"),
 }
 
 

@@ -44,12 +44,14 @@ from interpreter.table.options import seed as _seed
 from interpreter.table.terminal import ask, control
 from interpreter.table.view_model import view_of
 
+TABLES = ("table", "table:faces")  # referee mode: counting where the ruleset says, or not
+
 
 def _dice_source(spec: str, seed: Any, echo) -> Any:
     if spec == "seeded":
         return SeededChance(seed)
-    if spec == "table":
-        return _NotedDraws(_table(seed, echo))
+    if spec in TABLES:
+        return _NotedDraws(_table(seed, echo, spec))
     return ScriptedChance(_read(data_files.read_dice, spec))
 
 
@@ -62,8 +64,10 @@ def _read(reader, path: str) -> list:
         sys.exit(2)
 
 
-def _table(seed: Any, echo) -> TableChance:
-    return TableChance(ask, echo, seed)
+def _table(seed: Any, echo, spec: str) -> TableChance:
+    """The referee's table: `table` counts what the ruleset says a table counts (`counted`
+    zones, a race's `counts`); `table:faces` types every face and names every item."""
+    return TableChance(ask, echo, seed, counting=spec == "table")
 
 
 class _NotedDraws:
@@ -100,9 +104,12 @@ def _fail(diags, source) -> None:
 @click.option("--seat", "seats", multiple=True, metavar="K=WHO",
               help="Who plays seat K: human, random or policy:NAME (repeatable; default: "
                    "the ruleset's default policy).")
-@click.option("--dice", default="seeded", show_default=True, metavar="seeded|table|FILE",
+@click.option("--dice", default="seeded", show_default=True,
+              metavar="seeded|table|table:faces|FILE",
               help="Where dice come from: a seeded generator, typed in at the table "
-                   "(referee mode), or a file listing the faces.")
+                   "(referee mode: what the ruleset says the table counts is counted; "
+                   "table:faces types every face and names every item), or a file listing "
+                   "the faces.")
 @click.option("--decisions", type=click.Path(dir_okay=False),
               help="A file (YAML or JSON list) of decisions taken first, in order.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
@@ -162,13 +169,12 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
         _fail(e.diagnostics, loaded.source)
     head = journal.header(ruleset, game.players_n, seed_value,
                           [c.name for c in game.controllers], variant, loaded.sets,
-                          "table" if dice == "table" else ("seeded" if dice == "seeded"
-                                                           else "file"))
+                          dice if dice in TABLES or dice == "seeded" else "file")
     if limits:
         head["limits"] = limits  # replay and --resume play with the same budgets
     session = _Session(loaded, head, as_json, log_path, dice)
     writer = _writer(log_path, head, force=force)
-    _seat_and_narrate(game, live or dice == "table", as_json, writer)
+    _seat_and_narrate(game, live or dice in TABLES, as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
     session.finish(session.play(game, writer))
@@ -307,10 +313,11 @@ class _Session:
         self.game = None
 
     def chance(self, records: list[dict]):
-        if self.head.get("dice") == "table":
+        if self.head.get("dice") in TABLES:
             # The dice typed in so far come from the records, the next from the table.
             scripted, _ = journal.script(records)
-            return _NotedDraws(ThenChance(scripted, _table(self.seed, click.echo),
+            return _NotedDraws(ThenChance(scripted, _table(self.seed, click.echo,
+                                                           self.head["dice"]),
                                           len(scripted.hazards)))
         if self.head.get("dice") == "file":
             return _dice_source(self.dice, self.seed, click.echo)  # the same file again
@@ -328,7 +335,7 @@ class _Session:
         except SetupError as e:
             _fail(e.diagnostics, self.loaded.source)
         writer = _writer(self.log_path, self.head, records, rewrite=True)
-        _seat_and_narrate(game, self.live or self.head.get("dice") == "table", self.as_json,
+        _seat_and_narrate(game, self.live or self.head.get("dice") in TABLES, self.as_json,
                           writer, records, why)
         return game, writer
 
@@ -372,17 +379,21 @@ def _last_input(records: list[dict], session: _Session) -> int | None:
     decision or race report, an event a person raised. Bots' decisions and seeded chance are
     never undone; a deal takes the top of a deck, so it is never typed in."""
     people = {p.name for p in session.game.players if session.seats.get(p.seat) == "human"}
-    table = session.head.get("dice") == "table"
+    table = session.head.get("dice") in TABLES
     asked = getattr(session.game.chance, "asked", []) if table else []
     draws = [i for i, r in enumerate(records) if r["t"] == "draw" and r.get("blind")]
     typed_draws = {i for i, was_asked in zip(draws, asked, strict=False) if was_asked}
     for i in range(len(records) - 1, -1, -1):
         r = records[i]
         t = r["t"]
-        if (t == "roll" and table) or i in typed_draws or (
+        # A roll of dice the table counts asked nothing (all its faces unknown); an event
+        # raised at the table's dice prompt was the table's, whoever it names.
+        if (t == "roll" and table and any(f is not None for f in r["faces"])) or (
+                i in typed_draws) or (
                 t == "decision" and not r.get("only") and r.get("by") in people) or (
                 t == "race" and (table or people & set(r["claims"]))) or (
-                t == "raised" and (r.get("by") in people or (table and r.get("by") == "table"))):
+                t == "raised" and (r.get("by") in people or (table and (
+                    r.get("by") == "table" or r.get("at_roll"))))):
             return i
     return None
 
@@ -393,11 +404,12 @@ def _describe_input(r: dict) -> str:
         if len(r["dice"]) > 6:
             return f"the roll of {len(r['dice'])} dice"
         return "the dice " + ", ".join(f"{d}={f}" for d, f in zip(r["dice"], r["faces"],
-                                                                  strict=True))
+                                                                  strict=True)
+                                       if f is not None)
     if t == "decision":
         return f"{r['by']}'s choice {r['choice']} for {r['id']}"
     if t == "race":
-        return f"the claims of race {r['id']}"
+        return f"the {'counts' if 'counts' in r else 'claims'} of race {r['id']}"
     if t == "draw":
         return f"the draw of {', '.join(r['items'])} from {r['source']}"
     return f"the event {r['event']} raised by {r['by']}"

@@ -104,7 +104,7 @@ _MAX_INLINE = 12     # procedure and trigger nesting written out; deeper ruleset
 # Keys that shape what people read (documentation, prompts, labels, what a skill decision's
 # view leaves out), never what the game does: generated code, played by bots, has no use for them.
 _DOC_KEYS = frozenset({"doc", "description", "prompt", "option_label", "before", "label",
-                       "id", "skill", "hides"})
+                       "id", "skill", "hides", "counts", "counts_per"})
 
 
 # What a list may hold (the kinds a list's items take in generated code).

@@ -3,7 +3,8 @@ program.
 
 Input: the `Program` and the seat count (a `Game` being made). Output: the game's players and
 teams with their state, the global, round and turn state in its env, and its dice, decks,
-cards, zones, grids and timers, each placed where the ruleset says. A mixin of `Game`
+cards, zones, grids and timers, each placed where the ruleset says; which dice lie in a zone a
+referee's table counts. A mixin of `Game`
 (interpreter/engine/game.py)."""
 
 from __future__ import annotations
@@ -84,18 +85,25 @@ class GameBuilding:
             owner = spec.get("owner", "none")
             vis = spec.get("visibility", "public")
             kind = spec.get("kind", "pool")
+            made: list[Zone] = []
             if owner == "player":
                 for pl in self.players:
                     z = Zone(f"{pl.name}.{name}", kind, None, pl, vis)
                     z.capacity = _int(cap, Env({"player": pl}, env)) if cap is not None else None
                     setattr(pl, name, z)
+                    made.append(z)
             elif owner == "team":
                 for tm in self.teams:
-                    setattr(tm, name, Zone(f"{tm.name}.{name}", kind, None, tm, vis))
+                    made.append(Zone(f"{tm.name}.{name}", kind, None, tm, vis))
+                    setattr(tm, name, made[-1])
             else:
                 z = Zone(name, kind, _int(cap, env) if cap is not None else None, None, vis)
                 self.zones[name] = z
                 env[name] = z
+                made.append(z)
+            if spec.get("counted"):
+                for z in made:
+                    z.counted = True
         for name, spec in (comps.get("dice") or {}).items():
             where = ("components", "dice", name)
             faces = list(spec["faces"]) if "faces" in spec else list(
@@ -123,6 +131,11 @@ class GameBuilding:
             t = Timer(name, self.clock, spec.get("visibility", "public"))
             self.timers[name] = t
             env[name] = t
+
+    def counted_dice(self, dice: list) -> list[bool]:
+        """For each die, whether it lies in a zone a referee's table counts (`counted`)
+        instead of typing its face."""
+        return [(z := self.zone_of(d)) is not None and z.counted for d in dice]
 
     def _reset(self, scope: str) -> None:
         for name, init in self.program.state.get(scope, {}).items():

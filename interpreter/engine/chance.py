@@ -7,7 +7,9 @@ Three interchangeable sources:
 - `SeededChance`: a seeded generator, for simulation; the same seed gives the same results.
 - `ScriptedChance`: results written in advance (tests, and replays of a logged game).
 - `TableChance`: asks the people at the table for the real dice (referee mode), refusing
-  impossible entries such as a 7 on a d6.
+  impossible entries such as a 7 on a d6. A counting table does not ask the faces of dice in
+  a zone the ruleset marks `counted`: their faces are unknown (none). At its prompt `!NAME`
+  raises an event people may raise now.
 
 The engine never knows which one it has.
 """
@@ -105,7 +107,8 @@ class ScriptedChance(ChanceSource):
         out = []
         for d in dice:
             face = self.faces.pop(0)
-            if face not in d.faces:
+            # None: a face the table did not track (a counted zone), as a log says it.
+            if face is not None and face not in d.faces:
                 raise ChanceError(f"the script gives {face!r} to {d.id}, which has faces "
                                   f"{_faces(d)}")
             out.append(face)
@@ -144,6 +147,12 @@ class ThenChance(ChanceSource):
         self.scripted, self.after = scripted, after
         self.hazards_left = hazards_left
         self.live = after.live
+        self.counting = getattr(after, "counting", False)
+
+    def watch(self, game) -> None:
+        watch = getattr(self.after, "watch", None)
+        if watch is not None:
+            watch(game)
 
     def roll(self, dice):
         return (self.scripted if self.scripted.faces else self.after).roll(dice)
@@ -271,39 +280,94 @@ def _dice_names(dice: list, most: int = 6) -> str:
             + ", in that order (7x1 stands for seven 1s)")
 
 
+def raise_request(text: str, events: list[str], players: list[str],
+                  later: dict[str, Any] | None = None) -> tuple[str, str | None, str | None]:
+    """A typed `!NAME` (or `!NAME by WHO`, WHO one of `players`): (event, who or None, None),
+    or ("", None, why it cannot be raised now). `later`: the events people may raise at other
+    moments, with their `during` (said in the refusal)."""
+    name, _, who = text.strip()[1:].partition(" by ")
+    name, who = name.strip(), who.strip()
+    if name not in events:
+        if later and later.get(name) is not None:
+            return "", None, f"'{name}' can be raised only while {later[name]}"
+        return "", None, (f"no event '{name}' can be raised now"
+                          + (f"; events: {', '.join(events)}" if events else ""))
+    if who and who not in players and who != "table":
+        return "", None, (f"'{who}' does not play this game" if players else
+                          "only the table names who raised an event")
+    return name, who or None, None
+
+
+def raised_later(game) -> dict[str, Any]:
+    """The events people may raise, each with the `during` that says when."""
+    return {name: spec.get("during") for name, spec in
+            (game.program.data.get("events") or {}).items()
+            if spec.get("raised_by", "rules") != "rules"}
+
+
 class TableChance(SeededChance):
     """Referee mode: the real dice and blind draws are typed in. Shuffles stay with the seeded
     generator: a deck's order is meeple's to keep (face-down cards whose contents meeple answers
     for), and a ruleset whose table deals at random draws blind instead. `ask(prompt) -> str`
-    reads one line (input(), or a test's queue)."""
+    reads one line (input(), or a test's queue).
+
+    `counting` (the default): dice lying in a zone the ruleset marks `counted` are not asked
+    for; their faces are unknown (None), and a race's `counts` are asked instead of its items
+    (interpreter/engine/race.py). False: every face is typed and every item named."""
 
     live = True
 
-    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], seed=None):
+    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], seed=None,
+                 counting: bool = True):
         super().__init__(seed)
         self.ask = ask
         self.say = say
-        self.private: Callable[[list], list | None] | None = None
+        self.counting = counting
+        self.game = None
 
-    def watch(self, private: Callable[[list], list | None]) -> None:
-        """The game's `private`: which dice lie in a zone not everyone sees, and who sees it."""
-        self.private = private
+    def watch(self, game) -> None:
+        """The game being refereed: which dice lie in a zone not everyone sees (`private`), or
+        in a zone the table counts (`counted_dice`), and the events people may raise now."""
+        self.game = game
 
     def roll(self, dice: list) -> list:
-        groups = self.private(dice) if self.private is not None else None
-        task = f"{_dice_names(dice)} and enter the faces (or undo): "
+        game = self.game
+        unknown = game.counted_dice(dice) if self.counting and game is not None else []
+        if not any(unknown):
+            return self._typed(dice)
+        typed = iter(self._typed([d for d, u in zip(dice, unknown, strict=True) if not u])
+                     if not all(unknown) else [])
+        return [None if u else next(typed) for u in unknown]
+
+    def _typed(self, dice: list) -> list:
+        """The faces of `dice`, asked until possible; `!NAME` raises an event meanwhile."""
+        game = self.game
+        groups = game.private(dice) if game is not None else None
+        task = f"{_dice_names(dice)} and enter the faces (or undo"
         ask = f"Roll {task}"
         if groups:  # a roll behind a cup or a screen is typed by those who may see it
             seers = sorted({name for g in groups for name in g["to"]})
             who = ", ".join(seers) + ": " if seers else ""
             ask = f"{who}privately (everyone else, look away), roll {task}"
         while True:
+            events = game.raisable() if game is not None else []
+            hint = f"; !{' or !'.join(events)} raises an event" if events else ""
             try:
-                text = self.ask(ask)
+                text = self.ask(f"{ask}{hint}): ")
             except EOFError:
                 raise ChanceError("the table stopped entering dice") from None
             if text.strip() == "undo":
                 raise Undo()
+            if text.strip().startswith("!") and game is not None:
+                # The event happens now (its rules may end the turn, and the roll with it);
+                # else the faces are asked again.
+                name, by, why = raise_request(text, events, [p.name for p in game.players],
+                                              raised_later(game))
+                if why is not None:
+                    self.say(f"  refused: {why}; enter the faces")
+                    continue
+                game.raise_event(name, by or "table", at_roll=True)
+                continue
             faces, why = parse_faces(text, dice)
             if faces is not None:
                 self.say("  entered: " + (", ".join(f"{d.id}={f}" for d, f in

@@ -29,7 +29,14 @@ from interpreter.engine import compile_expr as cx
 from interpreter.engine.codegen import _dotted
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndPhase, EndTurn, RuleError
-from interpreter.engine.step_runtime import count_use, dice_in, label_later, step_name, within_limit
+from interpreter.engine.step_runtime import (
+    count_use,
+    dice_in,
+    label_later,
+    raised_at_roll,
+    step_name,
+    within_limit,
+)
 from interpreter.engine.values import CONTAINERS, copied
 
 _NUM = (int, float)
@@ -157,12 +164,15 @@ class _Emitter:
     def _roll(self, spec: dict, path: tuple, depth: int) -> bool | None:
         dice = self.const(cx.expr(spec["roll"], path + ("roll",)), "e")
         self.consts["_dice"] = dice_in
+        self.consts["_raised_at_roll"] = raised_at_roll
         where = self.const(path)
         ds, faces = self.temp("ds"), self.temp("f")
         self.emit(depth, f"{ds} = _dice({dice}(env), {where})")
         if "duration" in spec:
             dur = self.const(cx.expr(spec["duration"], path + ("duration",)), "e")
             self.emit(depth, f"g.advance({dur}(env))")
+        self.emit(depth, "if g.forced:")
+        self.emit(depth + 1, f"_raised_at_roll(g, {where})")
         self.emit(depth, f"{faces} = g.chance.roll({ds})")
         self.emit(depth, f"for d_, f_ in zip({ds}, {faces}, strict=True):")
         self.emit(depth + 1, "d_.face = f_")

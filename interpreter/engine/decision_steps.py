@@ -1,10 +1,11 @@
 """Phase 5, compile (decision steps): `choose`, `actions` and `race` as closures.
 
 Input: a decision step's checked fields (options given by names, a mapping or an expression,
-`min`/`max`, `by`, `sealed`, `points`, `cost`, `limit`, `pass`; a race's racers, items and
-model). Output: step closures `f(game, env)` that build the `Request`, ask `Game.decide` (or
-run the race), store the answer under the decision id, fire `decided` and run the chosen
-option's steps. A mixin of `StepCompiler` (interpreter/engine/steps.py)."""
+`min`/`max`, `by`, `sealed`, `points`, `cost`, `limit`, `pass`; a race's racers, items,
+model and the counts a referee's table reports). Output: step closures `f(game, env)` that
+build the `Request`, ask `Game.decide` (or run the race), store the answer under the decision
+id, fire `decided` and run the chosen option's steps. A mixin of `StepCompiler`
+(interpreter/engine/steps.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from dsl.compiler import Env
 from interpreter.engine import compile_expr as cx
+from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Option, Request, option_for_value
 from interpreter.engine.race import RaceSpec, run_race
 from interpreter.engine.signals import Break
@@ -175,7 +177,8 @@ class DecisionSteps:
         race = RaceSpec(spec["race"], path, cx.expr(spec["by"], path + ("by",)),
                         cx.expr(spec["items"], path + ("items",)), opt("wanted", True),
                         opt("rate"), opt("latency"), opt("error_rate"), opt("capacity"),
-                        opt("model_capacity"))
+                        opt("model_capacity"), _counts(spec.get("counts"), path + ("counts",)),
+                        opt("counts_per"))
 
         def race_(g, env):
             run_race(g, race, env)
@@ -203,6 +206,20 @@ class _NamedOption:
             self.run = run_timed
         else:
             self.run = body
+
+
+def _counts(spec: dict | None, path: tuple) -> list[CountKind] | None:
+    """A race's `counts`: its kinds, in the order the table is asked for them."""
+    if not spec:
+        return None
+    out = []
+    for name, kind in spec.items():
+        kind = kind or {}
+        out.append(CountKind(
+            name, str(kind.get("label", "")),
+            cx.cond(kind["where"], path + (name, "where")) if "where" in kind else None,
+            cx.expr(kind["face"], path + (name, "face")) if "face" in kind else None))
+    return out
 
 
 def _limit(spec: dict | None, path: tuple):

@@ -76,8 +76,8 @@ class Game(GameBuilding, GameAsking, GameResults):
         self.narrating = True
         self.decision_rng = random.Random(f"{self.seed}:decisions")
         watch = getattr(self.chance, "watch", None)
-        if watch is not None:  # the table asks a hidden roll of whoever may see it
-            watch(self.private)
+        if watch is not None:  # the table asks a hidden roll of whoever may see it, and so on
+            watch(self)
         self.forced = deque(self.decisions)
         self.unruled: dict = {}
         self.uses: dict = {}
@@ -380,15 +380,17 @@ class Game(GameBuilding, GameAsking, GameResults):
         if by is not None and by != "table" and by not in {p.name for p in self.players}:
             raise RuleError("bad-input", f"the decision script has '{name}' raised by '{by}', "
                             "who does not play this game", path)
-        self.raise_event(name, by)
+        self.raise_event(name, by, at_roll=bool(entry.get("at_roll")))
 
-    def raise_event(self, name: str, by: str | None = None) -> None:
+    def raise_event(self, name: str, by: str | None = None, at_roll: bool = False) -> None:
         """An event raised from outside the rules: by a player at the table (`by`), or by a
-        modelled hazard."""
+        modelled hazard. `at_roll`: raised while the table was asked for a roll's faces (a
+        replay raises it again before that roll: step_runtime.raised_at_roll)."""
+        where = {"at_roll": True} if at_roll else {}
         if by is None:
-            self.record("raised", event=name)
+            self.record("raised", event=name, **where)
         else:
-            self.record("raised", event=name, by=by)
+            self.record("raised", event=name, by=by, **where)
         self.fire(name, {"by": by})
 
     # -- time -----------------------------------------------------------------------------------

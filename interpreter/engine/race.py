@@ -10,13 +10,16 @@ duration).
 Where the claims come from, first that applies:
 
 1. A script (tests, replays, resumes): the next scripted entry
-   `{"race": ID, "claims": {racer: [item refs]}, "seconds": S}`.
+   `{"race": ID, "claims": {racer: [item refs]}, "seconds": S}`, or with counts
+   `{"race": ID, "counts": {reporter: {kind: N}}}` (counted.py).
 2. The table. In referee play (typed-in chance) the table reports every racer's claims; in
    live play each racer a person controls reports its own. A report is one line of item numbers
    (from the list shown) or item ids; it is refused, with the reason, and asked again when an
    item does not exist, is already claimed by another racer, or the racer would hold more than
-   its capacity. When some racers nobody reports for (bots in live play) race too, everyone
-   races on the model's clocks: a reported racer reaches for what it reported, in order, at its
+   its capacity. A race with `counts` at a counting table (`--dice table`) is reported as how
+   many items of each kind each racer (or `counts_per` group) claimed instead (counted.py).
+   When some racers nobody reports for (bots in live play) race too, everyone races on the
+   model's clocks: a reported racer reaches for what it reported, in order, at its
    own modelled speed, and loses an item another racer reached first (`missed` in the record).
 3. The model (simulation). Competing exponential clocks: each racer starts after its `latency`,
    then claims one item at a time at `rate` claims per second (exponential gaps). At each claim
@@ -31,12 +34,16 @@ Where the claims come from, first that applies:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.compiler import Env
+from interpreter.engine import counted
+from interpreter.engine.chance import raise_request, raised_later
+from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Request, option_for_value
-from interpreter.engine.signals import RuleError
+from interpreter.engine.signals import RuleError, Undo
 from interpreter.engine.values import Player, Team, Zone, ref, show
 
 
@@ -52,6 +59,8 @@ class RaceSpec:
     error_rate: Any = None
     capacity: Any = None  # None: no limit
     model_capacity: Any = None  # a limit of the model only; reports are not held to it
+    counts: list[CountKind] | None = None  # what a counting table reports (counted.py)
+    counts_per: Any = None  # f(env with racer) -> who reports together; None: each racer
 
 
 @dataclass
@@ -74,7 +83,9 @@ def run_race(g, spec: RaceSpec, env) -> None:
     source = spec.items(env)
     pool = list(source.items if isinstance(source, Zone) else source)
     racers = [_racer(g, spec, env, who, i) for i, who in enumerate(racers_v)]
-    seconds, uniforms = _scripted(g, spec, racers, pool)
+    seconds, uniforms, counts = _scripted(g, spec, env, racers, pool)
+    if seconds is None and spec.counts is not None and getattr(g.chance, "counting", False):
+        seconds, counts = _counted(g, spec, env, racers, pool)
     if seconds is None:
         seconds = _reported(g, spec, racers, pool)
         if any(not r.reported for r in racers):
@@ -96,9 +107,11 @@ def run_race(g, spec: RaceSpec, env) -> None:
     g.record("race", id=spec.id, claims={_name(r.who): [ref(x) for x in r.claims]
                                          for r in racers}, seconds=round(seconds, 3),
              **({"uniforms": uniforms} if uniforms else {}),
-             **({"missed": missed} if missed else {}))
+             **({"missed": missed} if missed else {}),
+             **({"counts": counts} if counts is not None else {}))
     g.fire("decided", {"id": spec.id, "choice": result})
-    g.after_op(frozenset({spec.id}))
+    # Counts tell the faces of the dice they took (counted.py): a face was written.
+    g.after_op(frozenset({spec.id, "face"}) if counts is not None else frozenset({spec.id}))
 
 
 def _in_hand(g, zone: Zone, claimed: list, seconds: float) -> None:
@@ -147,20 +160,24 @@ def _name(who: Any) -> str:
 
 # -- 1. a script --------------------------------------------------------------------------------
 
-def _scripted(g, spec: RaceSpec, racers: list[_Racer],
-              pool: list) -> tuple[float | None, int]:
-    """(seconds, random numbers the logged model drew), or (None, 0) without a script."""
+def _scripted(g, spec: RaceSpec, env, racers: list[_Racer],
+              pool: list) -> tuple[float | None, int, dict | None]:
+    """(seconds, random numbers the logged model drew, the counts when the entry gives
+    counts), or (None, 0, None) without a script."""
     while g.forced and isinstance(g.forced[0], dict) and "raise" in g.forced[0]:
         # An event raised while the claims were reported (an event `during` the race): it came
         # before the race's record, and happens again at the same point.
         g.raise_scripted(g.forced.popleft(), spec.path)
     entry = g.forced[0] if g.forced else None
     if not (isinstance(entry, dict) and "race" in entry):
-        return None, 0
+        return None, 0, None
     g.forced.popleft()
     if entry["race"] != spec.id:
         raise RuleError("bad-input", f"the script has the race '{entry['race']}' where the game "
                         f"runs the race '{spec.id}'", spec.path)
+    if "counts" in entry:
+        return float(entry.get("seconds", 0.0)), 0, counted.scripted(spec, env, racers, pool,
+                                                                     entry)
     claims = entry.get("claims") or {}
     for r in racers:
         refs = claims.get(_name(r.who), [])
@@ -174,7 +191,7 @@ def _scripted(g, spec: RaceSpec, racers: list[_Racer],
     uniforms = int(entry.get("uniforms", 0))
     for _ in range(uniforms):
         g.chance.uniform()  # drawn again, unused: the seeded stream stays where it was
-    return float(entry.get("seconds", 0.0)), uniforms
+    return float(entry.get("seconds", 0.0)), uniforms, None
 
 
 def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
@@ -223,9 +240,82 @@ class _RaiseNow(Exception):  # noqa: N818 - a request, not an error
     """`!NAME` typed while claims are reported: the event happens now, then they are asked
     again (what it changed, such as a die's new face, shows in the new listing)."""
 
-    def __init__(self, event: str):
+    def __init__(self, event: str, by: str | None = None):
         super().__init__(event)
         self.event = event
+        self.by = by
+
+
+def _raising(g, by: str) -> Callable[[str], tuple[None, str]]:
+    """What a `!NAME` line does at a report: raises `_RaiseNow` for an event people may raise
+    now, else says why not. The table may name who raised it (`!NAME by Player 2`)."""
+    def read(word: str) -> tuple[None, str]:
+        who = [p.name for p in g.players] if by == "table" else []
+        name, raiser, why = raise_request(word, g.raisable(), who, raised_later(g))
+        if why is not None:
+            return None, why
+        raise _RaiseNow(name, raiser or by)
+    return read
+
+
+def _events_hint(g, counting: bool = False) -> str:
+    events = g.raisable()
+    if not events:
+        return ""
+    return (f"; !{' or !'.join(events)} raises an event" if counting
+            else f" (!{' or !'.join(events)} raises an event)")
+
+
+def _counted(g, spec: RaceSpec, env, racers: list[_Racer],
+             pool: list) -> tuple[float, dict[str, dict[str, int]]]:
+    """The table (or a person, for a reporter whose first racer they play) says how many of
+    each kind each reporter claimed; each line is checked against what is left and asked
+    again until it is possible."""
+    start = g.clock.now()
+    reps = counted.reporters(spec, env, racers)
+    taken: set[int] = set()
+    seen: list[list] = []  # per reporter given, the dice whose faces its counts told
+    head = counted.heading(spec, pool)
+    i = 0
+    while i < len(reps):
+        rep = reps[i]
+        ask, by = _reporter(g, rep.racers[0], spec.path) or (
+            lambda game, prompt, parse: g.chance.report(prompt, parse), "table")
+        raising = _raising(g, by)
+
+        def parse(text: str, rep=rep, raising=raising):
+            if text.strip().startswith("!"):
+                return raising(text)
+            counts, why = counted.parse(text, spec.counts)
+            if counts is None:
+                return None, why
+            chosen, why = counted.take(spec, env, rep, counts, pool, taken)
+            if chosen is None:
+                return None, why
+            rep.counts = counts
+            return chosen, None
+        while True:
+            prompt = (head + "\n" if head else "") + counted.question(
+                spec, rep, _events_hint(g, counting=True))
+            try:
+                chosen = ask(g, prompt, parse)
+                break
+            except _RaiseNow as e:
+                g.raise_event(e.event, e.by)
+            except Undo:
+                if i == 0:
+                    raise  # nothing of this race is given yet: the last input is undone
+                chosen = None  # the report before this one is asked again
+                break
+        head = ""
+        if chosen is None:
+            i -= 1
+            counted.take_back(reps[i], seen.pop(), taken)
+            continue
+        seen.append(counted.give(rep, chosen, taken))
+        i += 1
+    seconds = max(0.0, g.clock.now() - start) if g.clock.real else 0.0
+    return seconds, {rep.name: rep.counts for rep in reps}
 
 
 def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
@@ -240,26 +330,21 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
         ask, by = rep
         cap = f" (at most {r.capacity})" if r.capacity is not None else ""
 
-        def parse(text: str, r: _Racer = r):
-            word = text.strip()
-            if word.startswith("!"):
-                events = g.raisable()
-                if word[1:].strip() in events:
-                    raise _RaiseNow(word[1:].strip())
-                return None, (f"no event '{word[1:].strip()}' can be raised now"
-                              + (f"; events: {', '.join(events)}" if events else ""))
+        raising = _raising(g, by)
+
+        def parse(text: str, r: _Racer = r, raising=raising):
+            if text.strip().startswith("!"):
+                return raising(text)
             return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
         while True:
-            events = g.raisable()
-            raising = f" (!{' or !'.join(events)} raises an event)" if events else ""
             prompt = (f"race {spec.id}! {_listing(numbered)}\n{_name(r.who)}{_side(r.who)}: "
-                      f"which did you claim{cap}{raising}? numbers or ids separated by spaces, "
-                      f"nothing for none: ")
+                      f"which did you claim{cap}{_events_hint(g)}? numbers or ids separated by "
+                      f"spaces, nothing for none: ")
             try:
                 r.claims = ask(g, prompt, parse)
                 break
             except _RaiseNow as e:
-                g.raise_event(e.event, by)
+                g.raise_event(e.event, e.by)
         r.reported = True
     return max(0.0, g.clock.now() - start) if g.clock.real else 0.0
 

@@ -1,9 +1,10 @@
 """Phase 6, run: the small run-time helpers both step compilers call.
 
 Input: a game, an environment and the values a step works on. Output: the step's name, the
-dice a `roll` names, an option's label made when shown, and the bookkeeping of option limits
-(`limit: {times, per}`). The step closures (interpreter/engine/steps.py) and the generated steps
-(interpreter/engine/codegen_steps.py) share them, so the two can never count differently.
+dice a `roll` names and the events raised at its prompt, an option's label made when shown,
+and the bookkeeping of option limits (`limit: {times, per}`). The step closures
+(interpreter/engine/steps.py) and the generated steps (interpreter/engine/codegen_steps.py)
+share them, so the two can never count differently.
 """
 
 from __future__ import annotations
@@ -47,6 +48,15 @@ def count_use(g, did: str, opt: Option, player) -> None:
     per = opt.spec.limit[1]
     key = (did, opt.key, player.seat if player is not None else 0, per, period_of(g, per))
     g.uses[key] = g.uses.get(key, 0) + 1
+
+
+def raised_at_roll(g, path: tuple) -> None:
+    """Events the table raised while it was asked for a roll's faces (`at_roll` in a log or a
+    decisions file): raised again just before that roll, where they happened."""
+    forced = g.forced
+    while forced and type(forced[0]) is dict and forced[0].get("at_roll") and (
+            "raise" in forced[0]):
+        g.raise_scripted(forced.popleft(), path)
 
 
 def dice_in(value: Any, path: tuple) -> list[Die]:

@@ -23,7 +23,7 @@ from interpreter.engine.codegen_steps import generate_block
 from interpreter.engine.decision_steps import DecisionSteps
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.engine.step_runtime import dice_in, step_name
+from interpreter.engine.step_runtime import dice_in, raised_at_roll, step_name
 from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show
 
 Step = Callable[[Any, Any], None]
@@ -249,6 +249,8 @@ class StepCompiler(DecisionSteps):
             ds = dice_in(dice(env), path)
             if duration is not None:
                 g.advance(duration(env))
+            if g.forced:
+                raised_at_roll(g, path)
             faces = g.chance.roll(ds)
             for d, f in zip(ds, faces, strict=True):
                 d.face = f

@@ -143,6 +143,7 @@ class Zone:
 
     _readable: frozenset = frozenset()
     _settable: frozenset = frozenset()
+    counted = False  # a referee's table counts its dice instead of typing their faces
 
     def __init__(self, id: str, kind: str, capacity: int | None = None,
                  owner: Player | Team | None = None, visibility: str = "public"):

@@ -139,6 +139,9 @@ class PieceSections(StepWriter):
         inl.append(text(f"; {_VISIBILITY.get(vis, vis)}"))
         if spec.get("capacity") is not None:
             inl += [text("; it holds at most ")] + self.x(spec["capacity"])
+        if spec.get("counted"):
+            inl.append(text("; a referee's table counts the dice in it instead of typing "
+                            "their faces"))
         inl.append(text("."))
         if spec.get("doc"):
             inl += [text(" ")] + prose(spec["doc"])

@@ -15,7 +15,18 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.rulebook.document import Block, Inlines, ListBlock, Para, code, joined, lower, prose, text
+from interpreter.rulebook.document import (
+    Block,
+    Inlines,
+    ListBlock,
+    Para,
+    code,
+    joined,
+    lower,
+    prose,
+    strong,
+    text,
+)
 from interpreter.rulebook.phrases import parse_step, plain
 
 # A sentence takes the step writer and the step's fields. The writer is
@@ -224,8 +235,31 @@ def _race(b: StepWriter, f: dict) -> tuple[Inlines, list[Block]]:
         model.append([text("holds at most ")] + b.x(f.pop("model_capacity")) + [text(" items")])
     if model:
         inl += [text(". In simulation a racer ")] + joined(model)
+    inl += _counted(b, f)
     inl += _skill(f)
     return inl + [text(".")], []
+
+
+def _counted(b: StepWriter, f: dict) -> Inlines:
+    """What a referee's table reports for a race when it counts: how many of each kind."""
+    kinds = f.pop("counts", None)
+    per = f.pop("counts_per", None)
+    if not isinstance(kinds, dict) or not kinds:
+        return []
+    who = [text("each racer")] if per is None else [text("each ")] + b.x(per)
+    parts = []
+    for name, spec in kinds.items():
+        spec = spec if isinstance(spec, dict) else {}
+        part: Inlines = [strong(str(name))]
+        if spec.get("label"):
+            part += [text(f" ({plain(spec['label'])})")]
+        if "where" in spec:
+            part += [text(", items where ")] + b.x(spec["where"])
+        if "face" in spec:
+            part += [text(", showing ")] + b.x(spec["face"])
+        parts.append(part)
+    return ([text(". At a referee's table ")] + who
+            + [text(" says how many it claimed of ")] + joined(parts))
 
 
 def _skill(f: dict) -> Inlines:

@@ -17,6 +17,7 @@ from dsl.diagnostics import Diagnostic, suggestion
 from dsl.loader import Document, load_data_file
 from dsl.safe_text import shown
 from dsl.source import SourceFile
+from interpreter.engine.counted import MAX_COUNT
 
 MAX_TEXT = 1_000  # characters in one text of a data file (a face, an option, a name)
 MAX_UNIFORMS = 1_000_000  # random numbers one scripted race may say its model drew
@@ -114,9 +115,10 @@ def read_dice(path: str) -> list:
 _ENTRY_KEYS = {
     "choice": {"choice", "id", "asked", "at"},
     "timeout": {"timeout"},
-    "raise": {"raise", "by"},
-    "race": {"race", "claims", "seconds", "uniforms", "missed"},
+    "raise": {"raise", "by", "at_roll"},
+    "race": {"race", "claims", "counts", "seconds", "uniforms", "missed"},
 }
+
 
 
 def read_decisions(path: str) -> list:
@@ -141,8 +143,9 @@ _KEY_PROBLEMS = ("unknown key", "a key ")
 def check_decision(entry: Any) -> tuple[tuple, str] | None:
     """Why a scripted decision cannot be used, as (the key within it, the reason); None
     when it can. An entry is an answer (an option's name, a player's name, a number), or a
-    mapping: {id?, choice, asked?, at?}, {timeout: AT}, {raise: EVENT, by?: NAME}, or a race's
-    report {race: ID, claims: {NAME: [ITEM...]}, seconds?, uniforms?, missed?}."""
+    mapping: {id?, choice, asked?, at?}, {timeout: AT}, {raise: EVENT, by?: NAME, at_roll?},
+    or a race's report {race: ID, claims: {NAME: [ITEM...]}, seconds?, uniforms?, missed?} or
+    counted {race: ID, counts: {NAME: {KIND: N}}, seconds?}."""
     if not isinstance(entry, dict):
         return None if _answer(entry) else ((), f"{_kind(entry)} is not an answer")
     known = set().union(*_ENTRY_KEYS.values())
@@ -161,6 +164,14 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
     for key in ("id", "raise", "by", "race"):
         if key in entry and not (isinstance(entry[key], str) and _scalar(entry[key])):
             return (key,), f"'{key}' is {_kind(entry[key])}, not a name"
+    if "at_roll" in entry and not isinstance(entry["at_roll"], bool):
+        return ("at_roll",), f"'at_roll' is {_kind(entry['at_roll'])}, not true or false"
+    if "claims" in entry and "counts" in entry:
+        return ("counts",), "a race's report gives 'claims' or 'counts', not both"
+    if "counts" in entry:
+        problem = _counts(entry["counts"])
+        if problem is not None:
+            return problem
     if "choice" in entry and not _answer(entry["choice"]):
         return ("choice",), f"'choice' is {_kind(entry['choice'])}, not an answer"
     if "uniforms" in entry and not (isinstance(entry["uniforms"], int)
@@ -179,4 +190,21 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
             for j, item in enumerate(items):
                 if not _scalar(item):
                     return (key, name, j), f"an item of '{key}' is {_kind(item)}"
+    return None
+
+
+def _counts(value: Any) -> tuple[tuple, str] | None:
+    """Why a race's counts {NAME: {KIND: N}} cannot be used (the key within it), or None."""
+    if not isinstance(value, dict):
+        return ("counts",), f"'counts' is {_kind(value)}, not a mapping of names to counts"
+    for name, per in value.items():
+        if not isinstance(per, dict):
+            return ("counts", name), (f"'counts' of {shown(name)} is {_kind(per)}, not a "
+                                      "mapping of kinds to numbers")
+        for kind, n in per.items():
+            if not (isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_COUNT):
+                what = n if isinstance(n, int) and not isinstance(n, bool) else _kind(n)
+                return ("counts", name, kind), (f"the count of {shown(kind)} for {shown(name)} "
+                                                f"is {what}, not a whole number from 0 to "
+                                                f"{MAX_COUNT:,}")
     return None

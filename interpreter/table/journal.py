@@ -109,6 +109,9 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             if "at" in rec:  # live play: the moments it was asked and answered
                 entry.update(asked=rec["asked"], at=rec["at"])
             decisions.append(entry)
+        elif t == "race" and "counts" in rec:  # the table's counts: the same items again
+            decisions.append({"race": rec["id"], "counts": rec["counts"],
+                              "seconds": rec["seconds"]})
         elif t == "race":  # what each racer claimed, and how long the race took
             decisions.append({"race": rec["id"], "claims": rec["claims"],
                               "seconds": rec["seconds"], "uniforms": rec.get("uniforms", 0),
@@ -116,7 +119,8 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
         elif t == "timeout":
             decisions.append({"timeout": rec["at"]})
         elif t == "raised" and "by" in rec:
-            decisions.append({"raise": rec["event"], "by": rec["by"]})
+            decisions.append({"raise": rec["event"], "by": rec["by"],
+                              **({"at_roll": True} if rec.get("at_roll") else {})})
         elif t == "end":
             queries = rec.get("hazard_queries", 0)
     queries = max([queries, *fired])

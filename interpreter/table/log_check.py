@@ -4,8 +4,8 @@ Input: the bytes of a log (`meeple replay LOG`, `meeple run --resume LOG`). Outp
 and the records as plain data, or `LogError` naming the file, the line and, for a record, the
 field that cannot be used. A log may come from anyone (a bug report, a game sent by a friend),
 so nothing in it is trusted: every line is JSON within the limits below, numbers are finite,
-and every field that the replay takes from it (faces, decisions, race reports, hazards,
-the header's players, seats and parameters) has the type it must have. Fields that a replay
+and every field that the replay takes from it (faces, decisions, race reports and counts,
+hazards, the header's players, seats and parameters) has the type it must have. Fields that a replay
 only compares with the events it makes again need no check: a wrong one is a difference.
 """
 
@@ -18,13 +18,13 @@ from typing import Any
 
 from dsl.loader import MAX_DEPTH
 from dsl.safe_text import shown, text_problem
-from interpreter.table.data_files import MAX_TEXT, MAX_UNIFORMS
+from interpreter.table.data_files import MAX_COUNT, MAX_TEXT, MAX_UNIFORMS
 from interpreter.table.options import MAX_SPEC, seat_problem
 
 MAX_LOG_BYTES = 200_000_000
 MAX_HAZARD_QUERIES = 10_000_000  # chances of hazard events asked in one game
 MAX_PLAYERS = 10_000
-DICE_SOURCES = ("seeded", "table", "file")
+DICE_SOURCES = ("seeded", "table", "table:faces", "file")
 
 
 class LogError(Exception):
@@ -79,6 +79,8 @@ def _scalar(v: Any) -> str | None:
 
 
 def _face(v: Any) -> str | None:
+    if v is None:
+        return None  # a face the table did not track (a die in a counted zone)
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return None
     if isinstance(v, str) and v:
@@ -103,6 +105,22 @@ def _claims(v: Any) -> str | None:
         return f"must be a mapping of players to lists, not {_kind(v)}"
     for name, items in v.items():
         problem = _text(name) or _list(_scalar)(items)
+        if problem:
+            return f"for '{shown(name)}' {problem}"
+    return None
+
+
+def _counts(v: Any) -> str | None:
+    if not isinstance(v, dict):
+        return f"must be a mapping of reporters to counts, not {_kind(v)}"
+    for name, per in v.items():
+        problem = _text(name)
+        if problem is None and not isinstance(per, dict):
+            problem = f"must be a mapping of kinds to numbers, not {_kind(per)}"
+        for kind, n in (per.items() if problem is None else ()):
+            problem = _text(kind) or _count(MAX_COUNT)(n)
+            if problem:
+                break
         if problem:
             return f"for '{shown(name)}' {problem}"
     return None
@@ -161,9 +179,9 @@ RECORDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "decision": ({"id": _text, "by": _text, "choice": _scalar},
                  {"only": _flag, "sealed": _flag, "asked": _number, "at": _number}),
     "race": ({"id": _text, "claims": _claims, "seconds": _number},
-             {"uniforms": _count(MAX_UNIFORMS), "missed": _claims}),
+             {"uniforms": _count(MAX_UNIFORMS), "missed": _claims, "counts": _counts}),
     "timeout": ({"at": _number}, {}),
-    "raised": ({"event": _text}, {"by": _text}),
+    "raised": ({"event": _text}, {"by": _text, "at_roll": _flag}),
     "eliminated": ({"player": _text}, {"because": _text}),
     "end": ({}, {"hazard_queries": _count(MAX_HAZARD_QUERIES)}),
 }

@@ -33,6 +33,8 @@ PUBLIC = _Public()
 def die_face(face: Any, sides: int | None = None) -> str:
     if isinstance(face, int) and 1 <= face <= 6 and (sides is None or sides == 6):
         return f"{_PIPS[face - 1]} {face}"
+    if face is None:
+        return "?"  # a die the referee's table counts: its face is not tracked
     return f"[{face}]"
 
 
@@ -49,6 +51,11 @@ def describe(game, rec: dict, viewer=None) -> str | None:
         if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
             return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
         return f"  {rec['by']} chooses {rec['choice']}"
+    if t == "race" and "counts" in rec:  # a counting table's report: how many of each kind
+        return f"  race {rec['id']}: " + "; ".join(
+            f"{who} claims " + (", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
+                                or "nothing")
+            for who, counts in rec["counts"].items())
     if t == "race":
         missed = rec.get("missed") or {}
         return f"  race {rec['id']} ({rec['seconds']:.1f} s): " + "; ".join(

@@ -947,7 +947,9 @@ def test_meeple_run_plays_a_whole_game_readably(seed):
 
 
 def test_meeple_run_referees_a_table_game_from_typed_in_results():
-    # Two sailors a side: whites show 1 2, blacks 3 4; White starts. Turn 1: the bots both
+    # `--dice table:faces`: the table types every face and names every grabbed sailor (the
+    # counting table, SH-A14, is below). Two sailors a side: whites show 1 2, blacks 3 4;
+    # White starts. Turn 1: the bots both
     # swim for island 1; captains 1 and 3. Player 1 reports two sailors, one of which does not
     # exist (refused), then W(0); Player 2 reports item 1 (W(0), already Player 1's: refused),
     # then B(0). One sailor each on island 1. Turn 2 (Black): captains 4, 4, sharks. Player 1
@@ -955,9 +957,9 @@ def test_meeple_run_referees_a_table_game_from_typed_in_results():
     # sailor ashore each, White has one in the ocean, Black none: Black wins.
     typed = ["1 2 3 4", "1 3", "white_sailors[0] white_sailors[7]", "white_sailors[0]", "1",
              "black_sailors[0]", "4 4", "black_sailors[1]", "", "5"]
-    out = CliRunner().invoke(main, ["run", RULESET, "--dice", "table", "--json", "--set",
-                                    "sailors_per_colour=2", "--set", "shark_limit=1", "--set",
-                                    "first_team=white"],
+    out = CliRunner().invoke(main, ["run", RULESET, "--dice", "table:faces", "--json",
+                                    "--set", "sailors_per_colour=2", "--set", "shark_limit=1",
+                                    "--set", "first_team=white"],
                              input="\n".join(typed) + "\n")
     assert out.exit_code == 0, out.output
     assert "refused: there is no item 'white_sailors[7]' to claim" in out.output
