@@ -670,3 +670,56 @@ def test_wreckdivers_seeded_playouts_hidden_timer_with_the_counting_policy():
         assert result.error is None, (seed, result.reason)
         assert result.turns == 9
         assert by_hand(game) == {p.name: p.gold for p in game.players}, seed
+
+
+# -- the referee raises the breath at the dice prompt: WD-R17, WD-A12 ----------------------------
+
+def test_wd_a12_the_referee_raises_breathed_at_the_dice_prompt_naming_who_called_it(tmp_path):
+    """At a refereed table (`--dice table`) the table is asked for the dice; `!breathed by
+    Player 2` there raises the event as Player 2's call: the diver bails out at once, and the
+    roll is never made. Outside the dive it is refused, saying when it may be raised."""
+    from click.testing import CliRunner
+
+    from interpreter.cli.main import main
+    from tests.scenarios.play import ROOT
+
+    log = tmp_path / "game.jsonl"
+    # Player 1: the breath called before the dive is refused; dive time 3 5 (35 s); a first
+    # roll finds 2 gold (3 2 against 1 2); Player 2 calls a breath as the second roll is
+    # asked. Player 2: dive time 2 6; the referee calls the breath (`!breathed`, the table's).
+    typed = ["!breathed", "3 5", "3 2 1 2", "!breathed by Player 2", "2 6", "!breathed"]
+    out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "wreckdivers.yaml"),
+                                    "--dice", "table", "--players", "2", "--set", "rounds=1",
+                                    "--log", str(log)], input="\n".join(typed) + "\n")
+    assert out.exit_code == 0, out.output
+    assert ("refused: 'breathed' can be raised only while diving; enter the faces"
+            in out.output)
+    assert "and enter the faces (or undo; !breathed raises an event): " in out.output
+    assert "! Player 2 calls breathed" in out.output
+    assert "Player 1 bails out (took a breath) and leaves the gold behind" in out.output
+    assert "! the table calls breathed" in out.output
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r for r in records if r["t"] == "raised"] == [
+        {"t": "raised", "event": "breathed", "by": "Player 2", "at_roll": True},
+        {"t": "raised", "event": "breathed", "by": "table", "at_roll": True}]
+    # Three rolls were made (two dive times, one dive roll): the two called rolls never were.
+    assert sum(1 for r in records if r["t"] == "roll") == 3
+    replayed = CliRunner().invoke(main, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "the replay matches the log" in replayed.output
+
+
+def test_wd_a12_a_breath_raised_at_a_roll_comes_from_a_decisions_file_before_that_roll():
+    # {raise, by, at_roll: true}: raised just before the next roll (the diver's second, after
+    # the decision to roll), where the table was asked for its dice.
+    dice, decisions = dive((2, 3), rolls=[(5, 4, 1, 2)], end="cut")
+    decisions.append({"raise": "breathed", "by": "Player 2", "at_roll": True})
+    game = wd((dice, decisions), dive((1, 2), end=None), until_script_ends=True)
+    kinds = [(r["t"], r.get("id")) for r in game.log if r["t"] in ("decision", "raised")]
+    assert kinds[:4] == [("decision", "tens_colour"), ("decision", "dive_action"),
+                         ("decision", "dive_action"), ("raised", None)]
+    assert records(game, "raised") == [
+        {"t": "raised", "event": "breathed", "by": "Player 2", "at_roll": True}]
+    assert "Player 1 bails out (took a breath) and leaves the gold behind" in said(game)
+    assert game.players[0].gold == 0
+    assert len(dive_rolls(game)) == 1
