@@ -91,11 +91,6 @@ def test_a_budget_hands_the_seed_to_the_interpreter(ruleset, limit, value):
     assert special.fallbacks > 0
 
 
-@pytest.mark.parametrize("name", ["dark_water_salvage"])
-def test_unsupported_rulesets_give_none(name):
-    assert specialize(load(str(ROOT / "rulesets" / f"{name}.yaml")).program) is None
-
-
 @pytest.mark.parametrize("seats,players", [(None, None), ({1: "random", 2: "counting"}, 3)])
 def test_number_choice_equals_interpreter(seats, players):
     # mental_arithmetic asks each roll's gold as a number from 0 to 24: a policy's pick, or

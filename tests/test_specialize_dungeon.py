@@ -230,10 +230,22 @@ def test_a_policy_name_that_reads_option_equals_interpreter(tmp_path):
 
 @pytest.mark.parametrize("old,new", [
     ("bag: {kind: bag}", "bag: {kind: bag, capacity: 20}"),          # a zone with a capacity
-    ("- roll: bag\n", "- shuffle: bag\n        - roll: bag\n"),  # a shuffle
 ])
 def test_what_is_not_specialized_gives_none(tmp_path, old, new):
     assert specialize(_variant(tmp_path, old, new)) is None
+
+
+def test_a_shuffled_bag_of_dice_gives_the_interpreters_games(tmp_path):
+    # `shuffle` reorders the zone with the game's generator (interpreter/compile/cards.py),
+    # the same calls as SeededChance.order, for dice as for cards.
+    program = _variant(tmp_path, "- roll: bag\n", "- shuffle: bag\n        - roll: bag\n")
+    special = specialize(program)
+    assert special is not None and "R.shuffle(" in special.source
+    for seed in range(100):
+        played = special.play(seed)
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed), seed
+    assert special.fallbacks == 0
 
 
 def test_a_list_not_depending_on_the_item_is_built_once_and_games_are_unchanged(tmp_path):

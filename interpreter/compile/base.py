@@ -98,7 +98,7 @@ class _EndGame(Exception):  # noqa: N818
 
 _NO = object()       # an expression without a value known when generating
 _NUMS = ("int", "num")
-_NONEABLE = ("player", "dref", "team")  # kinds whose values may be none
+_NONEABLE = ("player", "dref", "team", "cell", "card")  # kinds whose values may be none
 _UNROLL = 8          # comprehensions over `players` are unrolled up to this many seats
 _MAX_INLINE = 12     # procedure and trigger nesting written out; deeper rulesets are refused
 # Keys that shape what people read (documentation, prompts, labels, what a skill decision's
@@ -116,7 +116,8 @@ class Ex:
     """A generated expression: Python source, its kind, whether it can never raise (`safe`),
     its value when known now (`const`), the dice it denotes, or its items when unrolled.
 
-    A `safe` expression of kind player or dref (a die known at run time) is also never none.
+    A `safe` expression of kind player or dref (a die known at run time) is also never none,
+    as is one marked `some` (of kind cell or card, which may still raise).
     `opts` describes the legal
     options of a decision when the expression is a policy's `options`: ("static", values,
     legal indexes), ("dynamic", values, name of the runtime list of legal indexes) or
@@ -131,6 +132,7 @@ class Ex:
     bound: int | None = None  # the largest magnitude a whole number can have, when known
     opts: tuple | None = None
     zone: str = ""       # kind zone: the zone's declared name
+    some: bool = False   # never none, though it may raise (a grid's cell looked up by id)
 
 
 @dataclass
@@ -164,6 +166,20 @@ class _Ctx:
                     self.depth if depth is None else depth,
                     self.in_loop if in_loop is None else in_loop,
                     self.inline if inline is None else inline, self.checks, self.flag_exit)
+
+
+def stored(e: Ex, src: str | None = None) -> str:
+    """The source of `e` as a value to store (`set`, `let`, a procedure's argument): a new
+    list or map, never shared with where it was read (steps' `copied`). One level is enough:
+    the generated code never changes a list or map it reads in place, only state it owns."""
+    src = e.src if src is None else src
+    if e.zone:
+        return src
+    if e.kind.startswith("list:"):
+        return f"list({src})"
+    if e.kind.startswith("map:"):
+        return f"dict({src})"
+    return src
 
 
 def _lit(v: Any) -> Ex:

@@ -32,7 +32,9 @@ class DecisionWriter:
     def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # A prompt and labels are people's, worked out only when someone reads them.
         self._only(spec, "choose", "options", "duration", "by", "prompt", "option_label",
-                   "min", "max")
+                   "min", "max", "sealed")
+        if self._choose_by_many(spec, d, ctx):  # interpreter/compile/deciders.py
+            return  # (`sealed` with one decider only hides the answer in a log: none here)
         did = spec["choose"]
         opts = spec.get("options")
         if opts is None:
@@ -169,7 +171,7 @@ class DecisionWriter:
         who = self._decider(spec, d, ctx)
         opts = self._as_list(self.expr(_node(spec["options"]), ctx.scope))
         kind = opts.kind[5:] if opts.kind.startswith("list:") else ""
-        if kind not in ("player", "dref", "int", "num", "str"):
+        if kind not in ("player", "dref", "card", "cell", "int", "num", "str"):
             raise Unsupported("options given by an expression of other items")
         o, c = self.temp("op"), self.temp("ch")
         self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
@@ -179,8 +181,9 @@ class DecisionWriter:
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
         self._controllers(did, kind, ("values", o), c, d + 1, who)
-        if kind in ("player", "dref"):  # keys known now: one counter each
-            keys = list(self.seat_names) if kind == "player" else list(self.die_ids)
+        if kind in ("player", "dref", "card"):  # keys known now: one counter each
+            keys = list(self.seat_names) if kind == "player" else list(
+                self.die_ids if kind == "dref" else self.card_ids)
             if len(set(keys)) != len(keys):
                 raise Unsupported("two seats with one name")
             base = self._chosen_base(did, keys)

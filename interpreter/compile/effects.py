@@ -27,6 +27,7 @@ from interpreter.compile.base import (
     _Ctx,
     _lit,
     _node,
+    stored,
 )
 from interpreter.engine.codegen_steps import loop_head
 from interpreter.engine.step_runtime import step_name
@@ -110,10 +111,8 @@ class EffectWriter:
                                                             or v.kind.startswith("list:"))
                  and not (v.kind == "int" and v.bound is not None and v.bound <= SAFE_INT)
                  else v.src for _, v, _ in pairs]
-        # A list is stored as a value, never shared with where it was read (lists here hold
-        # no lists, so one level of copy is all of it).
-        sized = [f"list({src})" if v.kind.startswith("list:") and v.zone is None else src
-                 for src, (_, v, _) in zip(sized, pairs, strict=True)]
+        # A list or map is stored as a value, never shared with where it was read.
+        sized = [stored(v, src) for src, (_, v, _) in zip(sized, pairs, strict=True)]
         if len(pairs) == 1:
             self.emit(d, f"{pairs[0][0]} = {sized[0]}")
         else:  # every value is read before any is written
@@ -278,10 +277,9 @@ class EffectWriter:
             e = self.expr(_node(v), ctx.scope)
             if e.src and e.const is _NO and e.kind not in ("die", "dice", "timer"):
                 t = self.temp("a")
-                copy = e.kind.startswith("list:") and e.zone is None  # a value, as in set
-                self.emit(d, f"{t} = list({e.src})" if copy else f"{t} = {e.src}")
+                self.emit(d, f"{t} = {stored(e)}")  # a value, as in set
                 # Held in a local: reading it cannot raise, but a player may be none.
-                e = Ex(t, e.kind, e.safe or e.kind not in _NONEABLE, items=None,
+                e = Ex(t, e.kind, e.safe or e.some or e.kind not in _NONEABLE, items=None,
                        bound=e.bound, zone=e.zone)
             scope[k] = e
         # A procedure sees the game's names and its arguments, not the caller's bindings.

@@ -308,7 +308,8 @@ class ExprWriter:
         if it.items is not None and node.cond is None:
             items = [self.expr(node.element, {**scope, node.var: x}) for x in it.items]
             kind = _same_kind(items)
-            if kind in ("player", "team") and not all(x.safe for x in items):
+            if kind in ("player", "team", "cell", "card") and not all(x.safe or x.some
+                                                                      for x in items):
                 raise Unsupported("a list that may hold none")
             return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
                       all(x.safe for x in items), items=items)
@@ -324,7 +325,7 @@ class ExprWriter:
             self.hoists.pop()
         if el.kind.startswith(("die", "dice", "timer")):
             raise Unsupported("a comprehension of dice")
-        if el.kind in ("player", "team") and not el.safe:
+        if el.kind in ("player", "team", "cell", "card") and not (el.safe or el.some):
             raise Unsupported("a list that may hold none")
         test, safe = "", it.safe and el.safe
         if c is not None:
@@ -333,6 +334,9 @@ class ExprWriter:
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
             return Ex(f"list({counted})", "list:" + el.kind, safe)
         once = "".join(f"for {h} in ({src},) " for h, src in moved)
+        if ":=" in counted:  # Python takes no `:=` in a comprehension's iterable: a test binds it
+            h = self.temp("it")
+            once, counted = f"for _ in (0,) if ({h} := {counted}) is {h} {once}", h
         return Ex(f"[{el.src} {once}for {var} in {counted}{test}]", "list:" + el.kind, safe)
 
     def _element(self, node: n.Comprehension, inner: dict) -> tuple[Ex, Ex | None]:

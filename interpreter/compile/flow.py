@@ -223,16 +223,18 @@ class FlowWriter:
     def round(self, spec: dict, until: Ex | None, d: int) -> None:
         e = self.emit
         turns = spec["turns"]
-        self._only(turns, "order", "first", "skip", "by_team")
+        self._only(turns, "order", "first", "skip", "by_team", "by")
         by_team = bool(turns.get("by_team")) and bool(self.team_names)
-        if turns.get("order", "clockwise") not in ("clockwise", "counterclockwise"):
+        if turns.get("order", "clockwise") not in ("clockwise", "counterclockwise", "by"):
             raise Unsupported("turn order")
         e(d, "round_n += 1")
         self.reset("round", d)
         ctx = _Ctx({})
         self.fire("round_start", d, ctx)
         ccw = turns.get("order") == "counterclockwise"
-        if "first" in turns:
+        if "by" in turns:  # as Game._run_round, whatever the order says
+            src = self._turns_by(turns["by"], d)  # interpreter/compile/deciders.py
+        elif "first" in turns:
             first = self.expr(_node(turns["first"]), {})
             if first.kind != "player":
                 raise Unsupported("first")

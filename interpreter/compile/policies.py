@@ -30,7 +30,8 @@ from interpreter.engine.decisions import PolicyController
 
 # Kinds whose Python `==` is the language's match of a pick with an option (a pick of another
 # kind could match an option's key rather than its value: not specialized).
-_SAME_MATCH = {"player": ("player",), "dref": ("dref",), "str": ("str",),
+_SAME_MATCH = {"player": ("player",), "dref": ("dref",), "str": ("str",), "cell": ("cell",),
+               "card": ("card",),
                "int": ("int", "num"), "num": ("int", "num")}
 
 

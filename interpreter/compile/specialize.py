@@ -35,13 +35,23 @@ Expressions: numbers, texts, booleans, players (possibly none in player state), 
 zones, lists of those; the built-ins any, all, count, sum, max, min, abs, total, doubles,
 remaining, first, last, opponents, next_player, highest, lowest, faces, range. Teams
 (interpreter/compile/teams.py): team state (lists too, read and set at an index), zones per
-team, `teams`, `p.team`, a team's name, leader and members, `turns.by_team`. Anything else
-(cards, grids, races of teams, `changed` triggers, `by` a list, timed rolls of dice known at
-run time, event fields...) returns None.
+team, `teams`, `p.team`, a team's name, leader and members, `turns.by_team`. Grids
+(interpreter/compile/grids.py: cells as their ids, `GRID[id]`, `GRID.cells`, attributes,
+neighbours, direction, distance, adjacent, row, column, cell state that may be none), decks
+and cards (interpreter/compile/cards.py: cards as numbers with tables of their fields, a map
+field too, in zones of every kind, `shuffle`, `deal`, draws and moves of several), maps and
+lists of lists (interpreter/compile/maps.py: map state set at a key, `get`, `in`, `keys`;
+what a list, map or decision holds learned from the writes to it, before writing the game),
+`sort_by`, `sort`, `unique`, `text`, `first`/`last` of cells and cards, a policy's `options`
+read as a list (interpreter/compile/kinds.py), a number chosen by every player, `sealed`, and
+`turns: {order: by}` (interpreter/compile/deciders.py). Anything else (races of teams,
+`changed` triggers, options chosen by several players, timed rolls of dice known at run time,
+zones holding dice and cards, event fields...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
-draw as SeededChance.pick's `random.sample`, the hazard formula of SeededChance on the same
+draw as SeededChance.pick's `random.sample`, several as its `sample`, a shuffle as
+SeededChance.order's `shuffle`, the hazard formula of SeededChance on the same
 generator, the decision generator `Random(f"{seed}:decisions")` used as random_pick
 uses it), counts steps, turns, rounds and rolls where the interpreter does, and fires triggers
 in the same order under the same conditions. Where the language and Python could differ, the
@@ -56,7 +66,9 @@ many seeds.
 The writer is one class made of mixins, one module each: expressions (exprs.py), steps, time
 and triggers (effects.py), the game's frame, phases, rounds, turns and scoring (flow.py),
 decisions (decisions.py), the seats' controllers at a decision (policies.py), races
-(races.py), zones (zones.py), checks (checks.py) and teams (teams.py); this module holds the
+(races.py), zones (zones.py), checks (checks.py), teams (teams.py), grids (grids.py), cards
+(cards.py), maps and learned kinds (maps.py), the expressions of those kinds (kinds.py) and
+decisions by several players (deciders.py); this module holds the
 names it works out first (state, dice, seats) and `specialize`. The vocabulary the writers
 share (`Ex`, `_Ctx`, the signals) is interpreter/compile/base.py.
 """
@@ -85,11 +97,16 @@ from interpreter.compile.base import (
     within,
     work,
 )
+from interpreter.compile.cards import CardWriter
 from interpreter.compile.checks import CheckWriter
+from interpreter.compile.deciders import DeciderWriter
 from interpreter.compile.decisions import DecisionWriter
 from interpreter.compile.effects import EffectWriter
 from interpreter.compile.exprs import ExprWriter
 from interpreter.compile.flow import FlowWriter
+from interpreter.compile.grids import GridWriter
+from interpreter.compile.kinds import KindWriter
+from interpreter.compile.maps import MapWriter
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
@@ -111,17 +128,19 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
             raise Unsupported("state")
         return t, spec, False
     t = {"int": "int", "number": "num", "bool": "bool", "string": "str",
-         "list": "list", "player": "player", "die": "dref", "team": "team"}.get(spec.get("type", "int"))
+         "list": "list", "player": "player", "die": "dref", "team": "team", "cell": "cell",
+         "card": "card", "map": "map"}.get(spec.get("type", "int"))
     if t is None:
         raise Unsupported("state type")
     default = {"int": 0, "num": 0, "bool": False, "str": "", "list": [], "player": None,
-               "dref": None, "team": None}[t]
+               "dref": None, "team": None, "cell": None, "card": None, "map": {}}[t]
     init = spec.get("initial", default)
     return t, init, isinstance(init, str)
 
 
-class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter,
-           RaceWriter, ZoneWriter, TeamWriter):
+class _Gen(MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter, EffectWriter,
+           FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter, ZoneWriter,
+           TeamWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
@@ -169,7 +188,7 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
                     written.add(s.get("of"))
         comps = data.get("components") or {}
         for key in comps:
-            if key not in ("dice", "timers", "zones"):
+            if key not in ("dice", "timers", "zones", "grids", "decks"):
                 raise Unsupported(key, ("components", key))
         self.params = dict(self.p.parameters)
         self.vars: dict[str, tuple[str, str, str]] = {}   # name -> (scope, python name, kind)
@@ -193,6 +212,8 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
         self.dice: dict[str, tuple[_Die, ...]] = {}
         self.single: set[str] = set()
         self._zone_setup(comps)  # with zones, every die is a number known at run time
+        self._card_setup(comps)  # cards as numbers (interpreter/compile/cards.py)
+        self._grid_setup(comps)  # cells as their ids (interpreter/compile/grids.py)
         for name, spec in ({} if self.dyn else comps.get("dice") or {}).items():
             if "in" in spec:
                 raise Unsupported("dice in zones")
@@ -239,12 +260,15 @@ class _Gen(ExprWriter, EffectWriter, FlowWriter, CheckWriter, DecisionWriter, Po
             if "choose" in s and "options" not in s:
                 item = self._number_kind(did)
             else:
-                item = {"list:player": "player", "list:dref": "dref", "zone": "dref",
+                item = {"list:player": "player", "list:dref": "dref", "zone": self.item_kind,
+                        "list:card": "card", "list:cell": "cell",
                         "list:int": "int", "list:num": "num", "list:str": "str"}.get(kind, "?")
             sites.setdefault(did, set()).add(item)
         for did, kinds in sites.items():
             if self.decisions.get(did) == "?" and len(kinds) == 1 and kinds != {"?"}:
                 self.decisions[did] = kinds.pop()
+        self._decider_kinds(steps)  # interpreter/compile/deciders.py
+        self._learned_decisions()  # interpreter/compile/maps.py
 
     def _const(self, value: Any) -> Any:
         v = self.expr(_node(value), {}).const

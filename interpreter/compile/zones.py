@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
-from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, _node, stored
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -40,6 +40,7 @@ class ZoneWriter:
         """Zones and dice as the generated game holds them (as Game._build_components)."""
         self.zones: dict[str, tuple[str, str]] = {}      # name -> (owner, kind)
         self.dyn = bool(comps.get("zones"))
+        self.item_kind = "dref"  # what zones hold: dice, or cards (interpreter/compile/cards.py)
         if not self.dyn:
             return
         for name, spec in comps["zones"].items():
@@ -83,6 +84,11 @@ class ZoneWriter:
                 if self.zones.get(zone, ("player",))[0] != "none":
                     raise Unsupported("dice in a zone that is not one zone")
                 self.placed.append((zone, start, start + k))
+        if comps.get("decks"):
+            if self.die_faces:
+                raise Unsupported("zones holding both dice and cards")
+            self.item_kind, self.face_kind = "card", "int"
+            return
         fs = {f for faces in self.die_faces for f in faces}
         if not self.die_faces or not all(f for f in self.die_faces) or not (
                 all(type(f) is int for f in fs) or all(type(f) is str for f in fs)):
@@ -96,7 +102,7 @@ class ZoneWriter:
             return
         e = self.emit
         e(d, f"F = [None] * {len(self.die_ids)}")
-        e(d, f"W = [None] * {len(self.die_ids)}")
+        e(d, f"W = [None] * {len(self.die_ids) + len(self.card_ids)}")
         for name, (owner, _) in self.zones.items():
             if owner == "player":
                 e(d, f"ZP_{name} = [[] for _ in range({self.n})]")
@@ -160,11 +166,10 @@ class ZoneWriter:
         table = self.const({i: a[f] for i, a in enumerate(self.die_attrs) if f in a}, "AT")
         return Ex(f"{table}[{x}]", kind)
 
-    @staticmethod
-    def _as_list(e: Ex) -> Ex:
+    def _as_list(self, e: Ex) -> Ex:
         """A zone read as the list of what it holds (the language's reading of a zone)."""
         if e.kind == "zone":
-            return Ex(e.src, "list:dref", e.safe)
+            return Ex(e.src, "list:" + self.item_kind, e.safe)
         return e
 
     def _dice_call(self, f: str, args: list[Ex]) -> Ex | None:
@@ -204,18 +209,17 @@ class ZoneWriter:
             ctx.scope[spec["let"]] = v
             return
         t = self.temp("l")
-        copy = v.kind.startswith("list:") and v.zone is None  # a value, as in set
-        self.emit(d, f"{t} = list({v.src})" if copy else f"{t} = {v.src}")
-        ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.kind not in _NONEABLE,
+        self.emit(d, f"{t} = {stored(v)}")  # a value, as in set
+        ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.some or v.kind not in _NONEABLE,
                                     bound=v.bound, zone=v.zone)
 
     def _items(self, what: Ex) -> tuple[str, bool]:
         """(Python source of the moved dice, whether it is one die rather than a list)."""
-        if what.kind == "dref":
+        if what.kind in ("dref", "card"):
             return what.src, True
-        if what.kind in ("list:dref", "zone"):  # a zone moves by its items, in order
+        if what.kind in ("list:dref", "list:card", "zone"):  # a zone moves by its items
             return what.src, False
-        raise Unsupported("move of something not dice")
+        raise Unsupported("move of something not dice or cards")
 
     def _s_move(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._move and Game.put: each item leaves the zone it is in, then all join
@@ -322,7 +326,8 @@ class ZoneWriter:
             e(d + 1, f"W[{i}] = {target}")
             if target is not None:
                 e(d, f"{target}.extend({x})")
-        ctx.scope[spec["as"]] = Ex(x, "list:dref", True) if many else Ex(x, "dref")
+        item = self.item_kind
+        ctx.scope[spec["as"]] = Ex(x, "list:" + item, True) if many else Ex(x, item)
         self.fire("drawn", d, ctx)
         self.after_op(d, None, ctx)
 

@@ -1,0 +1,234 @@
+"""Phase 5b, compile for simulation (specializer): expressions over cells, cards, maps and lists
+of lists, and the built-ins that order and thin lists.
+
+Input: an expression node and a scope, as interpreter/compile/exprs.py takes them. Output: an
+`Ex` for the nodes whose values are of the kinds of interpreter/compile/grids.py (cells,
+grids), interpreter/compile/cards.py (cards, decks) and interpreter/compile/maps.py (maps,
+list and map state), lists of lists (`[[a, b], [c, d]]`, a list's item at an index), and the
+built-ins `sort_by`, `sort`, `unique`, `text`, `first` and `last` of those lists, `get` and
+`keys`; every other node is written by exprs.py (this mixin comes before it in the writer's
+classes and hands the rest on with `super()`).
+
+How each mirrors the interpreter (dsl/compiler.py, dsl/builtins.py): a list's item at an index
+is the item for a whole number from 0 to its length less one, else a failure (a negative index
+is made a failing one: Python would count it from the end); a zone's item at an index is the
+zone's own (Zone.__getitem__, negative indexes included). `sort_by` sorts by each field from
+the last to the first, each a stable sort (reversed for a '-' field), on the same field
+values; `unique` keeps the first of equal items (a dict's keys, for items of kinds whose
+Python equality and hashing are the language's); `text` of a number, text, true/false, none
+or cell is the built-in itself.
+"""
+
+from __future__ import annotations
+
+from dsl import nodes as n
+from dsl.builtins import BUILTINS
+from interpreter.compile.base import Ex, Unsupported
+
+_HASHED = ("int", "num", "str", "player", "team", "card", "cell")  # unique by dict keys
+_OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row", "column",
+                        "get", "keys", "sort_by", "sort", "unique", "text"})
+_NEW_ITEMS = ("cell", "card", "list:")
+
+
+def sort_by(items: list, keys: tuple) -> list:
+    """dsl/builtins._sort_by on tables: for each (table, descending) from the last field to
+    the first, a stable sort of the items by their value in the table."""
+    xs = list(items)
+    for table, descending in reversed(keys):
+        xs = sorted(xs, key=table.__getitem__, reverse=descending)
+    return xs
+
+
+class KindWriter:
+    """Expressions of the newer kinds (a mixin of _Gen, before ExprWriter)."""
+
+    # -- names and fields ------------------------------------------------------------------------
+    def _x_name(self, node: n.Name, scope: dict) -> Ex:
+        name = node.id
+        if name not in scope:
+            found = self._grid_name(name) or self._deck_name(name)
+            if found is not None:
+                return found
+            if name in self.vars:
+                state = self._state_read(name, None)
+                if state is not None:
+                    return state
+        return super()._x_name(node, scope)
+
+    def _x_field(self, node: n.Field, scope: dict) -> Ex:
+        obj = self.expr(node.obj, scope)
+        if obj.kind == "cell":
+            return self._cell_field(obj, node.name)
+        if obj.kind == "card":
+            return self._card_field(obj, node.name)
+        if obj.kind == "grid":
+            return self._grid_field(obj, node.name)
+        if obj.kind == "player":
+            state = self._state_read(node.name, obj)
+            if state is not None:
+                return state
+        return super()._x_field(node, scope)
+
+    # -- indexes ---------------------------------------------------------------------------------
+    def _x_index(self, node: n.Index, scope: dict) -> Ex:
+        obj = self.expr(node.obj, scope)
+        kind = obj.kind
+        if kind not in ("grid", "zone") and not kind.startswith(("map:", "list:")):
+            return super()._x_index(node, scope)
+        key = self.expr(node.key, scope)
+        if kind == "grid":
+            return self._grid_index(obj, key)
+        if kind.startswith("map:"):
+            return self._map_index(obj, key)
+        if key.kind != "int":
+            raise Unsupported("a list indexed by something not a whole number")
+        if kind == "zone":  # the zone's own indexing: Python's, negative indexes included
+            return Ex(f"{obj.src}[{key.src}]", self.item_kind, False, some=True)
+        if type(key.const) is int and key.const >= 0:
+            k = key.src
+        else:  # a negative index fails, as the interpreter's does
+            t = self.temp("k")
+            k = f"({t} if ({t} := {key.src}) >= 0 else None)"
+        item = kind[5:]
+        if item == "?":
+            raise Unsupported("an item of a list of unknown items")
+        return Ex(f"{obj.src}[{k}]", item, False, some=item in ("cell", "card"))
+
+    # -- lists -----------------------------------------------------------------------------------
+    def _as_list(self, e: Ex) -> Ex:
+        """A policy's `options` read as the list of the legal options' values (Policy.decide:
+        names, or the values of options given by a list); a zone as what it holds."""
+        if e.kind != "options":
+            return super()._as_list(e)
+        mode, legal, values = e.opts
+        if mode == "values":
+            return Ex(legal, "list:" + values, True)
+        if mode == "static":
+            return Ex(repr([values[i] for i in legal]), "list:str", True)
+        if mode == "dynamic":
+            c = self.temp("c")
+            return Ex(f"[{self.const(tuple(values), 'VA')}[{c}] for {c} in {legal}]", "list:str",
+                      True)
+        raise Unsupported("the options of a number choice")
+
+    def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
+        items = [self.expr(x, scope) for x in node.items]
+        kinds = {x.kind for x in items}
+        if not items or not all(k.startswith(_NEW_ITEMS) for k in kinds):
+            return super()._x_listexpr(node, scope)
+        if all(k.startswith("list:") for k in kinds):
+            inner = {k for k in kinds if k != "list:?"}
+            if len(inner) > 1:
+                raise Unsupported("a list of lists of mixed kinds")
+            kind = inner.pop() if inner else "list:?"
+        elif len(kinds) == 1:
+            kind = kinds.pop()
+            if not all(x.safe or x.some for x in items):
+                raise Unsupported("a list that may hold none")
+        else:
+            raise Unsupported("a mixed list")
+        return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
+                  all(x.safe for x in items))
+
+    def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
+        if node.op in ("in", "not in"):
+            b = self.expr(node.right, scope)
+            if b.kind.startswith("map:"):
+                return self._map_member(self.expr(node.left, scope), b, node.op == "not in")
+            if b.kind == "list:?" and getattr(self, "learning", False):
+                return Ex("False", "bool")  # items not known yet: this pass is not kept
+        return super()._x_binary(node, scope)
+
+    # -- built-ins -------------------------------------------------------------------------------
+    def _x_call(self, node: n.Call, scope: dict) -> Ex:
+        f = node.func
+        if node.kwargs or (f not in _OWN_CALLS and f not in ("first", "last", "count")):
+            return super()._x_call(node, scope)
+        if f == "count" and len(node.args) == 1 and isinstance(node.args[0], n.Call) and \
+                node.args[0].func == "unique" and len(node.args[0].args) == 1:
+            # The number of different items: a set's size (no list of them is made).
+            xs = self._as_list(self.expr(node.args[0].args[0], scope))
+            if xs.kind.startswith("list:") and xs.kind[5:] in _HASHED:
+                return Ex(f"len(set({xs.src}))", "int", xs.safe)
+            return super()._x_call(node, scope)
+        if f == "count":
+            return super()._x_call(node, scope)
+        args = [self.expr(a, scope) for a in node.args]
+        if f in ("first", "last"):
+            if len(args) != 1:
+                raise Unsupported(f"built-in {f}")
+            a = self._as_list(args[0])
+            if not a.kind.startswith("list:") or not a.kind[5:].startswith(_NEW_ITEMS):
+                return super()._x_call(node, scope)
+            t, k = self.temp(), (0 if f == "first" else -1)
+            return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+        found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",
+                                                   "adjacent", "row", "column") else None
+        if found is None and f in ("get", "keys"):
+            found = self._map_call(f, args)
+        if found is None and f in ("sort_by", "sort", "unique"):
+            found = self._ordering(f, args)
+        if found is None and f == "text" and len(args) == 1:
+            found = self._text(args[0])
+        if found is None:
+            raise Unsupported(f"built-in {f}")
+        return found
+
+    def _text(self, x: Ex) -> Ex | None:
+        """`text(x)` of a number, text, true/false or cell: the built-in's own text."""
+        if x.kind == "str":
+            return x
+        if x.kind == "int":  # a whole number (never true/false here) as Python writes it
+            return Ex(f"str({x.src})", "str", x.safe)
+        if x.kind in ("num", "bool", "cell", "none"):
+            return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe)
+        return None
+
+    def _ordering(self, f: str, args: list[Ex]) -> Ex | None:
+        """`sort_by`, `sort` and `unique` of a list (or a zone, read as its list)."""
+        if not args:
+            return None
+        xs = self._as_list(args[0])
+        if not xs.kind.startswith("list:") or xs.kind == "list:?":
+            return None
+        item = xs.kind[5:]
+        if f == "unique":
+            if len(args) != 1 or item not in _HASHED:
+                return None
+            return Ex(f"list(dict.fromkeys({xs.src}))", xs.kind, xs.safe)
+        if f == "sort":
+            if len(args) != 1 or item not in ("int", "num", "str"):
+                return None
+            return Ex(f"sorted({xs.src})", xs.kind, False)  # mixed numbers and none fail
+        keys = []
+        for spec in args[1:]:
+            if type(spec.const) is not str:
+                raise Unsupported("sort_by a field not known when generating")
+            keys.append(f"({self._field_table(item, spec.const.lstrip('-'))}, "
+                        f"{spec.const.startswith('-')})")
+        if not keys:
+            return None
+        self.consts.setdefault("_SORT_BY", sort_by)
+        return Ex(f"_SORT_BY({xs.src}, ({', '.join(keys)},))", xs.kind, False)
+
+    def _field_table(self, item: str, f: str) -> str:
+        """The table of a field by item (a seat, a card number, a cell id), as `get` reads
+        it, for `sort_by`."""
+        probe = Ex("0", item, True) if item != "cell" else Ex("''", "cell", True)
+        if item == "player":
+            if f == "name":
+                return self.const(tuple(self.seat_names), "N")
+            if f == "seat":
+                return self.const(tuple(range(1, self.n + 1)), "ST")
+            var = self.vars.get(f)
+            if var is None or var[0] != "player" or var[2] in ("list", "map"):
+                raise Unsupported(f"sort_by player field {f}")
+            return var[1]
+        if item == "card":
+            src = self._card_field(probe, f).src
+        elif item == "cell":
+            src = self._cell_field(probe, f).src
+        else:
+            raise Unsupported(f"sort_by of a list of {item}")
+        return src[:src.rindex("[")]
