@@ -10,6 +10,7 @@ interpreter/compile/decisions.py import them; see interpreter/compile/specialize
 
 from __future__ import annotations
 
+import ast
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -168,18 +169,42 @@ class _Ctx:
                     self.inline if inline is None else inline, self.checks, self.flag_exit)
 
 
-def stored(e: Ex, src: str | None = None) -> str:
-    """The source of `e` as a value to store (`set`, `let`, a procedure's argument): a new
-    list or map, never shared with where it was read (steps' `copied`). One level is enough:
-    the generated code never changes a list or map it reads in place, only state it owns."""
+def stored(e: Ex, src: str | None = None, in_place: bool = False) -> str:
+    """The source of `e` as a value to store (`set`, `let`, a procedure's argument), as
+    steps' `copied` stores a value: never shared with where it was read, where sharing could
+    show. The generated code replaces lists and never changes one in place, except a team's
+    list state set at an index (`in_place`: the value goes there); it changes a map in place
+    when it is set at a key. So a map is copied, a list only when it goes to such state, and
+    neither when the expression has just made it (a comprehension, `a + b`...). One level is
+    enough: what a list or map holds is never changed in place."""
     src = e.src if src is None else src
-    if e.zone:
+    if e.zone or not (e.kind.startswith("map:") or (in_place and e.kind.startswith("list:"))) \
+            or _fresh(src):
         return src
-    if e.kind.startswith("list:"):
-        return f"list({src})"
-    if e.kind.startswith("map:"):
-        return f"dict({src})"
-    return src
+    return f"{'list' if e.kind.startswith('list:') else 'dict'}({src})"
+
+
+def _fresh(src: str) -> bool:
+    """Whether the Python expression `src` makes a new list or map each time it runs."""
+    try:
+        node = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return False
+
+    def fresh(x: ast.AST) -> bool:
+        if isinstance(x, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):
+            return True
+        if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Add):
+            return True  # lists joined: a new list
+        if isinstance(x, ast.IfExp):
+            return fresh(x.body) and fresh(x.orelse)
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Name):
+            if x.func.id in ("list", "sorted", "dict", "_span"):
+                return True
+            if x.func.id == "_within" and len(x.args) == 1:
+                return fresh(x.args[0])
+        return False
+    return fresh(node)
 
 
 def _lit(v: Any) -> Ex:

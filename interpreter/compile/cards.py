@@ -62,7 +62,8 @@ class CardWriter:
         """A field of a card: its deck, or one of its data fields."""
         x = card.src
         if f == "deck":
-            return Ex(f"{self.const(tuple(self.card_deck), 'CDK')}[{x}]", "str", card.safe)
+            return self._lifted(f"{self.const(tuple(self.card_deck), 'CDK')}[{x}]", "str",
+                                card.safe)
         has = [(i, c[f]) for i, c in enumerate(self.card_data) if f in c]
         if f in ("zone", "id") or not has:
             raise Unsupported(f"field {f} of a card")
@@ -73,10 +74,10 @@ class CardWriter:
         bound = max(abs(v) for v in values) if kind == "int" else None
         if len(has) == len(self.card_data):
             table = self.const(tuple(values), "CF")
-            return Ex(f"{table}[{x}]", kind, card.safe, bound=bound)
+            return self._lifted(f"{table}[{x}]", kind, card.safe, bound=bound)
         # Cards without it: the lookup fails (the interpreter's error) and the seed goes back.
         table = self.const(dict(has), "CF")
-        return Ex(f"{table}[{x}]", kind, False, bound=bound)
+        return self._lifted(f"{table}[{x}]", kind, False, bound=bound)
 
     # -- effects ---------------------------------------------------------------------------------
     def _order_zone(self, spec: dict, key: str, ctx: _Ctx) -> Ex:

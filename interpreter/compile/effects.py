@@ -111,8 +111,9 @@ class EffectWriter:
                                                             or v.kind.startswith("list:"))
                  and not (v.kind == "int" and v.bound is not None and v.bound <= SAFE_INT)
                  else v.src for _, v, _ in pairs]
-        # A list or map is stored as a value, never shared with where it was read.
-        sized = [stored(v, src) for src, (_, v, _) in zip(sized, pairs, strict=True)]
+        # A value, never shared with where it was read (team lists are set at an index).
+        sized = [stored(v, src, self.vars.get(name, ("",))[0] == "team")
+                 for src, (_, v, name) in zip(sized, pairs, strict=True)]
         if len(pairs) == 1:
             self.emit(d, f"{pairs[0][0]} = {sized[0]}")
         else:  # every value is read before any is written

@@ -84,7 +84,7 @@ class GridWriter:
             if any(c.id == key.const for c in g.cells):
                 return Ex(repr(key.const), "cell", True)
         table = self._table(f"K_{grid.const}", {c.id: c.id for c in g.cells})
-        return Ex(f"{table}[{key.src}]", "cell", False, some=True)
+        return self._lifted(f"{table}[{key.src}]", "cell", False, some=True)
 
     def _grid_field(self, grid: Ex, f: str) -> Ex:
         g = self.grids[grid.const]
@@ -120,15 +120,15 @@ class GridWriter:
             if cell.safe:
                 return Ex(cell.src, "str", True)
             table = self._table("ID", {c.id: c.id for c in self.cells_all})
-            return Ex(f"{table}[{x}]", "str", False)
+            return self._lifted(f"{table}[{x}]", "str", False)
         if f == "neighbours":
-            return Ex(f"{self._neighbours()}[{x}]", "list:cell", cell.safe)
+            return self._lifted(f"{self._neighbours()}[{x}]", "list:cell", cell.safe)
         if f in ("row", "column"):
             values = {c.id: getattr(c, f) for c in self.cells_all}
             kind = _kind_of(list(values.values()))
             if kind is None:
                 raise Unsupported(f"a cell's {f} labels of mixed kinds")
-            return Ex(f"{self._table(f[:3].upper(), values)}[{x}]", kind, cell.safe)
+            return self._lifted(f"{self._table(f[:3].upper(), values)}[{x}]", kind, cell.safe)
         values = self.cell_attrs.get(f)
         if values is None:
             raise Unsupported(f"field {f} of a cell")
@@ -136,7 +136,7 @@ class GridWriter:
         if kind is None:
             raise Unsupported(f"cell attribute {f} of mixed or unsupported kinds")
         every = len(values) == len(self.cells_all)
-        return Ex(f"{self._table('A_' + f, values)}[{x}]", kind, cell.safe and every,
+        return self._lifted(f"{self._table('A_' + f, values)}[{x}]", kind, cell.safe and every,
                   bound=max(abs(v) for v in values.values()) if kind == "int" else None)
 
     def _neighbours(self) -> str:
@@ -170,10 +170,14 @@ class GridWriter:
         ka, kb = self._one_grid_key(a), self._one_grid_key(b)
         xa = ka if ka is not None else a.src
         xb = kb if kb is not None else b.src
-        safe = a.safe and b.safe
+        # The row of the first cell is worked out once where the second one varies.
+        table = f"{self._pair_table('DIR' if f == 'direction' else 'DIST')}[{xa}]"
+        row = self._lift(table)
+        safe = (a.safe or row != table) and b.safe
         if f == "direction":
-            return Ex(f"{self._pair_table('DIR')}[{xa}][{xb}]", "str", safe)
-        dist = f"{self._pair_table('DIST')}[{xa}][{xb}]"
+            return self._lifted(f"{row}[{xb}]", "str", safe)
+        dist = self._lifted(f"{row}[{xb}]", "int", safe)
+        safe, dist = dist.safe, dist.src
         if f == "adjacent":
             return Ex(f"({dist} == 1)", "bool", safe)
         return Ex(dist, "int", safe, bound=len(self.cells_all) * 2)

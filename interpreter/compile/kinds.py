@@ -21,10 +21,17 @@ or cell is the built-in itself.
 
 from __future__ import annotations
 
+import ast
+import re
+
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
-from interpreter.compile.base import Ex, Unsupported
+from interpreter.compile.base import _NO, Ex, Unsupported
 
+_LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working out once
+# The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
+# lookups in them are what `_lift` moves before a comprehension's items.
+_TABLES = re.compile(r"\b_(G[A-Z]+\w*|CF\d+|CDK\d+)\[")
 _HASHED = ("int", "num", "str", "player", "team", "card", "cell")  # unique by dict keys
 _OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row", "column",
                         "get", "keys", "sort_by", "sort", "unique", "text"})
@@ -43,6 +50,63 @@ def sort_by(items: list, keys: tuple) -> list:
 class KindWriter:
     """Expressions of the newer kinds (a mixin of _Gen, before ExprWriter)."""
 
+    # -- work done once per comprehension ----------------------------------------------------------
+    def expr(self, node: n.Node, scope: dict) -> Ex:
+        e = super().expr(node, scope)
+        if isinstance(node, (n.Binary, n.Unary, n.Conditional)) and e.kind in _LIFTED and \
+                e.const is _NO and _TABLES.search(e.src):
+            return self._lifted(e.src, e.kind, e.safe, bound=e.bound, some=e.some)
+        return e
+
+    def _lifted(self, src: str, kind: str, safe: bool, **kw) -> Ex:
+        """`src` as an Ex, moved before the items where `_lift` moves it: reading the name it
+        moved to cannot raise (the lookup that could now happens before the items), though a
+        cell or card read so may still be none unless it never was."""
+        moved = self._lift(src)
+        if moved != src:
+            safe = safe or kind not in ("cell", "card") or kw.get("some", False)
+        return Ex(moved, kind, safe, **kw)
+
+    def _lift(self, src: str) -> str:
+        """A lookup in the tables of cells, cards or maps inside a comprehension's element or
+        condition that depends on none of the items it sits in (`me.position.depth` in
+        `[... for c in cells]`) is worked out once, before the items of the outermost
+        comprehension it does not depend on (`for _h in (SRC,)`), not once per item. It is
+        then worked out even when there are no items, or none passes the test: a lookup that
+        could not be made then raises, and the seed only goes back to the interpreter."""
+        hoists = getattr(self, "hoists", None)
+        if not hoists or ":=" in src or "_work(" in src or src.isidentifier():
+            return src
+        level = None
+        for var, moved in reversed(hoists):
+            # Not past the comprehension whose item it reads, or a name moved into it.
+            if var.search(src) or any(re.search(rf"\b{h}\b", src) for h, _ in moved):
+                break
+            level = moved
+        if level is None:
+            return src
+        for h, moved_src in level:
+            if moved_src == src:  # already worked out there
+                return h
+        name = self.temp("h")
+        level.append((name, src))
+        return name
+
+    def _probe(self, node: n.Node, scope: dict) -> Ex:
+        """`node` written without moving anything before a comprehension's items: to see its
+        kind before handing the node on to exprs.py, which writes it again (moving a list
+        twice would build it twice)."""
+        had = "hoists" in self.__dict__
+        saved = self.__dict__.get("hoists")
+        self.hoists = []
+        try:
+            return self.expr(node, scope)
+        finally:
+            if had:
+                self.hoists = saved
+            else:
+                del self.hoists
+
     # -- names and fields ------------------------------------------------------------------------
     def _x_name(self, node: n.Name, scope: dict) -> Ex:
         name = node.id
@@ -57,7 +121,7 @@ class KindWriter:
         return super()._x_name(node, scope)
 
     def _x_field(self, node: n.Field, scope: dict) -> Ex:
-        obj = self.expr(node.obj, scope)
+        obj = self._probe(node.obj, scope)
         if obj.kind == "cell":
             return self._cell_field(obj, node.name)
         if obj.kind == "card":
@@ -72,7 +136,7 @@ class KindWriter:
 
     # -- indexes ---------------------------------------------------------------------------------
     def _x_index(self, node: n.Index, scope: dict) -> Ex:
-        obj = self.expr(node.obj, scope)
+        obj = self._probe(node.obj, scope)
         kind = obj.kind
         if kind not in ("grid", "zone") and not kind.startswith(("map:", "list:")):
             return super()._x_index(node, scope)
@@ -113,7 +177,7 @@ class KindWriter:
         raise Unsupported("the options of a number choice")
 
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
-        items = [self.expr(x, scope) for x in node.items]
+        items = [self._probe(x, scope) for x in node.items]
         kinds = {x.kind for x in items}
         if not items or not all(k.startswith(_NEW_ITEMS) for k in kinds):
             return super()._x_listexpr(node, scope)
@@ -133,7 +197,9 @@ class KindWriter:
 
     def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
         if node.op in ("in", "not in"):
-            b = self.expr(node.right, scope)
+            b = self._probe(node.right, scope)
+            if b.kind == "options":  # a legal option, by index (before `options` as a list)
+                return self._in_options(self.expr(node.left, scope), b, node.op == "not in")
             if b.kind.startswith("map:"):
                 return self._map_member(self.expr(node.left, scope), b, node.op == "not in")
             if b.kind == "list:?" and getattr(self, "learning", False):
@@ -148,21 +214,25 @@ class KindWriter:
         if f == "count" and len(node.args) == 1 and isinstance(node.args[0], n.Call) and \
                 node.args[0].func == "unique" and len(node.args[0].args) == 1:
             # The number of different items: a set's size (no list of them is made).
-            xs = self._as_list(self.expr(node.args[0].args[0], scope))
+            xs = self._as_list(self._probe(node.args[0].args[0], scope))
             if xs.kind.startswith("list:") and xs.kind[5:] in _HASHED:
+                xs = self._as_list(self.expr(node.args[0].args[0], scope))
+                if _listcomp(xs.src):  # a set comprehension: no list made first
+                    return Ex(f"len({{{xs.src[1:-1]}}})", "int", xs.safe)
                 return Ex(f"len(set({xs.src}))", "int", xs.safe)
             return super()._x_call(node, scope)
         if f == "count":
             return super()._x_call(node, scope)
-        args = [self.expr(a, scope) for a in node.args]
         if f in ("first", "last"):
-            if len(args) != 1:
+            if len(node.args) != 1:
                 raise Unsupported(f"built-in {f}")
-            a = self._as_list(args[0])
+            a = self._as_list(self._probe(node.args[0], scope))
             if not a.kind.startswith("list:") or not a.kind[5:].startswith(_NEW_ITEMS):
                 return super()._x_call(node, scope)
+            a = self._as_list(self.expr(node.args[0], scope))
             t, k = self.temp(), (0 if f == "first" else -1)
             return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+        args = [self.expr(a, scope) for a in node.args]
         found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",
                                                    "adjacent", "row", "column") else None
         if found is None and f in ("get", "keys"):
@@ -232,3 +302,11 @@ class KindWriter:
         else:
             raise Unsupported(f"sort_by of a list of {item}")
         return src[:src.rindex("[")]
+
+
+def _listcomp(src: str) -> bool:
+    """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
+    try:
+        return isinstance(ast.parse(src, mode="eval").body, ast.ListComp)
+    except SyntaxError:
+        return False
