@@ -17,6 +17,12 @@ the last to the first, each a stable sort (reversed for a '-' field), on the sam
 values; `unique` keeps the first of equal items (a dict's keys, for items of kinds whose
 Python equality and hashing are the language's); `text` of a number, text, true/false, none
 or cell is the built-in itself.
+
+What it saves: a lookup in the tables of cells and cards (or a test made of them) inside a
+comprehension's element or condition, or in a `best` rule's score, that depends on no item
+(no option) is worked out once before the items (`for _h in (SRC,)`, or a line before the
+options' loop), at the outermost level it does not depend on; `count(unique(...))` of a
+comprehension is a set comprehension's size.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
 # lookups in them are what `_lift` moves before a comprehension's items.
 _TABLES = re.compile(r"\b_(G[A-Z]+\w*|CF\d+|CDK\d+)\[")
+_OPTION = re.compile(r"\b_o\d+\b")  # the option a `best` rule weighs (policies._best)
 _HASHED = ("int", "num", "str", "player", "team", "card", "cell")  # unique by dict keys
 _OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row", "column",
                         "get", "keys", "sort_by", "sort", "unique", "text"})
@@ -106,6 +113,21 @@ class KindWriter:
                 self.hoists = saved
             else:
                 del self.hoists
+
+    def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict, each: dict) -> None:
+        """A `best` rule, its options' loop treated as a comprehension's items: what the score
+        reads that depends on no option (`me.position.depth`, a list of the player's) is worked
+        out once before the loop, not once an option."""
+        if not hasattr(self, "hoists"):
+            self.hoists = []
+        moved: list[tuple[str, str]] = []
+        mark = len(self.lines)
+        self.hoists.append((_OPTION, moved))  # the option is policies.py's `_oN` name
+        try:
+            super()._best(text, legal, c, d, scope, each)
+        finally:
+            self.hoists.pop()
+        self.lines[mark:mark] = ["    " * d + f"{name} = {src}" for name, src in moved]
 
     # -- names and fields ------------------------------------------------------------------------
     def _x_name(self, node: n.Name, scope: dict) -> Ex:
