@@ -24,7 +24,7 @@ import pytest
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
-from tests.test_specialize import _same
+from tests.test_specialize import _interpreted, _same
 
 ROOT = Path(__file__).resolve().parents[1]
 DWS = str(ROOT / "rulesets" / "dark_water_salvage.yaml")
@@ -363,6 +363,115 @@ def test_neutral_games_of_each_feature_give_the_interpreters_games(tmp_path, nam
     max_players = program.data["players"]["max"]
     _same(str(path), range(60), players=min(players, max_players) if players else None,
           seats=seats)
+
+
+# Edges of each feature: a grid whose ids put the row first, a cell state that is none until
+# set, a zone's item at -1, `deal` of a count that may be 0 or negative (Python's slice, as the
+# interpreter's) and to 'out', blind draws from an empty bag (none), a map keyed by numbers,
+# `keys` and `in` of it, lists of lists read at an index, `sort_by` with a descending field and
+# a field only some cards have (the interpreter's error: those games go back to it).
+EDGES = """\
+meeple: 1
+metadata: {name: Edge cases}
+players: {min: 2, max: 3, default: 2}
+components:
+  grids:
+    g:
+      columns: [1, 2, 3]
+      rows: [a, b]
+      id: "{row}{column}"
+      default: {w: 1}
+      cells:
+        a2: {w: 5}
+        b3: {w: 2}
+  zones:
+    deck: {kind: deck}
+    line: {kind: row}
+    bag: {kind: bag}
+    mine: {owner: player, kind: pool}
+  decks:
+    cards:
+      in: deck
+      cards:
+        - {n: 1, tag: x}
+        - {n: 2}
+        - {n: 3, tag: y}
+        - {n: 4}
+        - {n: 5, tag: x}
+        - {n: 6}
+state:
+  global:
+    m: {type: map, initial: {}}
+    ll: {type: list, initial: []}
+    where: {type: cell, initial: none}
+    tally: {type: int, initial: 0}
+  player:
+    seen: {type: list, initial: []}
+flow:
+  phases:
+    play:
+      turns: {}
+      repeat: {times: 3}
+      do:
+        - shuffle: deck
+        - let: face
+          be: "if count(deck) > 0 then first(deck).n else 4"
+        - deal: deck
+          to: line
+          count: "face - 2"
+        - if: "face == 6"
+          then:
+            - deal: line
+              to: "'out'"
+              count: 2
+        - draw: line
+          as: c
+        - if: "c != none"
+          then:
+            - set: {"m[c.n]": "text(c.n) + '!'"}
+            - move: c
+              to: current.mine
+        - draw: bag
+          as: b
+        - set: {where: "if face > 3 then g['b' + text(face - 3)] else where"}
+        - set: {ll: "ll + [[text(face), text(where)]]"}
+        - add: {tally: "count(unique([x.w for x in g.cells])) + count(keys(m)) + (if 3 in m then 1 else 0)"}
+        - if: "face == 1 and round == 3"
+          then:
+            - add: {tally: "first(sort_by(cards, 'tag')).n"}
+        - if: "face == 2 and where != none"
+          then:
+            - add: {tally: "distance(where, g['a1'])"}
+        - if: "face == 3 and count(ll) > 1"
+          then:
+            - add: {tally: "count(ll[count(ll) - 2]) + count(ll[0])"}
+        - if: "count(line) > 0"
+          then:
+            - add: {tally: "line[-1].n + first(sort_by(line, '-n')).n"}
+            - set:
+                current.seen: "current.seen + [direction(g['a1'], g[sort_by(g.cells, '-w', 'id')[0].id])]"
+        - move: "[x for x in line if x.n > face]"
+          to: deck
+      next: end
+scoring:
+  score: "tally + count(player.mine) + count(unique(player.seen))"
+"""
+
+
+def test_rule_errors_in_grids_cards_and_maps_go_back_to_the_interpreter(tmp_path):
+    path = tmp_path / "edges.yaml"
+    path.write_text(EDGES, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    assert special is not None
+    errors = 0
+    for seed in range(150):
+        played = special.play(seed)
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed), seed
+        errors += played.result.error is not None
+    # The games that stop with the interpreter's located error, and only those, went back.
+    assert 0 < special.fallbacks == errors < 150
 
 
 UNKNOWN_MAP = """\

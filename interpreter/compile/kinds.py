@@ -317,12 +317,16 @@ class KindWriter:
             if var is None or var[0] != "player" or var[2] in ("list", "map"):
                 raise Unsupported(f"sort_by player field {f}")
             return var[1]
+        if item == "cell" and f == "id":
+            return self._table("ID", {c.id: c.id for c in self.cells_all})
         if item == "card":
             src = self._card_field(probe, f).src
         elif item == "cell":
             src = self._cell_field(probe, f).src
         else:
             raise Unsupported(f"sort_by of a list of {item}")
+        if not src.endswith("]") or "[" not in src:
+            raise Unsupported(f"sort_by field {f}")
         return src[:src.rindex("[")]
 
 
