@@ -224,7 +224,7 @@ class KindWriter:
                 return self._in_options(self.expr(node.left, scope), b, node.op == "not in")
             if b.kind.startswith("map:"):
                 return self._map_member(self.expr(node.left, scope), b, node.op == "not in")
-            if b.kind == "list:?" and getattr(self, "learning", False):
+            if b.kind == "list:?" and self._lenient():
                 return Ex("False", "bool")  # items not known yet: this pass is not kept
         return super()._x_binary(node, scope)
 

@@ -20,7 +20,10 @@ whose value has a kind known through and through teaches its target's kind; pass
 until they teach nothing new. The game is then written once more as usual, in which a read of
 a kind still unknown, a write of another kind than the one learned, or anything else not
 specialized refuses the setup. That last pass checks every write against the learned kinds,
-so every value such state holds has its kind, as every read assumes.
+so every value such state holds has its kind, as every read assumes. A learning pass that
+passed nothing over and read no unknown kind (each kind was taught at a write before any
+read) is that last pass already, and ends the learning; the tracked game of the same setup
+starts from the kinds the first one learned.
 """
 
 from __future__ import annotations
@@ -56,23 +59,36 @@ class MapWriter:
                    for name, (_, _, kind) in self.vars.items()) or "?" in self.decisions.values()
 
     def generate(self) -> str:
-        """The game's source; learning passes first when some state's kind is not known."""
+        """The game's source; learning passes first when some state's kind is not known. A
+        pass that never had to pass anything over nor read an unknown kind wrote exactly what
+        the usual pass would (it taught each kind at a write before any read of it): its
+        source is the game's."""
         if not hasattr(self, "learned"):
             self.learned: dict[str, str] = {}
         self.learning = False
         if self._needs_learning():
             for _ in range(_PASSES):
                 before = dict(self.learned)
-                self.learning = True
+                self.learning, self.lenient = True, False
                 try:
-                    super().generate()
+                    source = super().generate()
                 except Unsupported:
-                    pass  # refused outside any step: what was learned so far still counts
+                    self.lenient = True  # refused outside any step: what was learned counts
+                if not self.lenient:
+                    self.learning = False
+                    return source
                 self._restart()
                 if self.learned == before:
                     break
             self.learning = False
         return super().generate()
+
+    def _lenient(self) -> bool:
+        """Whether this is a learning pass (and, if so, that it passed over something)."""
+        if getattr(self, "learning", False):
+            self.lenient = True
+            return True
+        return False
 
     def _restart(self) -> None:
         """A fresh writer for another pass, keeping what was learned."""
@@ -88,6 +104,7 @@ class MapWriter:
         try:
             super().step(step, d, ctx)
         except Unsupported:
+            self.lenient = True
             self.emit(d, "pass")  # passed over while learning: this pass's code is not kept
 
     def _controllers(self, did: str, values: Any, legal: tuple, c: str, d: int,
@@ -99,6 +116,7 @@ class MapWriter:
         try:
             super()._controllers(did, values, legal, c, d, who)
         except Unsupported:
+            self.lenient = True
             self.emit(d, f"{c} = None")
 
     def _choose_values(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -139,7 +157,7 @@ class MapWriter:
         full = (self.list_kinds.get(name) if kind == "list" else None) or \
             getattr(self, "learned", {}).get(name)
         if full is None:
-            if getattr(self, "learning", False):
+            if self._lenient():
                 return "list:?" if kind == "list" else "map:?=?"
             raise Unsupported(f"the items of {kind} {name}")
         return full
@@ -176,7 +194,7 @@ class MapWriter:
         if kind == "list" and self.list_kinds.get(name) is None:
             self._teach(name, e.kind)
         want = self._state_kind(name)
-        if not self._fits(want, e.kind) and not self.learning:
+        if not self._fits(want, e.kind) and not self._lenient():
             raise Unsupported(f"initial value of {name}")
         return e.src
 
@@ -274,7 +292,7 @@ class MapWriter:
     def _map_index(self, m: Ex, key: Ex) -> Ex:
         """`M[k]`: the value at the key; a missing key fails (the interpreter's error)."""
         kk, vk = map_parts(m.kind)
-        if key.kind != kk and not (kk == "?" and self.learning):
+        if key.kind != kk and not (kk == "?" and self._lenient()):
             raise Unsupported("a map read at a key of another kind")
         return Ex(f"{m.src}[{key.src}]", vk, False)
 
@@ -283,10 +301,10 @@ class MapWriter:
         if f == "get" and len(args) == 3 and args[0].kind.startswith("map:"):
             m, key, default = args
             kk, vk = map_parts(m.kind)
-            if key.kind != kk and not (kk == "?" and self.learning):
+            if key.kind != kk and not (kk == "?" and self._lenient()):
                 raise Unsupported("get at a key of another kind")
             kind = vk
-            if vk == "?" and self.learning:
+            if vk == "?" and self._lenient():
                 kind = default.kind
             elif not self._fits(vk, default.kind):
                 raise Unsupported("get with a default of another kind than the map's values")

@@ -402,7 +402,11 @@ def specialize(program: Program, players: int | None = None,
         sources = []
         gen = None
         for track in (False, True):
+            learned = gen.learned if gen is not None else None
             gen = _Gen(program, n, controllers, track)
+            if learned:  # the kinds the first writer learned hold for the second (maps.py)
+                gen.learned = learned
+                gen._restart()
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_within": within, "_work": work, "_span": span,
