@@ -82,6 +82,17 @@ def test_a_parameter_changed_with_set_shows_its_new_value_and_its_default():
     assert "Parameters set for this game: `goal` = `50`" in out.output
 
 
+def test_an_assumption_names_the_parameter_that_changes_it_not_a_neighbouring_one():
+    # Wreckdivers' strict deadline (WD-A6) is not what signal_seconds sets; the time a signal
+    # takes (WD-A13) is. The rulebook says a table may change only the latter with it.
+    out = rules(str(ROOT / "rulesets" / "wreckdivers.yaml"))
+    assert out.exit_code == 0, out.output
+    lines = {m.group(1): line for line in out.output.splitlines()
+             if (m := re.match(r"- \*\*(WD-A\d+)\*\*", line))}
+    assert "parameter" not in lines["WD-A6"]
+    assert "with the parameter `signal_seconds`" in lines["WD-A13"]
+
+
 def test_a_variant_marks_the_parameters_it_sets_and_keeps_the_base_default():
     out = rules(str(ROOT / "rulesets" / "wreckdivers.yaml"), "--variant", "long_game",
                 "--set", "threshold=12")
