@@ -79,6 +79,19 @@ def test_a_blind_draw_of_cards_is_typed_in_by_the_fields_people_read():
     assert table.pick(cards, 2) == [cards[0], cards[1]]  # alike cards are interchangeable
 
 
+def test_a_blind_draw_that_takes_everything_left_is_not_asked():
+    # Dark Water Salvage's last loan draw takes every chip left in the bag: the table has
+    # nothing to tell meeple, whatever the chips are.
+    chips = [Card(f"chips[{i}]", "chips", {"value": v}, ["value"]) for i, v in
+             enumerate([5, 10, 10])]
+    for c in chips:
+        c.zone = "bag"
+    asked, shown = [], []
+    table = TableChance(lambda prompt: asked.append(prompt) or "", shown.append)
+    assert table.pick(chips, 6) == chips and table.pick(chips, 3) == chips
+    assert asked == [] and shown == ["  drawn: 5, 10, 10"] * 2
+
+
 def test_a_die_drawn_at_the_table_is_named_by_its_kind_and_the_face_it_shows():
     dice = [Die(f"white[{i}]", "white", list(range(1, 7)), {}) for i in range(3)] + [
         Die("black[0]", "black", list(range(1, 7)), {})]

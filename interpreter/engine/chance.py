@@ -177,9 +177,10 @@ class ThenChance(ChanceSource):
 
 
 def asks_for(items: list, count: int) -> bool:
-    """Whether a blind draw at the table asks people what came out: not when nothing is drawn
-    or every item is alike."""
-    return min(count, len(items)) > 0 and len({_kind(x) for x in items}) > 1
+    """Whether a blind draw at the table asks people what came out: not when nothing is drawn,
+    when it takes everything left (Dark Water Salvage's last loan draw), or when every item
+    is alike."""
+    return 0 < count < len(items) and len({_kind(x) for x in items}) > 1
 
 
 def _kind(x: Any) -> str:
@@ -386,7 +387,7 @@ class TableChance(SeededChance):
         item id or by what they see (a die's component, such as its colour; a card's
         `known_by` fields, such as a chip's value)."""
         want = min(count, len(items))
-        if not asks_for(items, count):  # nothing, or all alike: known without asking
+        if not asks_for(items, count):  # nothing, all, or all alike: known without asking
             chosen = list(items)[:want]
             if chosen:
                 self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
