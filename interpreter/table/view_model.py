@@ -16,7 +16,8 @@ it, "value": VALUE}, and a VALUE one of: {"kind": "number", "value": 3}, {"kind"
 "value": true}, {"kind": "text", "value": "Player 2"}, {"kind": "none"}, {"kind": "hidden"}
 (with "count" for a zone: how many items lie there unseen), {"kind": "dice", "dice": [{"of":
 "White sailors", "face": 5}, ...]} (a die out of the viewer's sight has "face": null and
-"hidden": true; with "row": true the row is that kind of dice), {"kind": "list", "items":
+"hidden": true; one whose face a referee's table counts rather than types, "face": null and
+"untracked": true; with "row": true the row is that kind of dice), {"kind": "list", "items":
 [VALUE, ...]}, {"kind": "map", "entries": [[KEY, VALUE], ...]} and {"kind": "timer",
 "running": true, "seconds": 12.5} ("seconds" null when hidden). Which rows appear, in which
 order and under which labels is the ruleset's layout (dsl/view_layout.py): bookkeeping is
@@ -123,12 +124,18 @@ class _Sight:
     def __init__(self, game, viewer: Player | None):
         self.game, self.viewer = game, viewer
         self.unseen: set[str] = set()  # dice lying in a zone hidden from the viewer
+        # Dice whose faces a referee's table does not track (in a zone it counts): a face
+        # not known is not a die "not rolled".
+        self.untracked: set[str] = set()
+        counting = getattr(game.chance, "counting", False)
         for name in game.program.data.get("components", {}).get("dice") or {}:
             v = game.env[name]
             for d in v if isinstance(v, list) else [v]:
                 z = game.zone_of(d)
                 if z is not None and not visible_to(z.visibility, z.owner, viewer):
                     self.unseen.add(d.id)
+                elif counting and z is not None and getattr(z, "counted", False):
+                    self.untracked.add(d.id)
 
     def table_value(self, name: str, what: str, spec: Any) -> dict | None:
         g = self.game
@@ -197,6 +204,8 @@ def _value(x: Any, sight: _Sight) -> dict:
 def _die(d: Die, sight: _Sight) -> dict:
     if d.id in sight.unseen:
         return {"of": _dice_label(sight.game, d), "face": None, "hidden": True}
+    if d.face is None and d.id in sight.untracked:
+        return {"of": _dice_label(sight.game, d), "face": None, "untracked": True}
     return {"of": _dice_label(sight.game, d), "face": d.face}
 
 

@@ -50,6 +50,8 @@ def value_text(v: dict) -> str:
 def _face(d: dict) -> str:
     if d.get("hidden"):
         return "hidden"
+    if d.get("untracked"):
+        return "not tracked"  # the table counts these dice; nobody typed their faces
     return "not rolled" if d["face"] is None else number_text(d["face"])
 
 
@@ -75,7 +77,7 @@ def _dice_text(dice: list[dict], own_row: bool = False) -> str:
             # A die on its own (held in a variable) or dice of several kinds say which
             # dice they are; a row of one kind of dice has that name as its label already.
             named = not own_row and (len(kinds) > 1 or len(dice) == 1)
-            parts.append((f"{of}, {faces}" if faces in ("not rolled", "hidden") else
+            parts.append((f"{of}, {faces}" if faces in ("not rolled", "hidden", "not tracked") else
                           f"{of} {faces}") if named else faces)
     return "; ".join(parts)
 

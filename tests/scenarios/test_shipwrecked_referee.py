@@ -151,3 +151,14 @@ def test_sh_a14_a_table_that_tracks_every_face_is_asked_for_the_ocean():
                                     "sailors_per_colour=2", "--set", "first_team=white"],
                              input="\n")
     assert "Roll white_sailors[0](d6) white_sailors[1](d6) black_sailors[0](d6)" in out.output
+
+
+def test_sh_a14_a_view_says_the_counted_sailors_faces_are_not_tracked_not_unrolled(tmp_path):
+    # The ocean's faces are the table's to count: a person's view (here the final one in
+    # --json) says they are not tracked, never that the sailors were not rolled.
+    out, _ = referee(tmp_path, TYPED, "--json")
+    assert out.exit_code == 0, out.output
+    dice = [d for section in result(out)["view"]["table"] for row in section["rows"]
+            if row["value"]["kind"] == "dice" for d in row["value"]["dice"]]
+    unknown = [d for d in dice if d["face"] is None]
+    assert unknown and all(d.get("untracked") for d in unknown)
