@@ -1262,3 +1262,22 @@ def test_dws_r6_at_the_table_the_chips_drawn_from_the_bag_are_typed_in():
         False, False, True, True]  # chips 0..16 are the $5s, 17.. the $10s
     assert "Round 1: Player 1 draws chips; the GLNS offers $30 in loans, 26 chips remain in " \
            "the bag (15 x $5, 11 x $10)" in [r["text"] for r in game.log if r["t"] == "say"]
+
+
+def test_dws_a20_a_player_passed_over_at_a_station_hears_why():
+    # DWS-A20: a player who cannot take a station's action is passed over without being
+    # asked, and the table is told why, with figures that bear it out.
+    out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "dark_water_salvage.yaml"),
+                                    "--seed", "2", "--players", "3"])
+    assert out.exit_code == 0, out.output
+    passes = re.findall(r"(Player \d) passes (RESEARCH|MOVE|LOCATE|SALVAGE): (.*)", out.output)
+    assert {station for _, station, _ in passes} >= {"MOVE", "LOCATE", "SALVAGE"}
+    for _, _, why in passes:
+        money = re.fullmatch(r"an? \w+(?: here)? costs \$(\d+), they hold \$(\d+)", why)
+        if money is not None:
+            assert int(money.group(2)) < int(money.group(1)), why
+        else:
+            assert why in ("no Shipwreck is left", "every region next to their pawn is taken",
+                           "their pawn is not in open water",
+                           "no Shipwreck is left that they may locate",
+                           "no Shipwreck is left that they may salvage"), why
