@@ -14,7 +14,15 @@ from dataclasses import replace
 
 import click
 
-from interpreter.cli.run import _announce, _fail, _logged_sets, _report, logged_ruleset
+from interpreter.cli.run import (
+    _announce,
+    _fail,
+    _logged_sets,
+    _report,
+    _start,
+    logged_position,
+    logged_ruleset,
+)
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError
 from interpreter.engine.clock import ModelledClock, ReplayClock
@@ -55,6 +63,7 @@ def replay(log, as_json, quiet):
     except SetupError as e:  # the log's players do not fit the ruleset
         _fail(e.diagnostics, loaded.source)
     game.script_only = True
+    _start(game, logged_position(head))  # a game played --from a position starts there again
     seats = journal.logged_seats(head, game.players_n)
     if narrator is not None:
         _announce(game, loaded, head.get("seed"), head.get("variant"), seats)

@@ -21,10 +21,10 @@ from typing import Any
 import click
 
 from dsl import render
+from dsl.loader import Document
 from interpreter.engine.chance import (
     ChanceError,
     ChanceSource,
-    ScriptedChance,
     SeededChance,
     TableChance,
     ThenChance,
@@ -34,7 +34,8 @@ from interpreter.engine.clock import ModelledClock, RealClock, ResumeClock
 from interpreter.engine.results import Result
 from interpreter.engine.setup import Loaded, SetupError, load, located, new_game
 from interpreter.engine.signals import Undo
-from interpreter.table import data_files, journal
+from interpreter.table import data_files, journal, position
+from interpreter.table.dice_file import FileChance, read_dice
 from interpreter.table.human import HumanController, hand_over
 from interpreter.table.limit_option import limit_option, logged_limits
 from interpreter.table.narrate import Screen, printer, result_lines
@@ -52,7 +53,7 @@ def _dice_source(spec: str, seed: Any, echo) -> Any:
         return SeededChance(seed)
     if spec in TABLES:
         return _NotedDraws(_table(seed, echo, spec))
-    return ScriptedChance(_read(data_files.read_dice, spec))
+    return FileChance(_read(read_dice, spec))
 
 
 def _read(reader, path: str) -> list:
@@ -115,6 +116,10 @@ def _fail(diags, source) -> None:
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="Set a parameter (repeatable).")
 @click.option("--variant", help="Play a variant of the ruleset.")
+@click.option("--from", "from_path", type=click.Path(dir_okay=False), metavar="POSITION",
+              help="Start from a position written in the game's words (YAML or JSON: state, "
+                   "zones, dice, whose turn, round and phase), checked against the ruleset; "
+                   "--json gives the final position in the same form.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write every event as JSON lines, as it happens (replay it with `meeple "
                    "replay`, continue an interrupted game with `--resume`).")
@@ -126,8 +131,8 @@ def _fail(diags, source) -> None:
               help="Replace the --log file if it exists (without it, meeple refuses to write "
                    "over a file).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
-def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path, resume_path,
-        limits, force, as_json):
+def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path, log_path,
+        resume_path, limits, force, as_json):
     """Play one game of RULESET, narrated, and print the result.
 
     Seats are bots unless told otherwise: `--seat 2=human` gives seat 2 to a person at this
@@ -141,7 +146,8 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                  if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
         given = [o for o, v in (("RULESET", ruleset), ("--players", players),
                                 ("--seat", seats), ("--decisions", decisions), ("--set", sets),
-                                ("--variant", variant), ("--log", log_path),
+                                ("--variant", variant), ("--from", from_path),
+                                ("--log", log_path),
                                 ("--limit", limits), ("--force", force),
                                 ("--seed", "seed" in typed), ("--dice", "dice" in typed)) if v]
         if given:
@@ -167,17 +173,52 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, log_path,
                         scripted, human=HumanController)
     except SetupError as e:
         _fail(e.diagnostics, loaded.source)
+    where = _position(position.load_position, from_path) if from_path else None
+    _start(game, where)
     head = journal.header(ruleset, game.players_n, seed_value,
                           [c.name for c in game.controllers], variant, loaded.sets,
                           dice if dice in TABLES or dice == "seeded" else "file")
     if limits:
         head["limits"] = limits  # replay and --resume play with the same budgets
-    session = _Session(loaded, head, as_json, log_path, dice)
+    if where is not None:  # replay and --resume start from the same position
+        head["from"] = {"path": from_path, "text": where.source.text}
+    session = _Session(loaded, head, as_json, log_path, dice, where)
     writer = _writer(log_path, head, force=force)
     _seat_and_narrate(game, live or dice in TABLES, as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
+        if where is not None:
+            click.echo(f"  from the position in {from_path}"
+                       + (f", at phase {game.begin}" if game.begin else ""))
     session.finish(session.play(game, writer))
+
+
+def _position(reader, *args) -> Document:
+    """A position document, or its problem, located, and exit 2."""
+    try:
+        return reader(*args)
+    except position.PositionError as e:
+        _fail(e.diagnostics, e.source)
+
+
+def _start(game, where: Document | None) -> None:
+    """Binds a --dice file's names to the game's pieces and puts the game at the position
+    (--from); a name or a value that does not fit the ruleset is located, and exit 2."""
+    if isinstance(game.chance, FileChance):
+        try:
+            game.chance.bind(game)
+        except data_files.DataFileError as e:
+            click.echo(render(e.diagnostic, e.source), err=True)
+            sys.exit(2)
+    if where is not None:
+        position.apply(game, _position(position.check, where, game))
+
+
+def logged_position(head: dict) -> Document | None:
+    """The position a logged game started from (the header keeps its file's text)."""
+    kept = head.get("from")
+    return None if kept is None else _position(position.position_text, kept["text"],
+                                               kept["path"])
 
 
 def logged_ruleset(head: dict, log_path: str) -> str:
@@ -289,7 +330,8 @@ def _resume(path: str, as_json: bool) -> None:
                       limits=logged_limits(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
-    session = _Session(loaded, head, as_json, path, head.get("dice", "seeded"))
+    session = _Session(loaded, head, as_json, path, head.get("dice", "seeded"),
+                       logged_position(head))
     if not as_json:
         click.echo(f"Resuming from {path}:")
     game, writer = session.rebuild(records, "resumed")
@@ -304,8 +346,8 @@ class _Session:
     undo the last thing the table entered."""
 
     def __init__(self, loaded: Loaded, head: dict, as_json: bool, log_path: str | None,
-                 dice: str):
-        self.loaded, self.head, self.as_json = loaded, head, as_json
+                 dice: str, where: Document | None = None):
+        self.loaded, self.head, self.as_json, self.where = loaded, head, as_json, where
         self.log_path, self.dice = log_path, dice
         self.seed = head.get("seed", 0)
         self.seats = {i + 1: name for i, name in enumerate(head.get("seats") or [])}
@@ -334,6 +376,7 @@ class _Session:
                             human=HumanController)
         except SetupError as e:
             _fail(e.diagnostics, self.loaded.source)
+        _start(game, self.where)
         writer = _writer(self.log_path, self.head, records, rewrite=True)
         _seat_and_narrate(game, self.live or self.head.get("dice") in TABLES, self.as_json,
                           writer, records, why)
@@ -448,7 +491,9 @@ def _report(result: Result, loaded: Loaded, as_json: bool, seed, game) -> None:
     if as_json:
         out = {"ruleset": loaded.path, "seed": seed, "variant": loaded.variant,
                "players": game.players_n, **result.to_json(),
-               "view": view_of(game, None)}  # the table at the end, as a person's view
+               "view": view_of(game, None),  # the table at the end, as a person's view
+               # ... and as a position, which --from reads back (interpreter/table/position.py)
+               "position": position.position_of(game, ended=result.error is None)}
         if result.error is not None:
             out["error"] = located(result.error, loaded.source, loaded.positions).to_json()
         click.echo(json.dumps(out, indent=2, default=str))

@@ -3,7 +3,8 @@
 Input: a `Request` from a `choose`, `actions` or race step. Output: the chosen `Option` (or
 number), taken first from the scripted answers (a `--decisions` file, a log being replayed
 or resumed), else from the seat's controller; counted, logged, with the moments of a live
-decision and the timers that ran out while people thought. A mixin of `Game`
+decision and the timers that ran out while people thought; and the events people raise
+(`raisable`, `raise_scripted`, `raise_event`). A mixin of `Game`
 (interpreter/engine/game.py)."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dsl.compiler import Env
+from interpreter.engine.compile_expr import cond
 from interpreter.engine.decisions import Option, Request, answer_key
 from interpreter.engine.signals import RuleError
 from interpreter.engine.values import plain
@@ -146,3 +149,49 @@ class GameAsking:
                             f"'{req.id}' ({req.player.name}), which is not legal now; legal: "
                             f"{legal}", req.path)
         return chosen
+
+    # -- events people raise ----------------------------------------------------------------------
+    def raisable(self) -> list[str]:
+        """The events people may raise now: declared `raised_by` someone other than the rules,
+        and their `during` holds."""
+        out = []
+        for name, spec in (self.program.data.get("events") or {}).items():
+            if spec.get("raised_by", "rules") == "rules":
+                continue
+            during = spec.get("during")
+            if during is not None:
+                try:
+                    if not cond(during, ("events", name, "during"))(Env({}, self.env)):
+                        continue
+                except Exception:  # noqa: BLE001 - asking what may be raised never stops a game
+                    continue
+            out.append(name)
+        return out
+
+    def raise_scripted(self, entry: dict, path: tuple = ()) -> None:
+        """An event a decision script or a log raises: only one people may raise, by a player
+        of this game or the table; anything else is a bad script, located."""
+        name, by = entry["raise"], entry.get("by")
+        # Outside its `during` an event may be raised, and changes nothing (as a call at the
+        # table before it counts); one the rules alone raise, or no event, is a bad script.
+        events = [n for n, spec in (self.program.data.get("events") or {}).items()
+                  if spec.get("raised_by", "rules") != "rules"]
+        if name not in events:
+            raise RuleError("bad-input", f"the decision script raises '{name}', which people "
+                            "cannot raise; " + (f"events they can: {', '.join(events)}" if events
+                                                else "this game has no such event"), path)
+        if by is not None and by != "table" and by not in {p.name for p in self.players}:
+            raise RuleError("bad-input", f"the decision script has '{name}' raised by '{by}', "
+                            "who does not play this game", path)
+        self.raise_event(name, by, at_roll=bool(entry.get("at_roll")))
+
+    def raise_event(self, name: str, by: str | None = None, at_roll: bool = False) -> None:
+        """An event raised from outside the rules: by a player at the table (`by`), or by a
+        modelled hazard. `at_roll`: raised while the table was asked for a roll's faces (a
+        replay raises it again before that roll: step_runtime.raised_at_roll)."""
+        where = {"at_roll": True} if at_roll else {}
+        if by is None:
+            self.record("raised", event=name, **where)
+        else:
+            self.record("raised", event=name, by=by, **where)
+        self.fire(name, {"by": by})

@@ -27,7 +27,6 @@ from interpreter.engine.asking import GameAsking
 from interpreter.engine.building import GameBuilding
 from interpreter.engine.chance import ChanceSource
 from interpreter.engine.clock import ModelledClock
-from interpreter.engine.compile_expr import cond
 from interpreter.engine.decisions import Controller
 from interpreter.engine.program import Program
 from interpreter.engine.results import GameResults, Result
@@ -99,6 +98,12 @@ class Game(GameBuilding, GameAsking, GameResults):
         self.check_restored = None   # (game) -> None, called when the replay reaches it
         self.work = 0                # items expressions went through (charge), in the budget
         self.replay_until = 0
+        # Where a game from a position goes on (interpreter/table/position.py): the phase it
+        # begins at instead of game_start and flow.start; the player whose turn the first
+        # round goes on at (inside that phase); the round and turn state that turn keeps.
+        self.begin: str | None = None
+        self.resume: Player | None = None
+        self.kept: dict[str, Any] = {}
         self.triggers = p.triggers
         with metered(self.charge):  # initial values are expressions too
             self._build_state()
@@ -115,8 +120,9 @@ class Game(GameBuilding, GameAsking, GameResults):
         error = None
         try:
             try:
-                self.fire("game_start", {})
-                name = self.program.start
+                if self.begin is None:
+                    self.fire("game_start", {})
+                name = self.program.start if self.begin is None else self.begin
                 while name != "end":
                     name = self._run_phase(name)
                 reason = "the flow reached its end"
@@ -145,8 +151,9 @@ class Game(GameBuilding, GameAsking, GameResults):
         target = None
         env = self.env
         try:
-            ph.on_begin(self, env)
-            self.fire("phase_start", {"phase": name})
+            if self.resume is None:  # a position inside the phase has its beginning behind it
+                ph.on_begin(self, env)
+                self.fire("phase_start", {"phase": name})
             n_times = ph.times(env) if ph.times is not None else (
                 None if (ph.until is not None or ph.while_ is not None) else 1)
             cap = ph.most(env) if ph.most is not None else None
@@ -182,10 +189,15 @@ class Game(GameBuilding, GameAsking, GameResults):
     def _run_round(self, ph) -> bool:
         """One pass over the players. Returns True when the phase's `until` stopped it."""
         env = self.env
-        self.round += 1
+        resume, self.resume = self.resume, None
+        if resume is None:
+            self.round += 1
         env["round"] = self.round
         self._reset("round")
-        self.fire("round_start", {"round": self.round})
+        if resume is None:
+            self.fire("round_start", {"round": self.round})
+        else:
+            env.update(self.kept)
         players = self.players
         if ph.by is not None:
             order = sorted(players, key=lambda p: ph.by(Env({"player": p}, env)))
@@ -206,22 +218,28 @@ class Game(GameBuilding, GameAsking, GameResults):
                     seen.append(p.team)
             order = [next((m for m in t.members if not m.eliminated), t.members[0])
                      for t in seen]
+        if resume is not None:  # the players before it in this round have had their turn
+            if resume not in order:
+                raise RuleError("bad-input", f"the position gives the turn to {resume.name}, "
+                                f"who has no turn in phase '{ph.name}'", ())
+            order = order[order.index(resume):]
         stop = False
         for p in order:
             if p.eliminated:
                 continue
             if ph.skip is not None and ph.skip(Env({"player": p}, env)):
                 continue
-            self._run_turn(ph, p)
+            self._run_turn(ph, p, p is resume)
             if ph.until is not None and ph.until(env):
                 stop = True
                 break
         self.fire("round_end", {"round": self.round})
         return stop
 
-    def _run_turn(self, ph, player: Player) -> None:
+    def _run_turn(self, ph, player: Player, resumed: bool = False) -> None:
         env = self.env
-        self.turn += 1
+        if not resumed:
+            self.turn += 1
         if self.turn > self.limits["max_turns"]:
             raise RuleError("budget-exceeded", f"the game went past {self.limits['max_turns']} "
                             f"turns (limits.max_turns)", ("flow", "phases", ph.name),
@@ -230,6 +248,8 @@ class Game(GameBuilding, GameAsking, GameResults):
         env["current"] = player
         env["turn"] = self.turn
         self._reset("turn")
+        if resumed:
+            env.update(self.kept)
         self.record("turn", player=player.name, turn=self.turn, round=self.round)
         try:
             self.fire("turn_start", {"player": player})
@@ -347,51 +367,6 @@ class Game(GameBuilding, GameAsking, GameResults):
                 trig.run(self, scope)
         finally:
             self.depth -= 1
-
-    def raisable(self) -> list[str]:
-        """The events people may raise now: declared `raised_by` someone other than the rules,
-        and their `during` holds."""
-        out = []
-        for name, spec in (self.program.data.get("events") or {}).items():
-            if spec.get("raised_by", "rules") == "rules":
-                continue
-            during = spec.get("during")
-            if during is not None:
-                try:
-                    if not cond(during, ("events", name, "during"))(Env({}, self.env)):
-                        continue
-                except Exception:  # noqa: BLE001 - asking what may be raised never stops a game
-                    continue
-            out.append(name)
-        return out
-
-    def raise_scripted(self, entry: dict, path: tuple = ()) -> None:
-        """An event a decision script or a log raises: only one people may raise, by a player
-        of this game or the table; anything else is a bad script, located."""
-        name, by = entry["raise"], entry.get("by")
-        # Outside its `during` an event may be raised, and changes nothing (as a call at the
-        # table before it counts); one the rules alone raise, or no event, is a bad script.
-        events = [n for n, spec in (self.program.data.get("events") or {}).items()
-                  if spec.get("raised_by", "rules") != "rules"]
-        if name not in events:
-            raise RuleError("bad-input", f"the decision script raises '{name}', which people "
-                            "cannot raise; " + (f"events they can: {', '.join(events)}" if events
-                                                else "this game has no such event"), path)
-        if by is not None and by != "table" and by not in {p.name for p in self.players}:
-            raise RuleError("bad-input", f"the decision script has '{name}' raised by '{by}', "
-                            "who does not play this game", path)
-        self.raise_event(name, by, at_roll=bool(entry.get("at_roll")))
-
-    def raise_event(self, name: str, by: str | None = None, at_roll: bool = False) -> None:
-        """An event raised from outside the rules: by a player at the table (`by`), or by a
-        modelled hazard. `at_roll`: raised while the table was asked for a roll's faces (a
-        replay raises it again before that roll: step_runtime.raised_at_roll)."""
-        where = {"at_roll": True} if at_roll else {}
-        if by is None:
-            self.record("raised", event=name, **where)
-        else:
-            self.record("raised", event=name, by=by, **where)
-        self.fire(name, {"by": by})
 
     # -- time -----------------------------------------------------------------------------------
     def start_timer(self, name: str, seconds: float) -> None:

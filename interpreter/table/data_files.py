@@ -1,8 +1,9 @@
 """Phase 6, run (data files): the files `meeple run` takes besides the ruleset.
 
-Input: the path of a `--dice` file (the faces dice show, in roll order) or of a `--decisions`
-file (answers taken first, in order). Output: the faces or the decisions, checked; or
-`DataFileError` holding one diagnostic located in the file. These files come from anyone (a
+Input: the path of a `--decisions` file (answers taken first, in order), or of any data file
+(`DataFile`: a `--dice` file is read by interpreter/table/dice_file.py, a position by
+interpreter/table/position.py). Output: the decisions, checked; or `DataFileError` holding
+one diagnostic located in the file. These files come from anyone (a
 forum post, a bug report), so they are read like a ruleset, with its limits on size, nesting
 and aliases (dsl.loader.load_data_file), and every entry is checked before the game uses it:
 the first bad one is reported with its line and column, never met later as a crash.
@@ -22,7 +23,6 @@ from interpreter.engine.counted import MAX_COUNT
 MAX_TEXT = 1_000  # characters in one text of a data file (a face, an option, a name)
 MAX_UNIFORMS = 1_000_000  # random numbers one scripted race may say its model drew
 
-DICE_FORM = "a list of faces, such as [3, 5, 1], or {faces: [3, 5, 1]}"
 DECISION_FORM = ("an option's name, a player's name, a number, or {id: DECISION, choice: "
                  "ANSWER}")
 
@@ -36,7 +36,7 @@ class DataFileError(Exception):
         self.source = source
 
 
-class _File:
+class DataFile:
     def __init__(self, path: str, what: str):
         doc, diags = load_data_file(path)
         if doc is None:
@@ -55,7 +55,7 @@ class _File:
                                        hint), self.doc.source)
 
 
-def _kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
     if value is None:
         return "nothing (an empty value)"
     if isinstance(value, bool):
@@ -69,7 +69,7 @@ def _kind(value: Any) -> str:
     return "a number" if isinstance(value, (int, float)) else "a text"
 
 
-def _scalar(value: Any) -> bool:
+def is_scalar(value: Any) -> bool:
     """A number (finite, not true or false) or a text of a sensible length."""
     if isinstance(value, bool):
         return False
@@ -83,33 +83,12 @@ def _scalar(value: Any) -> bool:
 def _answer(value: Any) -> bool:
     """What a decision may be answered with: a face-like scalar, or true or false (an
     option taken from a list of truth values)."""
-    return isinstance(value, bool) or _scalar(value)
+    return isinstance(value, bool) or is_scalar(value)
 
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(
         value) and value >= 0
-
-
-def read_dice(path: str) -> list:
-    """The faces of a `--dice` file: a list of numbers and texts, or {faces: [...]}."""
-    f = _File(path, "--dice")
-    data, where = f.doc.data, ()
-    if isinstance(data, dict):
-        extra = [k for k in data if k != "faces"]
-        if extra:
-            f.refuse((extra[0],), f"unknown key '{shown(extra[0])}'", f"a dice file is {DICE_FORM}",
-                     key=True)
-        if "faces" not in data:
-            f.refuse((), "no 'faces' list", f"a dice file is {DICE_FORM}")
-        data, where = data["faces"], ("faces",)
-    if not isinstance(data, list):
-        f.refuse(where, f"holds {_kind(data)}, not a list of faces", f"a dice file is {DICE_FORM}")
-    for i, face in enumerate(data):
-        if not _scalar(face):
-            f.refuse(where + (i,), f"face {i + 1} is {_kind(face)}, not a face",
-                     "a face is a number or a text, as the die's faces are written")
-    return list(data)
 
 
 _ENTRY_KEYS = {
@@ -120,13 +99,12 @@ _ENTRY_KEYS = {
 }
 
 
-
 def read_decisions(path: str) -> list:
     """The entries of a `--decisions` file, each checked (see `check_decision`)."""
-    f = _File(path, "--decisions")
+    f = DataFile(path, "--decisions")
     data = f.doc.data
     if not isinstance(data, list):
-        f.refuse((), f"holds {_kind(data)}, not a list of decisions",
+        f.refuse((), f"holds {kind_of(data)}, not a list of decisions",
                  f"a decisions file is a list; each entry is {DECISION_FORM}")
     for i, entry in enumerate(data):
         problem = check_decision(entry)
@@ -147,7 +125,7 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
     or a race's report {race: ID, claims: {NAME: [ITEM...]}, seconds?, uniforms?, missed?} or
     counted {race: ID, counts: {NAME: {KIND: N}}, seconds?}."""
     if not isinstance(entry, dict):
-        return None if _answer(entry) else ((), f"{_kind(entry)} is not an answer")
+        return None if _answer(entry) else ((), f"{kind_of(entry)} is not an answer")
     known = set().union(*_ENTRY_KEYS.values())
     unknown = [k for k in entry if k not in known]
     if unknown:
@@ -160,12 +138,12 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
         return (extra[0],), f"a key '{extra[0]}' does not go with '{form}'"
     for key in ("asked", "at", "timeout", "seconds"):
         if key in entry and not _number(entry[key]):
-            return (key,), f"'{key}' is {_kind(entry[key])}, not a number of seconds"
+            return (key,), f"'{key}' is {kind_of(entry[key])}, not a number of seconds"
     for key in ("id", "raise", "by", "race"):
-        if key in entry and not (isinstance(entry[key], str) and _scalar(entry[key])):
-            return (key,), f"'{key}' is {_kind(entry[key])}, not a name"
+        if key in entry and not (isinstance(entry[key], str) and is_scalar(entry[key])):
+            return (key,), f"'{key}' is {kind_of(entry[key])}, not a name"
     if "at_roll" in entry and not isinstance(entry["at_roll"], bool):
-        return ("at_roll",), f"'at_roll' is {_kind(entry['at_roll'])}, not true or false"
+        return ("at_roll",), f"'at_roll' is {kind_of(entry['at_roll'])}, not true or false"
     if "claims" in entry and "counts" in entry:
         return ("counts",), "a race's report gives 'claims' or 'counts', not both"
     if "counts" in entry:
@@ -173,7 +151,7 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
         if problem is not None:
             return problem
     if "choice" in entry and not _answer(entry["choice"]):
-        return ("choice",), f"'choice' is {_kind(entry['choice'])}, not an answer"
+        return ("choice",), f"'choice' is {kind_of(entry['choice'])}, not an answer"
     if "uniforms" in entry and not (isinstance(entry["uniforms"], int)
                                     and not isinstance(entry["uniforms"], bool)
                                     and 0 <= entry["uniforms"] <= MAX_UNIFORMS):
@@ -183,27 +161,27 @@ def check_decision(entry: Any) -> tuple[tuple, str] | None:
             continue
         value = entry[key]
         if not isinstance(value, dict):
-            return (key,), f"'{key}' is {_kind(value)}, not a mapping of names to lists"
+            return (key,), f"'{key}' is {kind_of(value)}, not a mapping of names to lists"
         for name, items in value.items():
             if not isinstance(items, list):
-                return (key, name), f"'{key}' of {shown(name)} is {_kind(items)}, not a list"
+                return (key, name), f"'{key}' of {shown(name)} is {kind_of(items)}, not a list"
             for j, item in enumerate(items):
-                if not _scalar(item):
-                    return (key, name, j), f"an item of '{key}' is {_kind(item)}"
+                if not is_scalar(item):
+                    return (key, name, j), f"an item of '{key}' is {kind_of(item)}"
     return None
 
 
 def _counts(value: Any) -> tuple[tuple, str] | None:
     """Why a race's counts {NAME: {KIND: N}} cannot be used (the key within it), or None."""
     if not isinstance(value, dict):
-        return ("counts",), f"'counts' is {_kind(value)}, not a mapping of names to counts"
+        return ("counts",), f"'counts' is {kind_of(value)}, not a mapping of names to counts"
     for name, per in value.items():
         if not isinstance(per, dict):
-            return ("counts", name), (f"'counts' of {shown(name)} is {_kind(per)}, not a "
+            return ("counts", name), (f"'counts' of {shown(name)} is {kind_of(per)}, not a "
                                       "mapping of kinds to numbers")
         for kind, n in per.items():
             if not (isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_COUNT):
-                what = n if isinstance(n, int) and not isinstance(n, bool) else _kind(n)
+                what = n if isinstance(n, int) and not isinstance(n, bool) else kind_of(n)
                 return ("counts", name, kind), (f"the count of {shown(kind)} for {shown(name)} "
                                                 f"is {what}, not a whole number from 0 to "
                                                 f"{MAX_COUNT:,}")

@@ -25,6 +25,7 @@ MAX_LOG_BYTES = 200_000_000
 MAX_HAZARD_QUERIES = 10_000_000  # chances of hazard events asked in one game
 MAX_PLAYERS = 10_000
 DICE_SOURCES = ("seeded", "table", "table:faces", "file")
+MAX_POSITION = 2_000_000  # characters of the position a game started from (as a data file)
 
 
 class LogError(Exception):
@@ -158,6 +159,15 @@ def _sets(v: Any) -> str | None:
     return None
 
 
+def _position(v: Any) -> str | None:
+    """The position a game started from (`run --from`): its file's name and text."""
+    if not isinstance(v, dict) or set(v) != {"path", "text"}:
+        return "must be a mapping of 'path' and 'text' (the position file it started from)"
+    if not isinstance(v["text"], str) or len(v["text"]) > MAX_POSITION:
+        return f"must hold the position's text, at most {MAX_POSITION:,} characters"
+    return _path(v["path"])
+
+
 def _dice(v: Any) -> str | None:
     return None if v in DICE_SOURCES else f"must be one of {', '.join(DICE_SOURCES)}"
 
@@ -167,7 +177,7 @@ def _dice(v: Any) -> str | None:
 HEADER: tuple[dict[str, Check], dict[str, Check]] = (
     {"ruleset": _path, "players": _count(MAX_PLAYERS, 1)},
     {"ruleset_abs": _optional(_path), "seed": _seed, "seats": _optional(_seats),
-     "variant": _optional(_text), "set": _optional(_sets), "dice": _dice},
+     "variant": _optional(_text), "set": _optional(_sets), "dice": _dice, "from": _position},
 )
 
 RECORDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
