@@ -37,6 +37,14 @@ FORM = ("a mapping of phase, round, turn, current, state, players, teams, zones,
         "out (docs/running.md, 'Starting from a position')")
 
 
+# What a position does not set, and why: said when a file tries.
+_ASIDE = {
+    "parameters": "a position does not set parameters: give them with --set NAME=VALUE",
+    "timers": "a position does not set timers: they stand stopped until the rules start them",
+    "clock": "a position does not set the clock: modelled time starts at 0",
+}
+
+
 class PositionError(Exception):
     """A position that cannot be used: its diagnostics, and the source to show their lines."""
 
@@ -212,7 +220,7 @@ class _Checker:
             for key, value in data.items():
                 if key not in KEYS:
                     self.refuse((key,), f"unknown key '{shown(str(key), 40)}'"
-                                f"{suggestion(str(key), KEYS)}", FORM, key=True)
+                                f"{suggestion(str(key), KEYS)}", _ASIDE.get(key, FORM), key=True)
                     continue
                 getattr(self, f"_{key}")(value, (key,))
             self._place()
@@ -290,8 +298,9 @@ class _Checker:
                         keep=scope != "global")
 
     def _unknown(self, name: Any, where: tuple, known: list, section: str) -> None:
-        """A key that names no state here: where it goes if it belongs elsewhere."""
-        hint = "state: " + (", ".join(known) or "none")
+        """A key that names nothing in `section` (the table's state, a player's or a team's,
+        the zones): where it goes if it belongs elsewhere."""
+        hint = ("zones: " if section == "zones" else "state: ") + (", ".join(known) or "none")
         if name in (self.state.get("player") or {}) or self.zone_specs.get(name, {}).get(
                 "owner") == "player":
             hint = f"'{name}' is each player's: give it under players: NAME: {{{name}: ...}}"
@@ -302,8 +311,10 @@ class _Checker:
             hint = f"'{name}' is a zone: give what it holds under zones:"
         elif name in (self.state.get("global") or {}) and section != "table":
             hint = f"'{name}' is the table's: give it under state:"
-        self.refuse(where, f"the {section} has no state or zone called "
-                    f"'{shown(str(name), 40)}'{suggestion(str(name), known)}", hint, key=True)
+        what = {"table": "no table state is called", "zones": "no zone is called"}.get(
+            section, f"{section} has no state or zone called")
+        self.refuse(where, f"{what} '{shown(str(name), 40)}'{suggestion(str(name), known)}",
+                    hint, key=True)
 
     def _players(self, v: Any, where: tuple) -> None:
         seen: dict[Player, tuple] = {}
@@ -345,7 +356,7 @@ class _Checker:
                 else:
                     self.refuse(at, f"'eliminated' is {kind_of(x)}, not true or false")
             else:
-                self._unknown(name, at, known, f"{scope} {owner.name}")
+                self._unknown(name, at, known, owner.name)
 
     # -- pieces ----------------------------------------------------------------------------------
     def _zones(self, v: Any, where: tuple) -> None:
@@ -400,8 +411,9 @@ class _Checker:
     def _put(self, item: Any, at: tuple) -> None:
         if item in self.placed:
             line = self.doc.positions.value(self.placed[item]).line
-            self.refuse(at, f"{shown(str(item.id), 40)} is already placed at line {line}: a "
-                        "card or die is in one place")
+            said = self.names.card_name(item) if isinstance(item, Card) else item.id
+            self.refuse(at, f"{shown(said, 40)} is already placed at line {line}: a card or "
+                        "die is in one place")
         else:
             self.placed[item] = at
 
