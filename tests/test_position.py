@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -440,3 +441,33 @@ def test_any_position_or_dice_file_gets_a_clean_answer(tmp_path_factory, documen
         assert out.exception is None or isinstance(out.exception, SystemExit), (
             repr(out.exception), document, dice_document)
         assert out.exit_code in (0, 1, 2) and "Traceback" not in out.output
+
+
+# -- the worked examples of docs/running.md do what it says -------------------------------------
+
+def _example(first_line: str) -> str:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "running.md").read_text()
+    found = re.search(r"```yaml\n(" + re.escape(first_line) + r".*?)```", text, re.S)
+    assert found, first_line
+    return found.group(1)
+
+
+def test_the_worked_examples_of_running_md_play_as_it_says(tmp_path):
+    dws = str(Path(__file__).resolve().parents[1] / "rulesets" / "dark_water_salvage.yaml")
+    out = run("run", dws, "--from", write(tmp_path, _example("# end_game.yaml"), "end.yaml"))
+    assert out.exit_code == 0, out.output
+    assert "from the position in" in out.output and "at phase start_cities" in out.output
+    assert "Player 1 hires a boat at Westport" in out.output
+    assert "Kestrel is salvaged: worth $63; Player 1 gains 8 Prestige" in out.output
+    assert "Player 1 located Kestrel in B1: 5 Prestige" in out.output
+    dice = write(tmp_path, _example("# salvage.dice.yaml"), "salvage.dice.yaml")
+    out = run("run", dws, "--players", "2", "--dice", dice, "--json")
+    assert out.exit_code == 0, out.output
+    final = json.loads(out.output)["position"]
+    assert final["state"]["wreck_region"]["Kestrel"] == "I3"
+    assert final["state"]["wreck_value"]["Kestrel"] == {"card": "V12"}
+    assert final["state"]["wreck_region"]["Amber Gull"] == "F1"
+    out = run("run", dws, "--players", "2", "--dice", dice)
+    assert "Player 1 holds Turn Order card 2" in out.output
+    assert "Player 2 holds Turn Order card 1" in out.output
+    assert "the GLNS offers $35 in loans" in out.output

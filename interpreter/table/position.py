@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, sort_diagnostics, suggestion
+from dsl.diagnostics import Diagnostic, did_you_mean, sort_diagnostics, suggestion
 from dsl.loader import Document, load_data_file, load_text
 from dsl.safe_text import shown
 from dsl.source import SourceFile
@@ -299,22 +299,32 @@ class _Checker:
 
     def _unknown(self, name: Any, where: tuple, known: list, section: str) -> None:
         """A key that names nothing in `section` (the table's state, a player's or a team's,
-        the zones): where it goes if it belongs elsewhere."""
+        the zones): where it goes if it (or the name it is closest to) belongs elsewhere."""
         hint = ("zones: " if section == "zones" else "state: ") + (", ".join(known) or "none")
-        if name in (self.state.get("player") or {}) or self.zone_specs.get(name, {}).get(
-                "owner") == "player":
-            hint = f"'{name}' is each player's: give it under players: NAME: {{{name}: ...}}"
-        elif name in (self.state.get("team") or {}) or self.zone_specs.get(name, {}).get(
-                "owner") == "team":
-            hint = f"'{name}' is each team's: give it under teams: NAME: {{{name}: ...}}"
-        elif name in self.zone_specs and section != "zones":
-            hint = f"'{name}' is a zone: give what it holds under zones:"
-        elif name in (self.state.get("global") or {}) and section != "table":
-            hint = f"'{name}' is the table's: give it under state:"
+        said = str(name)
+        near = did_you_mean(said, known)
+        meant = said if near is not None else did_you_mean(said, self._everywhere()) or said
+        owner = self.zone_specs.get(meant, {}).get("owner", "none")
+        if meant in (self.state.get("player") or {}) or owner == "player":
+            hint = f"'{meant}' is each player's: give it under players: NAME: {{{meant}: ...}}"
+        elif meant in (self.state.get("team") or {}) or owner == "team":
+            hint = f"'{meant}' is each team's: give it under teams: NAME: {{{meant}: ...}}"
+        elif meant in self.zone_specs and section != "zones":
+            hint = f"'{meant}' is a zone: give what it holds under zones:"
+        elif meant in self._table() and section != "table":
+            hint = f"'{meant}' is the table's: give it under state:"
         what = {"table": "no table state is called", "zones": "no zone is called"}.get(
             section, f"{section} has no state or zone called")
-        self.refuse(where, f"{what} '{shown(str(name), 40)}'{suggestion(str(name), known)}",
-                    hint, key=True)
+        self.refuse(where, f"{what} '{shown(said, 40)}'{suggestion(said, known)}", hint,
+                    key=True)
+
+    def _table(self) -> list[str]:
+        return [n for scope in ("global", "round", "turn") for n in self.state.get(scope) or {}]
+
+    def _everywhere(self) -> list[str]:
+        """Every name a position may set, in any section."""
+        return [*self._table(), *(self.state.get("player") or {}),
+                *(self.state.get("team") or {}), *self.zone_specs]
 
     def _players(self, v: Any, where: tuple) -> None:
         seen: dict[Player, tuple] = {}
