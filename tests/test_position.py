@@ -471,3 +471,80 @@ def test_the_worked_examples_of_running_md_play_as_it_says(tmp_path):
     assert "Player 1 holds Turn Order card 2" in out.output
     assert "Player 2 holds Turn Order card 1" in out.output
     assert "the GLNS offers $35 in loans" in out.output
+
+
+# -- teams, and snapshots of a game from a position -------------------------------------------
+
+TEAMS = """\
+meeple: 1
+metadata: {name: Teams}
+players: {min: 4, max: 4}
+teams: {names: [red, blue], assign: alternate}
+components:
+  zones:
+    stash: {kind: pool, owner: team}
+  decks:
+    gems:
+      cards: [{name: Ruby}, {name: Pearl}]
+state:
+  team:
+    points: 0
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      do: [add: {current.team.points: 1}]
+      next: end
+scoring: {score: player.team.points, order: highest}
+"""
+
+
+def test_a_position_sets_each_teams_state_and_zones(tmp_path):
+    path = tmp_path / "teams.yaml"
+    path.write_text(TEAMS)
+    out = run("run", str(path), "--json", "--from", write(tmp_path, """\
+        teams:
+          red: {points: 10, stash: [Ruby]}
+          blue: {points: 3, stash: [Pearl]}
+        """))
+    assert out.exit_code == 0, out.output
+    final = json.loads(out.output)["position"]
+    assert final["teams"] == {"red": {"points": 12, "stash": ["Ruby"]},
+                              "blue": {"points": 5, "stash": ["Pearl"]}}
+    out = run("run", str(path), "--from", write(tmp_path, "teams: {green: {points: 1}}\n"))
+    assert out.exit_code == 2 and "no team is called 'green'" in out.output
+
+
+def test_a_snapshot_of_a_game_from_a_position_restores_it(tmp_path):
+    from interpreter.engine.chance import SeededChance
+    from interpreter.table.snapshot import restore, save
+
+    class Stop(Exception):  # noqa: N818 - carries the snapshot out of the game
+        pass
+
+    program = load(str(Path(__file__).resolve().parents[1] / "rulesets" / "pig.yaml")).program
+    text = "phase: play\ncurrent: Player 2\nplayers: {Player 1: {score: 50}, 2: {score: 60}}\n"
+    where = write(tmp_path, text)
+
+    def from_position():
+        game = new_game(program, 2, None, SeededChance(5), 5)
+        position.apply(game, position.check(position.load_position(where), game))
+        return game
+    full = from_position()
+    full.run()
+    game = from_position()
+    seen = []
+
+    def hook(g, req):
+        seen.append(req)
+        if len(seen) == 3:
+            raise Stop(save(g, req))
+    game.on_decision = hook
+    with pytest.raises(Stop) as stopped:
+        game.run()
+    saved = json.loads(json.dumps(stopped.value.args[0]))
+    assert saved["from"]["text"] == text
+    clone = restore(program, saved)  # replayed from the position, its state checked
+    clone.run()
+    assert clone.log == full.log
+    assert full.log[0] == {"t": "phase", "phase": "play"}  # no game_start before it

@@ -68,6 +68,7 @@ class Plan:
     zones: list[tuple[Zone, list]] = field(default_factory=list)
     out: list = field(default_factory=list)
     faces: dict[Die, Any] = field(default_factory=dict)
+    source: SourceFile | None = None  # the file it was read from (a snapshot keeps it)
 
 
 def load_position(path: str) -> Document:
@@ -97,6 +98,8 @@ def check(doc: Document, game) -> Plan:
 def apply(game, plan: Plan) -> None:
     """Puts `game` (just built, not yet run) at the position `plan` describes."""
     env = game.env
+    if plan.source is not None:  # interpreter/table/snapshot.py saves and restores it
+        game.started_from = {"path": plan.source.name, "text": plan.source.text}
     if plan.round is not None:
         game.round = env["round"] = plan.round
     if plan.turn is not None:
@@ -197,7 +200,7 @@ class _Checker:
         self.names = Names(game)
         self.reader = Reader(self.names)
         self.diags: list[Diagnostic] = []
-        self.plan = Plan()
+        self.plan = Plan(source=doc.source)
         data = game.program.data
         self.state = data.get("state") or {}
         self.zone_specs = (data.get("components") or {}).get("zones") or {}

@@ -4,7 +4,8 @@ Input: a `Game` paused in a decision (a controller, or the `on_decision` hook, c
 Output: a plain-data snapshot: the game's setup (players, seed, parameters), everything it took
 from outside so far (its log: dice, draws, shuffles, hazards, decisions), the state of its
 random generators, the flow position (phase, round, turn, current player, the decision asked)
-and the whole state (interpreter/table/views.py). `restore` builds a new game that replays the log to
+and the whole state (interpreter/table/views.py); for a game started from a position (`run
+--from`), that position's file. `restore` builds a new game that replays the log to
 exactly that decision and then goes on with its own controllers and the saved generators, so
 any number of clones continue from the same point independently.
 
@@ -22,6 +23,7 @@ from typing import Any
 from interpreter.engine.chance import SeededChance, ThenChance
 from interpreter.engine.decisions import Request
 from interpreter.table.journal import script
+from interpreter.table.position import PositionError, apply, check, position_text
 from interpreter.table.views import state_of
 
 FORMAT = "meeple-state/1"
@@ -48,6 +50,8 @@ def save(game, request: Request | None = None) -> dict:
         "hazard_queries": game.hazard_queries,
         "rng": {"chance": _state(rng), "decisions": _state(game.decision_rng.getstate())},
         "state": state_of(game, None),
+        # A game started from a position (run --from) is rebuilt from it (its file's text).
+        **({"from": game.started_from} if getattr(game, "started_from", None) else {}),
     }, default=str))
 
 
@@ -79,6 +83,12 @@ def restore(program, saved: dict, controllers: dict | None = None, narrator=None
     chance = ThenChance(scripted, after, queries)
     game = new_game(program, saved["players"], None, chance, saved["seed"],
                     decisions=decisions, narrator=narrator, controllers=controllers)
+    if saved.get("from"):
+        try:
+            doc = position_text(saved["from"]["text"], saved["from"]["path"])
+            apply(game, check(doc, game))
+        except (PositionError, KeyError, TypeError) as e:
+            raise SnapshotError(f"the snapshot's position cannot be used: {e}") from None
     game.decision_rng.setstate(_unstate(saved["rng"]["decisions"]))
     game.expected_state = copy.deepcopy(saved["state"])  # checked when the replay gets there
     game.replay_until = len(records)
