@@ -322,14 +322,30 @@ def _clamp(x, low, high):
     return max(low, min(high, x))
 
 
-@builtin("text", [Param("value", t.ANY)], t.STRING, "A value as text.", "text(current.gold)",
-         "numbers")
+@builtin("text", [Param("value", t.ANY)], t.STRING,
+         "A value as text, as narration writes it (a template's `{...}` hole is the same): a "
+         "list as its items separated by commas (a list inside a list in parentheses), a map "
+         "as `key: value` pairs, an empty list or map as `none`; true, false and none as the "
+         "language spells them.", "text(current.gold)", "numbers")
 def _text(value):
     if value is True or value is False or value is None:  # the language's spelling
         return {True: "true", False: "false", None: "none"}[value]
     if isinstance(value, (list, tuple, dict)):
         _within_text(value)  # before writing it out: a list of big texts is bigger still
+        return sized(_written(value))
     return sized(str(value))
+
+
+def _written(value: Any) -> str:
+    """A value inside a list or map as text: people read "1, 3, 4", not "[1, 3, 4]"."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(f"({_written(v)})" if isinstance(v, (list, tuple, dict)) and v
+                         else _written(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{_written(k)}: {_written(v)}" for k, v in value.items()) or "none"
+    if value is True or value is False or value is None:
+        return {True: "true", False: "false", None: "none"}[value]
+    return str(value)
 
 
 def _within_text(value: Any) -> None:
