@@ -108,10 +108,17 @@ EFFECTS_LIST = [
            }, "- eliminate: player\n  because: \"{player.name} has nothing left\"", "state"),
     # -- chance and components ---------------------------------------------------------------
     Effect("roll", "Rolls dice: each gets a new random face from the chance source (seeded, "
-           "typed in at the table, or scripted). Fires the `rolled` event.", "dice", {
+           "typed in at the table, or scripted). Fires the `rolled` event. The narration and "
+           "the log say who rolled: dice lying in a zone with an owner are rolled by that "
+           "owner, other dice by the player whose turn it is, and outside a turn (setup, a "
+           "phase's `on_begin`) by the table; `by` says it when the rules name someone else.",
+           "dice", {
                "dice": _f(EXPR, "A die, a list of dice, or a dice component.", True),
                "duration": _DURATION,
-           }, "- roll: [white, red]", "chance"),
+               "by": _f(EXPR, "Who rolls these dice: a player, a team, or `none` for the "
+                              "table. It names the roller in the narration and the log only; "
+                              "what the game does is the same."),
+           }, "- roll: [major, minor]\n  by: opponent", "chance"),
     Effect("draw", "Draws items at random from a zone (a bag, a deck), binding them to a "
            "name. Fires the `drawn` event.", "from", {
                "from": _f(EXPR, "The zone to draw from.", True, type="zone"),

@@ -432,14 +432,6 @@ def test_a_ruleset_loads_from_text_and_its_errors_name_the_given_file(tmp_path):
     assert err.value.diagnostics[0].span.file == "from_memory.yaml"
 
 
-def test_a_move_of_many_items_is_narrated_as_counts_by_component():
-    from interpreter.table.narrate import describe
-    few = {"t": "move", "items": ["red[0]", "red[1]"], "to": "bag"}
-    many = {"t": "move", "items": [f"red[{i}]" for i in range(9)] + ["blue[0]"], "to": "bag"}
-    assert describe(None, few) == "  moves red[0], red[1] to bag"
-    assert describe(None, many) == "  moves 9 red, 1 blue to bag"
-
-
 def test_a_player_who_cannot_win_places_below_every_player_who_can(tmp_path):
     # Three players score 3, 9 and 7; the 9 is not eligible (in debt, say).
     text = """\

@@ -166,7 +166,7 @@ def test_a_hidden_roll_reads_as_out_of_sight_to_others_and_in_full_to_its_owner(
     owner = rec["private"][0]["owner"]
     other = next(name for name in lines if name != owner)
     assert lines[other] == f"  {owner} rolls 5 dice in their cup, out of sight"
-    assert lines[owner].startswith(f"  {owner} rolls die[") and lines[owner].endswith(
+    assert lines[owner].startswith(f"  {owner} rolls die ") and lines[owner].endswith(
         "in their cup (private)")
 
 

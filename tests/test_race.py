@@ -242,7 +242,7 @@ def test_the_table_raises_an_event_while_reporting_a_race_and_the_log_replays(tm
     # is rolled again (typed: 6) and the claims are asked again, with the new face listed.
     out, log = referee_knocks(tmp_path, "1 2 3\n!knock\n6\n2\n\n")
     assert "(!knock raises an event)" in out.output
-    assert "1:red[0](6)" in out.output.split("! the table calls knock")[1]  # listed again
+    assert "1:red[0](6)" in out.output.split("! The table calls knock")[1]  # listed again
     assert "6 2 3 3" in out.output
     records = [r for r in (json.loads(line) for line in log.read_text().splitlines())]
     kinds = [r["t"] for r in records]

@@ -152,7 +152,8 @@ def test_a_game_without_teams_has_no_team_in_its_result():
 def test_a_roll_of_many_dice_is_narrated_as_counts_of_each_face():
     out = run("run", str(ROOT / "rulesets" / "shipwrecked.yaml"), "--seed", "3")
     assert out.exit_code == 0, out.output
-    first = next(line for line in out.output.splitlines() if " rolls 30 white_sailors: " in line)
+    first = next(line for line in out.output.splitlines()
+                 if line.startswith("  The table rolls 30 white sailors ("))
     counts = [int(k) for k in re.findall(r"×(\d+)", first)]
     assert len(counts) <= 12 and sum(counts) == 60  # 30 white and 30 black, every die counted
     assert "white_sailors[0]" not in first
@@ -171,7 +172,7 @@ def test_random_means_the_rulesets_own_random_policy_when_it_has_one():
     out = run("run", str(ROOT / "rulesets" / "dark_water_salvage.yaml"), "--seed", "1",
               "--seat", "3=random")
     assert out.exit_code == 0, out.output
-    bids = re.search(r"revealed together: (.*)", out.output).group(1)
+    bids = re.search(r"Revealed together, application: (.*)", out.output).group(1)
     assert all(int(x) < 100 for x in re.findall(r": (\d+)", bids)), bids
     assert "3: policy:random" in out.output
     plain = run("run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat", "2=random")
@@ -198,7 +199,7 @@ def test_with_json_stdout_holds_only_the_result_even_with_people_and_a_table(tmp
     result = json.loads(done.stdout)  # nothing but the result
     assert result["winners"] == [] and "dies" in result["reason"]
     assert "Draw 1 blind from bag" in done.stderr and "2. take_the_hit" in done.stderr
-    assert "Player 1 rolls purple_dice" in done.stderr  # the person follows the narration
+    assert "Player 1 rolls purple ⚁ 2" in done.stderr  # the person follows the narration
 
 
 def test_the_whole_tables_narration_says_whose_private_lines_they_are():

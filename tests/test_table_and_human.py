@@ -190,7 +190,7 @@ def test_a_human_plays_pig_at_a_terminal_seeing_the_options_and_refused_answers(
         term.expect_more("> ", prompts + 1, "Game over")
         prompts = term.screen.count("> ")
     assert term.wait() == 0
-    assert "Player 1 chooses hold" in term.screen
+    assert "Player 1 chooses roll or hold: Hold" in term.screen
 
 
 def test_a_person_sees_their_whole_view_first_then_only_what_changed_and_all_again_on_ask():
@@ -341,7 +341,7 @@ def test_the_dive_is_a_visible_countdown_and_a_single_key_ascends():
     term.type_keys("a")  # one key: ascend
     screen = term.expect("Game over")
     assert term.wait() == 0
-    assert "Player 1 chooses ascend" in screen
+    assert "Player 1 chooses dive action: Ascend" in screen
 
 
 def test_under_the_hidden_timer_the_diver_sees_no_countdown():
@@ -355,7 +355,7 @@ def test_under_the_hidden_timer_the_diver_sees_no_countdown():
     term.type_keys("a")
     screen = term.expect("Game over")
     assert term.wait() == 0
-    own = screen[:screen.index("Player 1 chooses ascend")]  # the diver's own dive
+    own = screen[:screen.index("Player 1 chooses dive action: Ascend")]  # the diver's own dive
     assert "[dive " not in own and "s left" not in own
     assert "[dive hidden" not in screen
 
@@ -374,10 +374,10 @@ def test_two_people_dive_in_wreckdivers_at_one_terminal_handing_the_screen_over(
         term.type_keys("a")  # ascend at once
     screen = term.expect("Game over")
     assert term.wait() == 0
-    assert screen.count("chooses ascend") == 2
+    assert screen.count("chooses dive action: Ascend") == 2
     first, second = screen.index("Pass the screen to Player 1"), screen.index(
         "Pass the screen to Player 2")
-    assert first < screen.index("Player 1 chooses red") < second
+    assert first < screen.index("Player 1 chooses tens colour: Red") < second
 
 
 def test_a_table_referees_dice_survivor_from_typed_dice_correcting_mistakes():
@@ -420,13 +420,13 @@ def test_the_enter_typed_after_a_key_that_answered_alone_does_not_answer_the_nex
     term.expect("which did you claim")
     term.type("")  # the Enter typed after the key, by habit: not an answer to the grab
     with pytest.raises(AssertionError, match="never saw"):
-        term.expect("Player 1 claims", timeout=1.5)  # the grab still waits for Player 1
+        term.expect("Player 1 takes", timeout=1.5)  # the grab still waits for Player 1
     assert term.screen.count("which did you claim") == 1  # swallowed, not asked again
     term.type("")  # now an Enter on purpose: nothing
-    screen = term.expect("Player 1 claims nothing")
+    screen = term.expect("Player 1 takes nothing")
     os.kill(term.pid, 9)
     term.wait()
-    assert "Player 1 chooses 2" in screen
+    assert "Player 1 chooses island: 2" in screen
 
 
 def test_the_enter_after_a_key_that_answered_alone_never_passes_the_hand_over():

@@ -326,7 +326,8 @@ class EffectWriter:
         self.fire(spec["emit"], d, ctx)
 
     def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "roll", "duration")
+        # `by` names the roller in the log and the narration only: bots' games keep no log.
+        self._only(spec, "roll", "duration", "by")
         dice = self._as_list(self.expr(_node(spec["roll"]), ctx.scope))
         if dice.kind in ("dref", "list:dref"):
             if "duration" in spec:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dsl.compiler import Env
+from dsl.builtins import EvalError
+from dsl.compiler import Env, metered
 from interpreter.engine.compile_expr import cond
 from interpreter.engine.decisions import Option, Request, answer_key
 from interpreter.engine.signals import RuleError
@@ -128,6 +129,9 @@ class GameAsking:
             return
         if req.sealed:
             when["sealed"] = True  # narrated to its decider only, until the reveal
+        label = None if only else _label(chosen)  # nobody chose a lone option: not narrated
+        if label is not None:
+            when["label"] = label  # the narration says the choice as people read it
         if only:
             self.record("decision", id=req.id, by=req.player.name, choice=plain(key),
                         only=True, **when)
@@ -195,3 +199,19 @@ class GameAsking:
         else:
             self.record("raised", event=name, by=by, **where)
         self.fire(name, {"by": by})
+
+
+def _label(chosen: Option | int) -> str | None:
+    """The chosen option's own label (its `label`, or the decision's `option_label` made for
+    it), when it has one that says more than its key; None otherwise. Made for the log only,
+    outside the work budget, and a label that cannot be made is left out: a game played
+    without a log goes the same way."""
+    if not isinstance(chosen, Option) or (chosen.render is None and (
+            not chosen.label or chosen.label == str(chosen.key))):
+        return None
+    try:
+        with metered(None):
+            text = chosen.shown()
+    except (RuleError, EvalError):
+        return None
+    return text if isinstance(text, str) and text and text != str(chosen.key) else None

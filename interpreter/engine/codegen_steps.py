@@ -34,6 +34,7 @@ from interpreter.engine.step_runtime import (
     dice_in,
     label_later,
     raised_at_roll,
+    record_roll,
     step_name,
     within_limit,
 )
@@ -177,9 +178,10 @@ class _Emitter:
         self.emit(depth, f"for d_, f_ in zip({ds}, {faces}, strict=True):")
         self.emit(depth + 1, "d_.face = f_")
         self.emit(depth, "g.rolls += 1")
+        self.consts["_record_roll"] = record_roll
+        by = self.const(cx.expr(spec["by"], path + ("by",)), "e") if "by" in spec else "None"
         self.emit(depth, "if g.logging:")
-        self.emit(depth + 1, f"g.record_items('roll', {ds}, dice=[d_.id for d_ in {ds}], "
-                             f"faces={faces})")
+        self.emit(depth + 1, f"_record_roll(g, {ds}, {faces}, {by}, env)")
         self.fire(depth, "rolled", f"{{'dice': {ds}}}")
         self.after_op(depth, frozenset({"face"}))
         return None

@@ -85,6 +85,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         self.in_checks = False
         self.hazard_queries = 0
         self.phase: str | None = None
+        self.in_turn = False     # a turn's steps are running (else setup, a phase's on_begin...)
         self._where: dict[int, Zone] = {}  # item id -> the zone it was last put in
         self.watch_changes = "changed" in p.triggers
         self.on_decision = None      # called with (game, request) before each decision
@@ -251,6 +252,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         if resumed:
             env.update(self.kept)
         self.record("turn", player=player.name, turn=self.turn, round=self.round)
+        self.in_turn = True
         try:
             self.fire("turn_start", {"player": player})
             ph.do(self, env)
@@ -260,6 +262,7 @@ class Game(GameBuilding, GameAsking, GameResults):
             self.fire("turn_end", {"player": player})
         except EndTurn:
             pass
+        self.in_turn = False
         if self.on_turn_end is not None:
             self.on_turn_end(self, player)
 

@@ -1,7 +1,8 @@
 """Phase 6, run: the small run-time helpers both step compilers call.
 
 Input: a game, an environment and the values a step works on. Output: the step's name, the
-dice a `roll` names and the events raised at its prompt, an option's label made when shown,
+dice a `roll` names, its record (who rolled each die) and the events raised at its prompt,
+an option's label made when shown,
 and the bookkeeping of option limits (`limit: {times, per}`). The step closures
 (interpreter/engine/steps.py) and the generated steps (interpreter/engine/codegen_steps.py)
 share them, so the two can never count differently.
@@ -12,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dsl.builtins import EvalError
+from dsl.compiler import metered
 from dsl.effects import EFFECTS
 from interpreter.engine.decisions import Option
 from interpreter.engine.signals import RuleError
-from interpreter.engine.values import Die, Zone
+from interpreter.engine.values import Die, Player, Team, Zone
 
 
 def step_name(step: Any) -> str:
@@ -79,3 +82,26 @@ def dice_in(value: Any, path: tuple) -> list[Die]:
                             path + ("roll",))
     walk(value)
     return out
+
+
+def record_roll(g, dice: list[Die], faces: list, by: Callable | None, env: Any) -> None:
+    """Logs a roll with who rolled each die (`by`: the step's `by`, compiled, or None): the
+    one the rules name; else a die's zone's owner; else the player whose turn it is; else
+    (setup, a phase's `on_begin`) the table, written None. `by` only names the roller, so it
+    is worked out only for the log, outside the work budget, and a value it cannot give is
+    the table: a game played without a log goes exactly the same way."""
+    if by is not None:
+        try:
+            with metered(None):
+                roller = by(env)
+        except (RuleError, EvalError):
+            roller = None
+        name = roller.name if isinstance(roller, (Player, Team)) else None
+        rollers = [name] * len(dice)
+    else:
+        default = g.current.name if g.in_turn else None
+        rollers = []
+        for d in dice:
+            z = g.zone_of(d)
+            rollers.append(z.owner.name if z is not None and z.owner is not None else default)
+    g.record_items("roll", dice, dice=[d.id for d in dice], faces=faces, by=rollers)

@@ -23,8 +23,9 @@ from interpreter.engine.codegen_steps import generate_block
 from interpreter.engine.decision_steps import DecisionSteps
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.engine.step_runtime import dice_in, raised_at_roll, step_name
+from interpreter.engine.step_runtime import dice_in, raised_at_roll, record_roll, step_name
 from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show
+from interpreter.engine.words import revealed
 
 Step = Callable[[Any, Any], None]
 Block = Callable[[Any, Any], None]
@@ -244,6 +245,7 @@ class StepCompiler(DecisionSteps):
     def _roll(self, spec, path, name) -> Step:
         dice = cx.expr(spec["roll"], path + ("roll",))
         duration = self._duration(spec, path)
+        by = cx.expr(spec["by"], path + ("by",)) if "by" in spec else None
 
         def roll(g, env):
             ds = dice_in(dice(env), path)
@@ -255,7 +257,8 @@ class StepCompiler(DecisionSteps):
             for d, f in zip(ds, faces, strict=True):
                 d.face = f
             g.rolls += 1
-            g.record_items("roll", ds, dice=[d.id for d in ds], faces=faces)
+            if g.logging:
+                record_roll(g, ds, faces, by, env)
             g.fire("rolled", {"dice": ds})
             g.after_op(_FACE)
         return roll
@@ -348,7 +351,9 @@ class StepCompiler(DecisionSteps):
         def reveal(g, env):
             value = items(env)
             # Without `to`, everyone sees it: public narration.
-            g.narrate(f"revealed: {show(value)}", to(env) if to is not None else None)
+            who = to(env) if to is not None else None
+            if g.logging:  # its words are for people: a game without a log needs none
+                g.narrate(revealed(g, value), who)
             g.after_op()
         return reveal
 

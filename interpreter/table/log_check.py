@@ -181,13 +181,14 @@ HEADER: tuple[dict[str, Check], dict[str, Check]] = (
 )
 
 RECORDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
-    "roll": ({"dice": _list(_text), "faces": _list(_face)}, {}),
+    "roll": ({"dice": _list(_text), "faces": _list(_face)}, {"by": _list(_optional(_text))}),
     "shuffle": ({"order": _list(_text)}, {"zone": _text}),
     "draw": ({"source": _text, "items": _list(_text)}, {"blind": _flag}),
     "deal": ({"source": _text, "items": _list(_text)}, {}),
     "hazard": ({"query": _count(MAX_HAZARD_QUERIES, 1), "at": _number}, {"event": _text}),
     "decision": ({"id": _text, "by": _text, "choice": _scalar},
-                 {"only": _flag, "sealed": _flag, "asked": _number, "at": _number}),
+                 {"only": _flag, "sealed": _flag, "asked": _number, "at": _number,
+                  "label": _text}),
     "race": ({"id": _text, "claims": _claims, "seconds": _number},
              {"uniforms": _count(MAX_UNIFORMS), "missed": _claims, "counts": _counts}),
     "timeout": ({"at": _number}, {}),
@@ -215,6 +216,8 @@ def record_problem(rec: dict, spec: tuple[dict[str, Check], dict[str, Check]]) -
         return "has 'at' without 'asked' (or 'asked' without 'at')"
     if rec.get("t") == "roll" and len(rec["dice"]) != len(rec["faces"]):
         return f"has {len(rec['dice'])} dice but {len(rec['faces'])} faces"
+    if rec.get("t") == "roll" and "by" in rec and len(rec["by"]) != len(rec["dice"]):
+        return f"has {len(rec['dice'])} dice but {len(rec['by'])} rollers"
     return None
 
 

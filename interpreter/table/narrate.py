@@ -2,8 +2,11 @@
 
 Input: the records a game writes (interpreter/engine/game.py `record`), one at a time, and who is
 watching (None: the whole table; a player: only what that player may see). Output: text
-lines: phases and turns as headings, dice drawn as dice, decisions, the rules that fired,
-transfers, eliminations, timers, and the result with a score table.
+lines in the game's own words (interpreter/engine/words.py): phases and turns as headings,
+each roll said by whoever rolled it with its dice by their labels, decisions by their
+option's label, draws, moves and deals by the zones' labels, transfers by the state's label,
+eliminations, timers, events, and the result with a score table. No line names a rule, a
+check, a procedure or an item by the engine's id.
 """
 
 from __future__ import annotations
@@ -12,8 +15,19 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine.values import visible_to
-
-_PIPS = "⚀⚁⚂⚃⚄⚅"
+from interpreter.engine.words import (
+    capital,
+    counted,
+    item,
+    items_words,
+    label,
+    lower_first,
+    number,
+    phase_label,
+    readable,
+    who,
+    zone_words,
+)
 
 
 class _Public:
@@ -30,82 +44,219 @@ class _Public:
 PUBLIC = _Public()
 
 
-def die_face(face: Any, sides: int | None = None) -> str:
-    if isinstance(face, int) and 1 <= face <= 6 and (sides is None or sides == 6):
-        return f"{_PIPS[face - 1]} {face}"
-    if face is None:
-        return "?"  # a die the referee's table counts: its face is not tracked
-    return f"[{face}]"
-
-
 def describe(game, rec: dict, viewer=None) -> str | None:
     """One record as a line of narration, or None when it is not for this viewer."""
     t = rec["t"]
     if t == "phase":
-        return f"\n== {rec['phase']} =="
+        return f"\n== {phase_label(game, rec['phase'])} =="
     if t == "turn":
         return f"\n-- round {rec['round']}, turn {rec['turn']}: {rec['player']} --"
-    if t == "roll":
-        return _roll(game, rec, viewer)
-    if t == "decision":
-        if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
-            return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
-        return f"  {rec['by']} chooses {rec['choice']}"
-    if t == "race" and "counts" in rec:  # a counting table's report: how many of each kind
-        return f"  race {rec['id']}: " + "; ".join(
-            f"{who} claims " + (", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
-                                or "nothing")
-            for who, counts in rec["counts"].items())
-    if t == "race":
-        missed = rec.get("missed") or {}
-        return f"  race {rec['id']} ({rec['seconds']:.1f} s): " + "; ".join(
-            f"{who} claims {', '.join(map(str, items)) or 'nothing'}"
-            + (f" (too slow for {', '.join(missed[who])})" if missed.get(who) else "")
-            for who, items in rec["claims"].items())
-    if t == "revealed":
-        return "  revealed together: " + ", ".join(f"{k}: {v}" for k, v in rec["choices"].items())
-    if t in ("trigger", "check"):
-        return None  # the rule's own steps say what happens; its name is the engine's
     if t == "say":
         to = rec.get("to")
         if to is not None and viewer is not None and viewer.name not in to:
             return None
+        text = rec["text"].rstrip()  # a YAML folded text (`>`) ends with a newline
         if to is None:
-            return f"  {rec['text']}"
+            return f"  {text}"
         # A person sees their own private lines as such; the whole table's narration (bots,
         # a log read afterwards) says whose they are.
-        return f"  (private) {rec['text']}" if viewer is not None else \
-            f"  (to {', '.join(map(str, to))}) {rec['text']}"
-    if t == "transfer":
-        return f"  {rec['source']} gives {rec['amount']} {rec['of']} to {rec['to']}"
+        return f"  (private) {text}" if viewer is not None else \
+            f"  (to {', '.join(map(str, to))}) {text}"
     if t == "eliminated":
         because = rec.get("because")
         return f"  {rec['player']} is out" + (f": {because}" if because else "")
-    if t == "timer":
-        action = rec["action"]
-        if action == "start":
-            return f"  timer {rec['timer']} starts: {rec['seconds']} s"
-        if action == "stop":
-            return None if _hidden_timer(game, rec["timer"], viewer) else \
-                f"  timer {rec['timer']} stopped with {rec['left']:.1f} s left"
-        return f"  timer {rec['timer']} ran out!"
-    if t == "raised":
-        by = rec.get("by")
-        who = "the table" if by == "table" else by
-        return f"  ! {who} calls {readable_event(rec['event'])}" if who else \
-            f"  ! {readable_event(rec['event'])} happens"  # by chance (a hazard), no one called
-    if t in ("draw", "deal"):
-        return f"  {t}s {len(rec['items'])} from {rec['source']}"
-    if t == "move":
-        unseen = _unseen(rec, viewer)  # which items went into a hidden hand is theirs to know
-        items = listed(rec["items"]) if not unseen else (
-            f"{len(rec['items'])} item{'s' if len(rec['items']) != 1 else ''}")
-        return f"  moves {items} to {rec['to']}"
-    if t == "shuffle":
-        return f"  shuffles {rec['zone']}"
-    if t == "end":
-        return None  # the result table says it
-    return None
+    words = _WORDS.get(t)
+    # The rule's own steps say what a trigger or a check does; their names are the engine's.
+    return words(game, rec, viewer) if words is not None else None
+
+
+def _roll(game, rec: dict, viewer) -> str:
+    """A roll as each viewer may see it, one line per roller: dice in the open with their
+    faces; dice in a zone not everyone sees with their faces only for those who see that zone
+    ("Player 2 rolls 5 dice in their cup, out of sight")."""
+    dice, faces = rec["dice"], rec["faces"]
+    by = rec.get("by") or [game.current.name] * len(dice)  # a record from before `by`
+    groups = rec.get("private") or []
+    grouped = {i for g in groups for i in g["items"]}
+    lines = []
+    in_open: dict[Any, list[int]] = {}
+    for i in range(len(dice)):
+        if i not in grouped:
+            in_open.setdefault(by[i] if i < len(by) else None, []).append(i)
+    for roller, places in in_open.items():
+        lines.append(f"{capital(who(game, roller))} rolls " + items_words(
+            game, [dice[i] for i in places], [faces[i] for i in places]))
+    for g in groups:
+        first = g["items"][0]
+        name = who(game, by[first] if first < len(by) else g["owner"])
+        where = zone_words(game, g["zone"], name)
+        k = len(g["items"])
+        if not _sees(g, viewer):
+            lines.append(f"{capital(name)} rolls {counted(k, 'die', 'dice')} in {where}, "
+                         "out of sight")
+            continue
+        text = items_words(game, [dice[i] for i in g["items"]], [faces[i] for i in g["items"]])
+        mark = " (private)" if viewer is not None else (
+            f" (seen by {', '.join(g['to'])})" if g["to"] else " (seen by nobody)")
+        lines.append(f"{capital(name)} rolls {text} in {where}{mark}")
+    return "\n".join("  " + line for line in lines)
+
+
+def _decision(game, rec: dict, viewer) -> str | None:
+    if rec.get("only"):
+        return None  # one legal option: nobody decided anything
+    if rec.get("sealed") and (viewer is None or viewer.name != rec["by"]):
+        return f"  {rec['by']} decides (sealed)"  # the choice is shown at the reveal
+    return f"  {rec['by']} chooses {lower_first(readable(rec['id']))}: " + choice_words(
+        game, rec["choice"], rec.get("label"), viewer)
+
+
+def choice_words(game, choice: Any, label_text: str | None = None, viewer=None) -> str:
+    """A decision's answer as people read it: the option's own label; a named option by a
+    readable form of its name; a die by its kind and face (when the viewer sees it), a card
+    by its name; a player, a number or a text as it is."""
+    if label_text:
+        return label_text
+    thing = item(game, choice) if isinstance(choice, str) else None
+    if thing is not None:
+        z = game.zone_of(thing)
+        if z is not None and not visible_to(z.visibility, z.owner, viewer):
+            return "one out of sight"
+        return items_words(game, [choice])
+    if isinstance(choice, str) and _named(choice) and not _someone(game, choice):
+        return readable(choice)
+    return number(choice) if isinstance(choice, (int, float)) else str(choice)
+
+
+def _named(text: str) -> bool:
+    return text.isidentifier() and text.isascii()
+
+
+def _someone(game, name: str) -> bool:
+    return any(p.name == name for p in game.players) or any(t.name == name for t in game.teams)
+
+
+def _race(game, rec: dict, viewer) -> str:
+    if "counts" in rec:  # a counting table's report: how many of each kind each took
+        return f"  {readable(rec['id'])}: " + "; ".join(
+            f"{who(game, racer)} takes " + (", ".join(
+                f"{n} {lower_first(readable(kind))}" for kind, n in counts.items() if n)
+                or "nothing")
+            for racer, counts in rec["counts"].items())
+    missed = rec.get("missed") or {}
+    lines = [f"{readable(rec['id'])} ({rec['seconds']:.1f} s):"]
+    for racer, items in rec["claims"].items():
+        line = f"{who(game, racer)} takes " + (_items(game, items, viewer) if items else
+                                                 "nothing")
+        if missed.get(racer):
+            line += f" (too slow for {_items(game, missed[racer], viewer)})"
+        lines.append("  " + line)
+    return "\n".join("  " + line for line in lines)
+
+
+def _items(game, ids: list, viewer, unseen: set[int] | None = None) -> str:
+    """Items a viewer reads about: those they may see in words, the others counted. `unseen`:
+    the places a move or a deal kept from the viewer (an item people saw go into a cup is
+    no secret); without it, an item lying in a zone the viewer cannot see is unseen."""
+    shown, hidden = [], 0
+    for i, x in enumerate(ids):
+        thing = item(game, x)
+        z = game.zone_of(thing) if thing is not None and unseen is None else None
+        if (unseen is not None and i in unseen) or (
+                z is not None and not visible_to(z.visibility, z.owner, viewer)):
+            hidden += 1
+        else:
+            shown.append(x)
+    parts = ([items_words(game, shown)] if shown else []) + (
+        [counted(hidden, "item") + " out of sight"] if hidden else [])
+    return "; ".join(parts) or "nothing"
+
+
+def _revealed(game, rec: dict, viewer) -> str:
+    return f"  Revealed together, {lower_first(readable(rec['id']))}: " + "; ".join(
+        f"{k}: {choice_words(game, v)}" for k, v in rec["choices"].items())
+
+
+def _transfer(game, rec: dict, viewer) -> str:
+    """A transfer of a per-player quantity by its label, with what each side now has (where
+    the viewer may see it)."""
+    of = rec["of"]
+    words = {"bank": "the bank"}
+    line = (f"  {label(game, of)}: {number(rec['amount'])} from "
+            f"{words.get(rec['source'], rec['source'])} to {words.get(rec['to'], rec['to'])}")
+    spec = ((game.program.data.get("state") or {}).get("player") or {}).get(of)
+    vis = spec.get("visibility", "public") if isinstance(spec, dict) else "public"
+    now = []
+    for name in (rec["source"], rec["to"]):
+        p = next((q for q in game.players if q.name == name), None)
+        if p is not None and visible_to(vis, p, viewer):
+            value = getattr(p, of, None)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                now.append(f"{name} has {number(value)}")
+    return line + (f" ({', '.join(now)})" if now else "")
+
+
+def _timer(game, rec: dict, viewer) -> str | None:
+    name, action = label(game, rec["timer"]), rec["action"]
+    if action == "start":
+        return f"  Timer started: {name}, {number(rec['seconds'])} s"
+    if action == "stop":
+        return None if _hidden_timer(game, rec["timer"], viewer) else \
+            f"  Timer stopped: {name}, with {rec['left']:.1f} s to spare"
+    return f"  Time is up: {name}!"
+
+
+def _raised(game, rec: dict, viewer) -> str:
+    by = rec.get("by")
+    event = readable_event(rec["event"])
+    return f"  ! {capital(who(game, by))} calls {event}" if by else \
+        f"  ! {event} happens"  # by chance (a hazard): no one called it
+
+
+def _doer(game, zone_id: Any) -> str:
+    """Who handles a zone's items: its owner; else the player whose turn it is; else (setup,
+    a phase's on_begin) the table."""
+    owner = str(zone_id).rpartition(".")[0]
+    if owner:
+        return who(game, owner)
+    return game.current.name if game.in_turn else "the table"
+
+
+def _draw(game, rec: dict, viewer) -> str:
+    ids = rec["items"]
+    there = game.zone_of(item(game, ids[0])) if ids else None
+    doer = _doer(game, there.id if there is not None and there.owner is not None
+                 else rec["source"])
+    return f"  {capital(doer)} draws {len(ids)} from {zone_words(game, rec['source'], doer)}"
+
+
+def _deal(game, rec: dict, viewer) -> str:
+    ids = rec["items"]
+    there = game.zone_of(item(game, ids[0])) if ids else None
+    to = f" to {zone_words(game, there.id)}" if there is not None else ""
+    return (f"  Dealt from {zone_words(game, rec['source'])}{to}: "
+            + _items(game, ids, viewer, _unseen(rec, viewer)))
+
+
+def _move(game, rec: dict, viewer) -> str | None:
+    if not rec["items"]:
+        return None  # nothing moved
+    to = rec["to"]
+    head = "Out of the game" if to == "out" else (
+        f"Moved to {zone_words(game, to)}" if isinstance(to, str) else f"Moved to {to}")
+    return f"  {head}: " + _items(game, rec["items"], viewer, _unseen(rec, viewer))
+
+
+def _shuffle(game, rec: dict, viewer) -> str:
+    doer = _doer(game, rec["zone"])
+    return f"  {capital(doer)} shuffles {zone_words(game, rec['zone'], doer)}"
+
+
+_WORDS: dict[str, Callable[[Any, dict, Any], str | None]] = {
+    "roll": _roll, "decision": _decision, "race": _race, "revealed": _revealed,
+    "transfer": _transfer, "timer": _timer, "raised": _raised, "draw": _draw, "deal": _deal,
+    "move": _move, "shuffle": _shuffle,
+}
 
 
 def _sees(group: dict, viewer) -> bool:
@@ -117,85 +268,9 @@ def _unseen(rec: dict, viewer) -> set[int]:
     return {i for g in rec.get("private") or () if not _sees(g, viewer) for i in g["items"]}
 
 
-def _roll(game, rec: dict, viewer) -> str:
-    """A roll as each viewer may see it: dice in the open with their faces, by the current
-    player; dice in a zone not everyone sees by its owner, with their faces only for those who
-    see that zone ("Player 2 rolls 5 dice in their cup, out of sight")."""
-    dice, faces = rec["dice"], rec["faces"]
-    groups = rec.get("private") or []
-    grouped = {i for g in groups for i in g["items"]}
-    lines = []
-    shown = [i for i in range(len(dice)) if i not in grouped]
-    if shown:
-        lines.append(f"{game.current.name} rolls " + dice_text(
-            game.env, [dice[i] for i in shown], [faces[i] for i in shown]))
-    for g in groups:
-        who = g["owner"] or game.current.name
-        owner, _, zone = g["zone"].rpartition(".")
-        where = f"their {zone}" if owner and owner == who else g["zone"]
-        k = len(g["items"])
-        if not _sees(g, viewer):
-            lines.append(f"{who} rolls {k} {'die' if k == 1 else 'dice'} in {where}, "
-                         "out of sight")
-            continue
-        text = dice_text(game.env, [dice[i] for i in g["items"]], [faces[i] for i in g["items"]])
-        mark = " (private)" if viewer is not None else (
-            f" (seen by {', '.join(g['to'])})" if g["to"] else " (seen by nobody)")
-        lines.append(f"{who} rolls {text} in {where}{mark}")
-    return "\n".join("  " + line for line in lines)
-
-
 def readable_event(name: str) -> str:
     """An event's name as people say it: `dice_knocked` -> "dice knocked"."""
     return name.replace("_", " ")
-
-
-def listed(refs: list, most: int = 6) -> str:
-    """Item references as a reader takes them in: each one while there are few, else counted
-    by component ("50 chips", not fifty references)."""
-    if len(refs) <= most:
-        return ", ".join(map(str, refs))
-    counts: dict[str, int] = {}
-    for r in refs:
-        name = str(r).partition("[")[0]
-        counts[name] = counts.get(name, 0) + 1
-    return ", ".join(f"{n} {name}" for name, n in counts.items())
-
-
-def dice_text(env, dice: list, faces: list, most: int = 6) -> str:
-    """The dice of one roll with their faces: each die while there are few, else how many of
-    each component show each face ("30 red: ⚀ 1 ×9, ⚁ 2 ×5, ...")."""
-    if len(dice) <= most:
-        return "  ".join(f"{did} {die_face(face, _sides(env, did))}"
-                         for did, face in zip(dice, faces, strict=True))
-    groups: dict[str, list] = {}
-    for did, face in zip(dice, faces, strict=True):
-        groups.setdefault(str(did).partition("[")[0], []).append((did, face))
-    parts = []
-    for name, rolled in groups.items():
-        sides = _sides(env, rolled[0][0])
-        counts: dict = {}
-        for _, face in rolled:
-            counts[face] = counts.get(face, 0) + 1
-        shown = ", ".join(f"{die_face(face, sides)} ×{k}"
-                          for face, k in sorted(counts.items(), key=_face_order))
-        parts.append(f"{len(rolled)} {name}: {shown}")
-    return "; ".join(parts)
-
-
-def _face_order(face_count: tuple) -> tuple:
-    face = face_count[0]
-    return (0, face, "") if isinstance(face, (int, float)) else (1, 0, str(face))
-
-
-def _sides(env, did: str) -> int | None:
-    name, _, idx = did.partition("[")
-    v = env.get(name)
-    try:
-        die = v[int(idx[:-1])] if idx else v
-        return die.sides
-    except (TypeError, ValueError, IndexError, AttributeError):
-        return None
 
 
 def _hidden_timer(game, name: str, viewer) -> bool:

@@ -31,6 +31,7 @@ from typing import Any
 
 from dsl.view_layout import Layout, Row, layout, skill_of, template_holes, viewable
 from interpreter.engine.values import Card, Die, Player, Team, Timer, Zone, ref, visible_to
+from interpreter.engine.words import card_name
 from interpreter.table.view_text import value_text
 
 HIDDEN: dict = {"kind": "hidden"}
@@ -188,7 +189,7 @@ def _value(x: Any, sight: _Sight) -> dict:
     if isinstance(x, Die):
         return {"kind": "dice", "dice": [_die(x, sight)]}
     if isinstance(x, Card):
-        return {"kind": "text", "value": _card(x)}
+        return {"kind": "text", "value": card_name(x)}
     if isinstance(x, Zone):
         return sight.zone(x)
     if isinstance(x, (list, tuple)):
@@ -207,15 +208,6 @@ def _die(d: Die, sight: _Sight) -> dict:
     if d.face is None and d.id in sight.untracked:
         return {"of": _dice_label(sight.game, d), "face": None, "untracked": True}
     return {"of": _dice_label(sight.game, d), "face": d.face}
-
-
-def _card(c: Card) -> str:
-    """A card as people name it: its `name` field, else the fields people tell it by."""
-    name = getattr(c, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    spoken = getattr(c, "_spoken", "")
-    return spoken.replace("-", " ") if spoken else str(c.id)
 
 
 def skill_hides(game, path: tuple) -> frozenset[str]:

@@ -381,7 +381,7 @@ def test_dws_r8_narration_does_not_tell_the_second_applicant_the_first_applicati
     lines = [describe(game, r, player(game, P2)) for r in log[:second]]
     assert not any(line and "Player 1 chooses" in line for line in lines)
     assert f"  {P1} decides (sealed)" in lines
-    assert describe(game, log[second - 1], player(game, P1)) == f"  {P1} chooses 17"
+    assert describe(game, log[second - 1], player(game, P1)) == f"  {P1} chooses application: 17"
 
 
 def test_dws_r9_loans_are_collected_lowest_application_first_ties_by_turn_order():
@@ -1193,7 +1193,7 @@ def test_meeple_run_plays_a_whole_game_readably_to_the_end(seed, n):
     out = CliRunner().invoke(main, ["run", RULESET, "--seed", str(seed), "--players", str(n)])
     assert out.exit_code == 0, out.output
     text = out.output
-    assert "== final_tally ==" in text and "Game over: the flow reached its end" in text
+    assert "== Final tally ==" in text and "Game over: the flow reached its end" in text
     assert re.search(r"Winners?: Player \d", text)
     for station in ("RESEARCH", "MOVE", "LOCATE", "SALVAGE"):
         assert f"The Action token stands on {station}" in text
@@ -1201,7 +1201,8 @@ def test_meeple_run_plays_a_whole_game_readably_to_the_end(seed, n):
     # Ships, Cities and sonar cards are named, never shown as internal references.
     assert not re.search(r"chooses (ships|values|locations)\[", text)
     assert not re.search(r"revealed: (values|locations)\[", text)
-    assert re.search(r"Player \d chooses (Westport|Missaukee|Northport|Eastport|Southport)\n", text)
+    assert re.search(r"Player \d chooses city choice: "
+                     r"(Westport|Missaukee|Northport|Eastport|Southport)\n", text)
     assert re.search(r"researches [A-Z][a-z]+( [A-Z][a-z]+)? with the [A-Z]", text)
 
 

@@ -6,7 +6,8 @@ checked against the real state of the game: Play Points, eliminations, counters,
 environment and the log.
 
 Dice order: the setup roll-off rolls the d20 once per contender, in seat order; a Challenge,
-Rematch, KO or Finals roll rolls [d20, d12, d8]; an Extra Play Point rolls the d20 alone.
+Rematch, KO or Finals roll rolls the d20 (the player), then the d12 and the d8 (the opponents);
+an Extra Play Point rolls the d20 alone.
 A decision with a single legal option is taken without the script (logged with `only`).
 """
 
@@ -79,8 +80,16 @@ def asked(game, did: str | None = None) -> list[tuple[str, str, object]]:
 
 
 def rolls(game, skip: int = 0) -> list[list[int]]:
-    """The faces of every roll, after the first `skip` rolls (the roll-off)."""
-    return [r["faces"] for r in game.log if r["t"] == "roll"][skip:]
+    """The faces of every throw, after the first `skip` (the roll-off): a throw is the d20's
+    roll with the d12 and d8 the opponents roll after it."""
+    throws: list[list[int]] = []
+    for r in game.log:
+        if r["t"] == "roll":
+            if r["dice"][0] == "player_die" or not throws:
+                throws.append(list(r["faces"]))
+            else:
+                throws[-1].extend(r["faces"])
+    return throws[skip:]
 
 
 def transfers(game) -> list[tuple[object, object, int]]:

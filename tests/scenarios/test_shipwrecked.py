@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import textwrap
 
 import pytest
@@ -263,8 +264,8 @@ def test_sh_r8_the_grab_ends_then_every_hand_is_revealed_before_anything_happens
     kinds = [(r["t"], r.get("to") or r.get("text", "")) for r in after]
     assert kinds[:4] == [
         ("move", "Player 1.hand"), ("move", "Player 2.hand"),
-        ("say", "revealed: Player 1.hand: white_sailors[0]=2, black_sailors[1]=3"),
-        ("say", "revealed: Player 2.hand: black_sailors[2]=3")]
+        ("say", "Player 1 reveals their grabbed sailors: white sailors ⚁ 2; black sailors ⚂ 3"),
+        ("say", "Player 2 reveals their grabbed sailors: black sailors ⚂ 3")]
     assert [r["to"] for r in after if r["t"] == "move"][2:] == ["white.ashore", "black.ashore", "ocean"]
     # After the reveal and the resolution nothing is left in any hand.
     assert [len(p.hand.items) for p in game.players] == [0, 0]
@@ -309,9 +310,10 @@ def test_sh_r11_without_sharks_the_rest_of_the_ocean_is_not_rerolled():
     left = ocean_of(game)
     assert {d: f for d, f in left.items() if d != B(1)} == {
         W(1): 2, W(2): 5, W(3): 6, B(0): 2, B(2): 3, B(3): 6}
-    # The only roll after the grab is the thrown-back black sailor.
+    # The only roll after the grab is the thrown-back black sailor, by the player whose turn
+    # it is.
     assert [r for r in since_last_race(game) if r["t"] == "roll"] == [
-        {"t": "roll", "dice": [B(1)], "faces": [1]}]
+        {"t": "roll", "dice": [B(1)], "faces": [1], "by": [P1]}]
 
 
 def test_sh_a12_a_sailor_thrown_back_cannot_be_grabbed_again_in_the_same_grab():
@@ -371,7 +373,7 @@ def test_sh_r15_after_the_sharks_the_whole_ocean_is_rerolled():
                    ocean=[1, 2, 3, 4, 5, 6]))
     after = [r for r in since_last_race(game) if r["t"] == "roll"]
     assert after == [{"t": "roll", "dice": [W(3), B(1), B(2), B(3), W(1), W(2)],
-                      "faces": [1, 2, 3, 4, 5, 6]}]
+                      "faces": [1, 2, 3, 4, 5, 6], "by": [P1] * 6}]
     assert ocean_of(game) == {W(3): 1, B(1): 2, B(2): 3, B(3): 4, W(1): 5, W(2): 6}
 
 
@@ -579,7 +581,7 @@ def test_sh_a2_keep_face_puts_a_misgrab_back_unrolled():
     # W(2) goes back showing its 5; the denied black B(1) is still rerolled (to 4).
     assert ocean_of(game)[W(2)] == 5 and ocean_of(game)[B(1)] == 4
     assert [r for r in since_last_race(game) if r["t"] == "roll"] == [
-        {"t": "roll", "dice": [B(1)], "faces": [4]}]
+        {"t": "roll", "dice": [B(1)], "faces": [4], "by": [P1]}]
 
 
 def test_sh_a2_a_misgrabbed_enemy_sailor_is_not_eaten_by_the_sharks():
@@ -937,13 +939,13 @@ def test_meeple_run_plays_a_whole_game_readably(seed):
     out = CliRunner().invoke(main, ["run", RULESET, "--seed", seed])
     assert out.exit_code == 0, out.output
     text = out.output
-    for line in ("== setup ==", "holds the captain dice first.", "swims for island", "race grab (",
-                 "Sharks! Both captains show", "(3 of 3 attacks).", "== reckoning ==",
+    for line in ("== Setup ==", "holds the captain dice first.", "swims for island", "Grab (",
+                 "Sharks! Both captains show", "(3 of 3 attacks).", "== Reckoning ==",
                  "Team white controls ", "Team black controls ",
                  "Game over: the sharks have fed 3 times"):
         assert line in text, line
     assert "Winner" in text or "No winner." in text
-    assert "moves  to" not in text  # no empty moves narrated
+    assert not re.search(r"Moved to .*: nothing", text)  # no empty moves narrated
 
 
 def test_meeple_run_referees_a_table_game_from_typed_in_results():
