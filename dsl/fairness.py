@@ -89,6 +89,22 @@ def restricted(data: dict) -> Secrets:
     return out
 
 
+def keeps_secrets(data: dict) -> bool:
+    """Whether anything in the game is ever hidden from a player: a state, zone or timer not
+    everyone sees (`restricted`), a sealed decision, or a line or reveal addressed to some
+    players only (`to:`). Without secrets, people sharing one screen need not look away."""
+    if restricted(data):
+        return True
+
+    def walk(x: Any) -> bool:
+        if isinstance(x, dict):
+            if x.get("sealed") is True or ("to" in x and ("say" in x or "reveal" in x)):
+                return True
+            return any(walk(v) for v in x.values())
+        return isinstance(x, list) and any(walk(v) for v in x)
+    return walk(data.get("flow")) or walk(data.get("procedures")) or walk(data.get("triggers"))
+
+
 def check_policy_reads(c: Checker, path: tuple, value: Any, policy: str,
                        secrets: Secrets) -> None:
     if not isinstance(value, str) or not secrets:

@@ -58,7 +58,7 @@ flow:
               then:
                 - move: "grab[p]"
                   to: p.kept
-        - say: "{[count(p.kept) for p in players]} {[d.face for d in players[0].kept]} {count(pool)}"
+        - say: "{[count(p.kept) for p in players]} | {[d.face for d in players[0].kept]} | {count(pool)}"
       next: end
 """
 
@@ -101,7 +101,7 @@ def test_a_counted_zone_is_rolled_without_asking_and_its_faces_are_unknown(tmp_p
         "Roll caller(d6) and enter the faces (or undo): "]
     roll = next(r for r in g.log if r["t"] == "roll")
     assert roll["faces"] == [None] * 8
-    assert says(g) == ["[0, 0] [] 8"]
+    assert says(g) == ["0, 0 | none | 8"]
     assert all(d.face is None for d in g.zones["pool"].items)
 
 
@@ -109,7 +109,7 @@ def test_the_table_counts_each_kind_and_the_counted_dice_show_the_called_face(tm
     # Caller 3. Player 1 (team red) counts 2 of its colour and 1 blue; Player 2 (team blue)
     # 3 blue and nothing red.
     g, asked, said = referee(tmp_path, ["3", "2 1", "mine=3"])
-    assert says(g) == ["[3, 3] [3, 3, 3] 2"]
+    assert says(g) == ["3, 3 | 3, 3, 3 | 2"]
     assert race(g)["claims"] == {"Player 1": ["red[0]", "red[1]", "blue[0]"],
                                  "Player 2": ["blue[1]", "blue[2]", "blue[3]"]}
     assert race(g)["counts"] == {"Player 1": {"mine": 2, "theirs": 1},
@@ -136,7 +136,7 @@ def test_counts_that_are_not_possible_are_refused_with_the_reason_and_asked_agai
         "  refused: there is no kind 'none' to count; kinds: mine, theirs; enter them again",
         "  refused: Player 2 (team blue) cannot have claimed 4 dice of its team's colour "
         "showing the called number: only 3 can still be claimed; enter them again"]
-    assert says(g) == ["[3, 3] [3, 3, 3] 2"]
+    assert says(g) == ["3, 3 | 3, 3, 3 | 2"]
 
 
 def test_a_count_that_is_not_a_small_whole_number_is_refused_not_read(tmp_path):
@@ -197,7 +197,7 @@ def test_a_script_gives_counts_and_the_same_dice_are_taken(tmp_path):
     g.result = g.run()
     assert g.result.error is None, g.result.error
     assert race(g)["claims"] == {"Player 1": ["red[0]"], "Player 2": ["red[1]", "red[2]"]}
-    assert says(g) == ["[1, 2] [5] 5"]
+    assert says(g) == ["1, 2 | 5 | 5"]
 
 
 def test_a_script_whose_counts_are_not_possible_stops_the_game_at_the_race(tmp_path):
@@ -217,7 +217,7 @@ def test_a_counted_game_is_logged_and_replays_event_for_event(tmp_path):
     out = CliRunner().invoke(main, ["run", ruleset(tmp_path), "--dice", "table", "--log",
                                     str(log)], input="4\n1 1\nmine=2\n")
     assert out.exit_code == 0, out.output
-    assert "race grab: Player 1 claims 1 mine, 1 theirs; Player 2 claims 2 mine" in out.output
+    assert "Grab: Player 1 takes 1 mine, 1 theirs; Player 2 takes 2 mine" in out.output
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert records[0]["dice"] == "table"
     replayed = CliRunner().invoke(main, ["replay", str(log)])

@@ -205,3 +205,57 @@ def test_a_choice_is_said_by_its_label_or_its_readable_name_and_a_lone_option_no
                      None]
     first = next(r for r in game.log if r["t"] == "decision")
     assert first["label"] == "Keep going, whatever it costs"  # the log says it too
+
+
+# -- the hand-over and the game's length ------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "variant", "secret"), [
+    ("wreckdivers", None, False), ("wreckdivers", "hidden_timer", True), ("pig", None, False),
+    ("dice_survivor", None, False), ("liars_dice", None, True), ("shipwrecked", None, True),
+    ("dark_water_salvage", None, True)])
+def test_a_game_keeps_secrets_when_something_is_hidden_from_someone(name, variant, secret):
+    from dsl.fairness import keeps_secrets
+    program = load(str(ROOT / "rulesets" / f"{name}.yaml"), variant).program
+    assert keeps_secrets(program.data) is secret
+
+
+def test_people_sharing_a_screen_look_away_only_in_a_game_with_secrets():
+    from interpreter.table.narrate import Screen
+
+    class Seat:
+        def __init__(self, name):
+            self.name = name
+    one, two = Seat("Player 1"), Seat("Player 2")
+    for secrets in (True, False):
+        shown, asked = [], []
+        screen = Screen(shown.append, [one, two], confirm=asked.append,
+                        clear=lambda out=shown: out.append("(cleared)"), secrets=secrets)
+        screen.take(one)
+        screen.take(two)
+        if secrets:
+            assert shown == ["(cleared)", "== Pass the screen to Player 1: everyone else, "
+                             "look away ==", "(cleared)", "== Pass the screen to Player 2: "
+                             "everyone else, look away =="]
+            assert len(asked) == 2
+        else:
+            assert shown == ["== Player 1, your move ==", "== Player 2, your move =="]
+            assert asked == []
+
+
+@pytest.mark.parametrize(("seconds", "said"), [
+    (45.2, "45 s"), (59.6, "1 min"), (725, "12 min 5 s"), (4800, "1 h 20 min"), (7200, "2 h")])
+def test_a_game_s_length_is_said_as_people_say_it(seconds, said):
+    from interpreter.table.narrate import play_time
+    assert play_time(seconds) == said
+
+
+def test_a_game_over_in_a_blink_on_the_real_clock_is_given_no_length():
+    from interpreter.table.narrate import result_lines
+    program = load(str(ROOT / "rulesets" / "pig.yaml")).program
+    game = new_game(program, 2, None, SeededChance(1), 1)
+    result = game.run()
+    result.seconds = 0.02  # bots on the real clock
+    assert not result_lines(result)[-1].endswith("of play")
+    assert "0 s" not in result_lines(result)[-1]
+    result.seconds = 75
+    assert result_lines(result)[-1].endswith(", 1 min 15 s of play")

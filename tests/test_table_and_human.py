@@ -360,14 +360,14 @@ def test_under_the_hidden_timer_the_diver_sees_no_countdown():
     assert "[dive hidden" not in screen
 
 
-def test_two_people_dive_in_wreckdivers_at_one_terminal_handing_the_screen_over():
+def test_two_people_dive_in_wreckdivers_at_one_terminal_passing_the_screen_without_looking_away():
+    # Wreckdivers hides nothing from anyone: the screen passes on without a cleared screen,
+    # a "look away" or an Enter to take it.
     term = Terminal([MEEPLE, "run", str(ROOT / "rulesets" / "wreckdivers.yaml"), "--seat",
                      "1=human", "--seat", "2=human", "--seed", "2", "--players", "2", "--set",
                      "rounds=1"])
     for who in ("Player 1", "Player 2"):
-        term.expect(f"{who}, press Enter when only you can see the screen")
-        time.sleep(0.8)  # an Enter within half a second of the hand-over is thrown away
-        term.type("")
+        term.expect(f"== {who}, your move ==")
         term.expect(f"{who}, which die gives the tens")
         term.type_keys("r")
         term.expect_more("1. roll", 1 if who == "Player 1" else 2, "Game over")
@@ -375,9 +375,10 @@ def test_two_people_dive_in_wreckdivers_at_one_terminal_handing_the_screen_over(
     screen = term.expect("Game over")
     assert term.wait() == 0
     assert screen.count("chooses dive action: Ascend") == 2
-    first, second = screen.index("Pass the screen to Player 1"), screen.index(
-        "Pass the screen to Player 2")
-    assert first < screen.index("Player 1 chooses tens colour: Red") < second
+    first, second = screen.index("== Player 1, your move"), screen.index(
+        "== Player 2, your move")
+    assert first < screen.index("Player 1 chooses tens colour: Red die for the tens") < second
+    assert "look away" not in screen and "press Enter" not in screen
 
 
 def test_a_table_referees_dice_survivor_from_typed_dice_correcting_mistakes():

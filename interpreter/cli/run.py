@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from dsl import render
+from dsl.fairness import keeps_secrets
 from dsl.loader import Document
 from interpreter.engine.chance import (
     ChanceError,
@@ -262,7 +263,7 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         # Clearing means clearing, scrollback too, where there is a terminal to clear.
         clear = (lambda: control("\x1b[2J\x1b[3J\x1b[H")) if sys.stdout.isatty() else None
         screen = Screen(echo, people, confirm=hand_over if len(people) > 1 else None,
-                        clear=clear)
+                        clear=clear, secrets=keeps_secrets(game.program.data))
         for c in game.controllers:
             if isinstance(c, HumanController):
                 c.screen = screen

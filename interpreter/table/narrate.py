@@ -304,9 +304,20 @@ def result_lines(result) -> list[str]:
         lines.append(f"  {s.placement:>5}  {s.name:<{width}}{team}  {score!s:>6}  {s.seat}: "
                      f"{s.controller}{out}")
     lines.append(f"  {result.rounds} rounds, {result.turns} turns, {result.rolls} rolls, "
-                 f"{result.steps} steps" + (f", {result.seconds:.0f} s of play"
-                                            if result.seconds else ""))
+                 f"{result.steps} steps" + (f", {play_time(result.seconds)} of play"
+                                            if result.seconds >= 0.5 else ""))
     return lines
+
+
+def play_time(seconds: float) -> str:
+    """A game's length as people say it: "45 s", "12 min 5 s", "1 h 20 min" (a game of
+    bots on the real clock, over in a blink, is not given a length at all)."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min" + (f" {s % 60} s" if s % 60 else "")
+    return f"{s // 3600} h" + (f" {s % 3600 // 60} min" if s % 3600 // 60 else "")
 
 
 def printer(echo: Callable[[str], None], viewer=None):
@@ -326,15 +337,17 @@ class Screen:
     person holds the screen, else kept until they take it. With two or more people at the
     terminal (hot seat), the screen changes hands before a person decides: everyone is asked
     to look away, the screen is cleared, and the next person confirms with Enter before seeing
-    their own view and their private lines. Lines for bots are never shown.
+    their own view and their private lines; in a game without secrets (`secrets` False) the
+    screen is only announced as passing on. Lines for bots are never shown.
     """
 
     def __init__(self, echo: Callable[[str], None], people: list,
                  confirm: Callable[[str], Any] | None = None,
-                 clear: Callable[[], None] | None = None):
+                 clear: Callable[[], None] | None = None, secrets: bool = True):
         self.echo = echo
         self.people = list(people)       # the players a person controls
         self.confirm = confirm           # reads the hand-over Enter (None: no hand-over)
+        self.secrets = secrets           # anything hidden from someone: hand over in private
         self.clear = clear or (lambda: echo("\n" * 40))  # clears the screen for a hand-over
         self.holder = self.people[0] if len(self.people) == 1 else None
         self.pending: dict[str, list[str]] = {p.name: [] for p in self.people}
@@ -367,7 +380,9 @@ class Screen:
         """`player` is about to use the screen: hand it over if someone else holds it."""
         if player is self.holder or player not in self.people:
             return
-        if self.confirm is not None and len(self.people) > 1:
+        if self.confirm is not None and len(self.people) > 1 and not self.secrets:
+            self.echo(f"== {player.name}, your move ==")  # nothing to hide: nobody looks away
+        elif self.confirm is not None and len(self.people) > 1:
             self.clear()
             self.echo(f"== Pass the screen to {player.name}: everyone else, "
                       "look away ==")

@@ -504,9 +504,9 @@ def test_sh_r18_a_side_controls_an_island_where_it_has_strictly_more_sailors():
     game = islands_game(("place", 1, 1, 3, 2), ("place", 2, 2, 2, 2), ("place", 3, 4, 0, 1))
     assert islands(game) == {"white": [3, 2, 0, 0, 0], "black": [2, 2, 0, 1, 0]}
     assert held(game) == {"white": 1, "black": 1}
-    assert ("Team white controls 1 of 5 islands (islands 1); sailors on islands 1 to 5: 3, 2, "
+    assert ("Team white controls 1 of 5 islands: 1; sailors on islands 1 to 5: 3, 2, "
             "0, 0, 0; 5 sailors ashore, 3 in the ocean, 0 eaten.") in said(game)
-    assert ("Team black controls 1 of 5 islands (islands 4); sailors on islands 1 to 5: 2, 2, "
+    assert ("Team black controls 1 of 5 islands: 4; sailors on islands 1 to 5: 2, 2, "
             "0, 1, 0; 5 sailors ashore, 3 in the ocean, 0 eaten.") in said(game)
 
 

@@ -81,10 +81,10 @@ def test_sh_a14_a_whole_game_refereed_by_counts_alone(tmp_path):
     assert "The sharks ate 7 sailor(s) this time (1 of 3 attacks)." in said
     assert "The sharks ate 5 sailor(s) this time (2 of 3 attacks)." in said
     assert said[-2:] == [
-        "Team white controls 2 of 5 islands [2, 4] with [0, 5, 0, 3, 0] sailors on islands 1 to "
-        "5; 8 sailors ashore, 14 in the ocean, 8 eaten.",
-        "Team black controls 1 of 5 islands [3] with [0, 0, 4, 2, 0] sailors on islands 1 to "
-        "5; 6 sailors ashore, 14 in the ocean, 10 eaten."]
+        "Team white controls 2 of 5 islands: 2, 4; sailors on islands 1 to 5: 0, 5, "
+        "0, 3, 0; 8 sailors ashore, 14 in the ocean, 8 eaten.",
+        "Team black controls 1 of 5 islands: 3; sailors on islands 1 to 5: 0, 0, 4, "
+        "2, 0; 6 sailors ashore, 14 in the ocean, 10 eaten."]
     # The log replays, event for event.
     replayed = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
     assert replayed.exit_code == 0, replayed.output
@@ -120,7 +120,7 @@ def test_sh_a14_the_counts_may_come_from_a_decisions_file(tmp_path):
                                     "first_team=white", "--set", "shark_limit=1", "--decisions",
                                     str(decisions)], input="1 4\n3 3\n\n\n")
     assert out.exit_code == 0, out.output
-    assert "race grab: white claims 5 own, 2 other; black claims 4 own" in out.output
+    assert "Grab: team white takes 5 own, 2 other; team black takes 4 own" in out.output
     assert "Player 1 brings 5 white sailor(s) to island 2." in out.output
 
 

@@ -165,7 +165,7 @@ def test_wd_r6_a_roll_compares_the_sum_of_the_whites_with_the_sum_of_the_reds():
     # Whites 1+5 = 6 against reds 4+3 = 7: nothing, though the 5 beats both reds.
     game = wd(dive((2, 3), rolls=[(6, 1, 2, 4), (1, 5, 4, 3)], end=None), until_script_ends=True)
     assert game.env["tally"] == 1
-    assert fired(game) == ["gold"]
+    assert fired(game) == ["gold", "nothing_found"]
 
 
 def test_wd_r7_white_above_red_finds_the_difference_red_above_white_finds_nothing():
@@ -174,13 +174,15 @@ def test_wd_r7_white_above_red_finds_the_difference_red_above_white_finds_nothin
     game = wd(dive((2, 3), rolls=[(5, 4, 1, 2), (1, 2, 5, 6)], end=None), until_script_ends=True)
     assert game.env["tally"] == 6
     assert game.env["last_gain"] == 6
-    assert fired(game) == ["gold"]
+    assert fired(game) == ["gold", "nothing_found"]
+    assert said(game)[-2:] == ["Player 1 finds 6 gold (tally 6)",
+                               "Player 1 finds nothing on this roll (tally 6)"]
 
 
 def test_wd_r8_equal_totals_find_nothing():
     game = wd(dive((2, 3), rolls=[(3, 4, 2, 5), (6, 1, 3, 4)], end=None), until_script_ends=True)
     assert game.env["tally"] == 0
-    assert fired(game) == []
+    assert fired(game) == ["nothing_found", "nothing_found"]
 
 
 def test_wd_r9_double_whites_pay_twice_the_difference_only_when_white_wins():
@@ -189,8 +191,9 @@ def test_wd_r9_double_whites_pay_twice_the_difference_only_when_white_wins():
     game = wd(dive((2, 3), rolls=[(5, 5, 1, 2), (1, 1, 3, 4), (3, 3, 2, 4)], end=None),
               until_script_ends=True)
     assert game.env["tally"] == 14
-    assert fired(game) == ["double_whites"]
-    assert "Player 1 finds gold: tally 14" in said(game)
+    assert fired(game) == ["double_whites", "nothing_found", "nothing_found"]
+    assert said(game)[1:3] == ["Double whites: the gold counts twice",
+                              "Player 1 finds 14 gold (tally 14)"]
 
 
 def test_wd_r10_double_reds_are_a_shark_and_the_dive_goes_on():
@@ -273,8 +276,10 @@ def test_wd_r13_each_rolls_gold_is_recorded_and_added_to_the_tally():
               until_script_ends=True)
     assert game.env["tally"] == 12
     assert game.env["last_gain"] == 8
-    assert [t for t in said(game) if "finds gold" in t] == [
-        "Player 1 finds gold: tally 4", "Player 1 finds gold: tally 12"]
+    # Every roll is said, the one that finds nothing too: the sheet's per-roll record.
+    assert [t for t in said(game) if "finds" in t] == [
+        "Player 1 finds 4 gold (tally 4)", "Player 1 finds nothing on this roll (tally 4)",
+        "Player 1 finds 8 gold (tally 12)"]
 
 
 # -- ending a dive: WD-R14..R17 -----------------------------------------------------------------
@@ -697,7 +702,7 @@ def test_wd_a12_the_referee_raises_breathed_at_the_dice_prompt_naming_who_called
     assert "and enter the faces (or undo; !breathed raises an event): " in out.output
     assert "! Player 2 calls breathed" in out.output
     assert "Player 1 bails out (took a breath) and leaves the gold behind" in out.output
-    assert "! the table calls breathed" in out.output
+    assert "! The table calls breathed" in out.output
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert [r for r in records if r["t"] == "raised"] == [
         {"t": "raised", "event": "breathed", "by": "Player 2", "at_roll": True},
