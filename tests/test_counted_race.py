@@ -98,7 +98,7 @@ def test_a_counted_zone_is_rolled_without_asking_and_its_faces_are_unknown(tmp_p
     g, asked, _ = referee(tmp_path, ["3", "", ""])
     # Only the caller is asked for: the eight dice in the counted pool are not.
     assert [q for q in asked if q.startswith("Roll")] == [
-        "Roll caller(d6) and enter the faces (or undo): "]
+        "Roll caller (d6) and enter its face (or undo): "]
     roll = next(r for r in g.log if r["t"] == "roll")
     assert roll["faces"] == [None] * 8
     assert says(g) == ["0, 0 | none | 8"]
@@ -114,7 +114,7 @@ def test_the_table_counts_each_kind_and_the_counted_dice_show_the_called_face(tm
                                  "Player 2": ["blue[1]", "blue[2]", "blue[3]"]}
     assert race(g)["counts"] == {"Player 1": {"mine": 2, "theirs": 1},
                                  "Player 2": {"mine": 3, "theirs": 0}}
-    assert said[1:4] == ["race grab! count what each claimed (8 items were up for grabs):",
+    assert said[1:4] == ["Grab! count what each claimed (8 items were up for grabs):",
                          "  mine: dice of its team's colour showing the called number",
                          "  theirs: dice of the other colour showing the called number"]
     assert asked[1] == ("Player 1 (team red): how many mine, theirs? (2 numbers, or mine=N "
@@ -184,7 +184,7 @@ def test_a_table_that_types_every_face_names_the_items_instead(tmp_path):
     # counting=False (`--dice table:faces`): the pool's faces are asked, and the grab is
     # reported item by item as without counts.
     g, asked, _ = referee(tmp_path, ["3 3 1 1 3 1 1 1", "3", "1 2", "5"], counting=False)
-    assert asked[0].startswith("Roll 4 red (d6), then 4 blue (d6)")
+    assert asked[0].startswith("Roll red (4 × d6), then blue (4 × d6) and enter the 8 faces")
     assert "counts" not in race(g)
     assert race(g)["claims"] == {"Player 1": ["red[0]", "red[1]"], "Player 2": ["blue[0]"]}
 

@@ -259,3 +259,15 @@ def test_a_game_over_in_a_blink_on_the_real_clock_is_given_no_length():
     assert "0 s" not in result_lines(result)[-1]
     result.seconds = 75
     assert result_lines(result)[-1].endswith(", 1 min 15 s of play")
+
+
+def test_an_undo_says_what_it_takes_back_in_words_and_never_a_roll_made_out_of_sight():
+    from interpreter.table.narrate import input_words
+    program = load(str(ROOT / "rulesets" / "liars_dice.yaml")).program
+    game = new_game(program, 2, None, SeededChance(4), 4)
+    game.run()
+    cup = next(r for r in game.log if r["t"] == "roll")
+    assert input_words(game, cup) == "the roll of 5 dice, out of sight"  # in a cup
+    game = play("shipwrecked", dice=[1] * 60 + [2, 4], until_script_ends=True)
+    captains = [r for r in game.log if r["t"] == "roll"][1]
+    assert input_words(game, captains) == "the roll of white captain ⚁ 2; black captain ⚃ 4"

@@ -242,7 +242,7 @@ def test_the_table_raises_an_event_while_reporting_a_race_and_the_log_replays(tm
     # is rolled again (typed: 6) and the claims are asked again, with the new face listed.
     out, log = referee_knocks(tmp_path, "1 2 3\n!knock\n6\n2\n\n")
     assert "(!knock raises an event)" in out.output
-    assert "1:red[0](6)" in out.output.split("! The table calls knock")[1]  # listed again
+    assert "1: red ⚅ 6" in out.output.split("! The table calls knock")[1]  # listed again
     assert "6 2 3 3" in out.output
     records = [r for r in (json.loads(line) for line in log.read_text().splitlines())]
     kinds = [r["t"] for r in records]
@@ -272,7 +272,7 @@ def test_undo_at_the_table_takes_back_an_event_it_raised_during_a_race(tmp_path)
     # !knock, the knocked die's new face (6), then undo: the face is taken back; undo again:
     # the knock itself. Then the claims, with no knock at all.
     out, log = referee_knocks(tmp_path, "1 2 3\n!knock\n6\nundo\nundo\n2\n\n")
-    assert "(undone: the event knock raised by table)" in out.output
+    assert "(undone: the event knock raised by the table)" in out.output
     kinds = [json.loads(line)["t"] for line in log.read_text().splitlines()]
     assert "raised" not in kinds
     assert "1 2 3 3" in out.output  # nothing was knocked

@@ -148,7 +148,7 @@ def test_undo_at_the_table_takes_back_a_mistyped_die(tmp_path):
     out = run("run", PIG, "--dice", "table", "--seed", "1", "--log", str(log), "--set",
               "goal=12", input="4\n6\nundo\n3\n" + "2\n" * 100)
     assert out.exit_code == 0, out.output
-    assert "(undone: the dice die=6)" in out.output
+    assert "(undone: the roll of die ⚅ 6)" in out.output
     assert rolls(log)[:2] == [[4], [3]]
     assert run("replay", str(log), "--quiet").exit_code == 0
 
@@ -160,7 +160,7 @@ def test_undo_takes_back_a_persons_decision_but_never_rerolls_seeded_dice(tmp_pa
     out = run("run", PIG, "--seat", "1=human", "--seed", "5", "--log", str(undone),
               input="r\nundo\n" + "h\n" * 200)
     assert out.exit_code == 0, out.output
-    assert "(undone: Player 1's choice roll for roll_or_hold)" in out.output
+    assert "(undone: Player 1's choice for roll or hold: Roll)" in out.output
     # The same decisions once the roll is taken back, so the same seeded dice: no re-roll.
     assert inputs(undone) == inputs(straight)
 

@@ -47,7 +47,7 @@ def test_undo_takes_back_a_blind_draw_typed_at_the_table_never_a_seeded_one(tmp_
     log = tmp_path / "bag.jsonl"
     out = run("run", DUNGEON, "--dice", "table", "--log", str(log), input="blue\nundo\nred\n")
     assert out.exit_code == 1  # the input ends at the next question
-    assert "(undone: the draw of blue_dice[" in out.output
+    assert "(undone: the draw of blue from the bag)" in out.output
     assert out.output.count("Draw 1 blind from bag") == 2  # asked again after the undo
     first = draws(log)[0]
     assert len(first) == 1 and first[0].startswith("red_dice[")  # the blue draw is gone
@@ -69,7 +69,7 @@ def test_undo_passes_over_a_draw_taken_without_asking(tmp_path):
     out = run("run", SALVAGE, "--dice", "table", "--log", str(log),
               input="2\n3\n4\nundo\n1\n")
     assert out.exit_code == 1  # the input ends at the next question
-    assert "(undone: the draw of turn_order_cards[3] from turn_order_pile)" in out.output
+    assert "(undone: the draw of turn order cards 4 from the turn order pile)" in out.output
     assert draws(log, "turn_order_pile") == [["turn_order_cards[1]"], ["turn_order_cards[2]"],
                                              ["turn_order_cards[0]"], ["turn_order_cards[3]"]]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -44,7 +45,8 @@ def test_many_dice_are_entered_as_counts_of_each_face_component_by_component():
     asked = []
     table = TableChance(lambda prompt: asked.append(prompt) or "5x3 4x4", lambda _: None)
     assert table.roll(dice) == [3] * 5 + [4] * 4
-    assert "5 white (d6), then 4 black (d6), in that order" in asked[0]
+    assert ("white (5 × d6), then black (4 × d6) and enter the 9 faces in that order (7x1 "
+            "stands for seven 1s)") in asked[0]
 
 
 def test_the_table_is_asked_again_after_an_impossible_entry():
@@ -392,7 +394,8 @@ def test_a_table_referees_dice_survivor_from_typed_dice_correcting_mistakes():
             break
         asked = term.screen.count("(or undo): ")
         prompt = term.screen[term.screen.rindex("Roll "):]
-        dice = prompt.count("(d")
+        many = re.search(r"enter the (\d+) faces", prompt)
+        dice = int(many.group(1)) if many else 1  # "enter its face": one die
         if n == 0:
             term.type("21" + " 21" * (dice - 1))  # impossible on its die: refused, asked again
             term.expect_more("(or undo): ", asked + 1, "Game over")
@@ -404,7 +407,7 @@ def test_a_table_referees_dice_survivor_from_typed_dice_correcting_mistakes():
             asked = term.screen.count("(or undo): ")
             term.type("undo")  # ...taken back when the table agrees, and asked again
             term.expect_more("(or undo): ", asked + 1, "Game over")
-            assert "(undone: the dice" in term.screen
+            assert "(undone: the roll of" in term.screen
             asked = term.screen.count("(or undo): ")
         term.type(" ".join(str(faces[(n + i) % len(faces)]) for i in range(dice)))
     screen = term.expect("seat controller")  # the result table, to its last line

@@ -146,7 +146,7 @@ def _grab_views(drop_layout: bool) -> tuple[str, str]:
     except Stop:
         pass
     assert game.env["matching"], "the captains call some sailors in this game"
-    race = next(i for i, s in enumerate(shown) if "race grab!" in s)
+    race = next(i for i, s in enumerate(shown) if "Grab!" in s)
     answered = max(i for i, s in enumerate(shown[:race]) if s == "> ")
     return "\n".join(shown[:answered]), "\n".join(shown[answered + 1:race + 1])
 
@@ -154,13 +154,13 @@ def _grab_views(drop_layout: bool) -> tuple[str, str]:
 def test_the_grab_leaves_spotting_the_called_sailors_to_the_player():
     before, grab = _grab_views(drop_layout=True)
     assert "Called sailors: none" in before  # shown while it is not the answer
-    assert "race grab!" in grab and "Called sailors" not in grab
+    assert "Grab!" in grab and "Called sailors" not in grab
     assert "White captain" in grab  # what the table shows stays in the view
 
 
 def test_a_skill_decision_hides_its_answer_also_under_a_designed_layout():
     before, grab = _grab_views(drop_layout=False)
-    assert "race grab!" in grab and "Called sailors" not in before + grab
+    assert "Grab!" in grab and "Called sailors" not in before + grab
 
 
 NEUTRAL = """\

@@ -39,7 +39,7 @@ from interpreter.table import data_files, journal, position
 from interpreter.table.dice_file import FileChance, read_dice
 from interpreter.table.human import HumanController, hand_over
 from interpreter.table.limit_option import limit_option, logged_limits
-from interpreter.table.narrate import Screen, printer, result_lines
+from interpreter.table.narrate import Screen, input_words, printer, result_lines
 from interpreter.table.options import pairs as _pairs
 from interpreter.table.options import seats as _seats
 from interpreter.table.options import seed as _seed
@@ -407,7 +407,7 @@ class _Session:
                     click.echo("  (nothing to undo)")
                     cut = len(records)
                 else:
-                    click.echo(f"  (undone: {_describe_input(records[cut])})")
+                    click.echo(f"  (undone: {input_words(game, records[cut])})")
                 game, writer = self.rebuild(records[:cut], None)
                 continue
             if writer is not None:
@@ -440,23 +440,6 @@ def _last_input(records: list[dict], session: _Session) -> int | None:
                     r.get("by") == "table" or r.get("at_roll"))))):
             return i
     return None
-
-
-def _describe_input(r: dict) -> str:
-    t = r["t"]
-    if t == "roll":
-        if len(r["dice"]) > 6:
-            return f"the roll of {len(r['dice'])} dice"
-        return "the dice " + ", ".join(f"{d}={f}" for d, f in zip(r["dice"], r["faces"],
-                                                                  strict=True)
-                                       if f is not None)
-    if t == "decision":
-        return f"{r['by']}'s choice {r['choice']} for {r['id']}"
-    if t == "race":
-        return f"the {'counts' if 'counts' in r else 'claims'} of race {r['id']}"
-    if t == "draw":
-        return f"the draw of {', '.join(r['items'])} from {r['source']}"
-    return f"the event {r['event']} raised by {r['by']}"
 
 
 def _logged_sets(head: dict) -> dict[str, str]:

@@ -263,22 +263,41 @@ def _repeats(tokens: list[str], dice: list) -> list[str]:
     return out
 
 
-def _dice_names(dice: list, most: int = 6) -> str:
-    """The dice to roll as a referee reads them: each while there are few; else how many of
-    each component, in the order their faces are entered."""
-    def one(d) -> str:
-        return f"(d{d.sides})" if d.faces == list(range(1, d.sides + 1)) else f"[{_faces(d)}]"
-    if len(dice) <= most:
-        return " ".join(f"{d.id}{one(d)}" for d in dice)
+def _dice_names(game, dice: list, most: int = 6) -> str:
+    """The dice to roll as a referee reads them, by their labels, in the order their faces are
+    entered: "white dice (2 × d6), then red dice (2 × d6)"."""
+    from interpreter.engine.words import label, lower_first, readable
+
+    def kind(d) -> str:
+        return f"d{d.sides}" if d.faces == list(range(1, d.sides + 1)) else \
+            f"faces {_faces(d)}"
     runs: list[list] = []
     for d in dice:
-        name = d.id.partition("[")[0]
-        if runs and runs[-1][0] == name:
+        if runs and runs[-1][0] == d.kind and runs[-1][2] == kind(d):
             runs[-1][1] += 1
         else:
-            runs.append([name, 1, one(d)])
-    return (", then ".join(f"{k} {name} {kind}" for name, k, kind in runs)
-            + ", in that order (7x1 stands for seven 1s)")
+            runs.append([d.kind, 1, kind(d)])
+    said = []
+    for name, k, what in runs:
+        words = lower_first(label(game, name) if game is not None else readable(name))
+        if what in words:  # the label says the die already: "Player die (d20)"
+            said.append(f"{k} × {words}" if k > 1 else words)
+        else:
+            said.append(f"{words} ({f'{k} × ' if k > 1 else ''}{what})")
+    return ", then ".join(said)
+
+
+def _entered(game, dice: list, faces: list) -> str:
+    """The faces typed, said back by the dice's labels: "white dice 3 4, red dice 1 2"."""
+    from interpreter.engine.words import label, lower_first, readable
+    runs: list[list] = []
+    for d, f in zip(dice, faces, strict=True):
+        if runs and runs[-1][0] == d.kind:
+            runs[-1][1].append(f)
+        else:
+            runs.append([d.kind, [f]])
+    return ", ".join(f"{lower_first(label(game, name) if game is not None else readable(name))} "
+                     + " ".join(map(str, fs)) for name, fs in runs)
 
 
 def raise_request(text: str, events: list[str], players: list[str],
@@ -344,7 +363,10 @@ class TableChance(SeededChance):
         """The faces of `dice`, asked until possible; `!NAME` raises an event meanwhile."""
         game = self.game
         groups = game.private(dice) if game is not None else None
-        task = f"{_dice_names(dice)} and enter the faces (or undo"
+        many = len(dice) > 1
+        task = (f"{_dice_names(game, dice)} and enter "
+                + (f"the {len(dice)} faces in that order" if many else "its face")
+                + (" (7x1 stands for seven 1s)" if len(dice) > 6 else "") + " (or undo")
         ask = f"Roll {task}"
         if groups:  # a roll behind a cup or a screen is typed by those who may see it
             seers = sorted({name for g in groups for name in g["to"]})
@@ -371,8 +393,7 @@ class TableChance(SeededChance):
                 continue
             faces, why = parse_faces(text, dice)
             if faces is not None:
-                self.say("  entered: " + (", ".join(f"{d.id}={f}" for d, f in
-                                                    zip(dice, faces, strict=True))
+                self.say("  entered: " + (_entered(game, dice, faces)
                                           if len(dice) <= 6 and not groups
                                           else f"{len(dice)} face"
                                           + ("s" if len(dice) != 1 else "")))

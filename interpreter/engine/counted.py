@@ -25,6 +25,7 @@ from typing import Any
 from dsl.compiler import Env
 from interpreter.engine.signals import RuleError
 from interpreter.engine.values import Team
+from interpreter.engine.words import readable
 
 MAX_COUNT = 1_000_000  # a typed or scripted count larger than this is refused outright
 _COUNT = f"a whole number from 0 to {MAX_COUNT:,}"
@@ -220,6 +221,7 @@ def question(spec, rep: Reporter, raising: str) -> str:
 
 def heading(spec, pool: list) -> str:
     """What the table counts, said once before the questions."""
-    lines = [f"race {spec.id}! count what each claimed ({len(pool)} items were up for grabs):"]
+    lines = [f"{readable(spec.id)}! count what each claimed ({len(pool)} items were up for "
+             "grabs):"]
     lines += [f"  {k.name}: {k.label}" for k in spec.counts if k.label]
     return "\n".join(lines)

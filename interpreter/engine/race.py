@@ -44,7 +44,8 @@ from interpreter.engine.chance import raise_request, raised_later
 from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Request, option_for_value
 from interpreter.engine.signals import RuleError, Undo
-from interpreter.engine.values import Player, Team, Zone, ref, show
+from interpreter.engine.values import Card, Die, Player, Team, Zone, ref, show
+from interpreter.engine.words import items_words, label, lower_first, readable
 
 
 @dataclass
@@ -337,9 +338,9 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
                 return raising(text)
             return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
         while True:
-            prompt = (f"race {spec.id}! {_listing(numbered)}\n{_name(r.who)}{_side(r.who)}: "
-                      f"which did you claim{cap}{_events_hint(g)}? numbers or ids separated by "
-                      f"spaces, nothing for none: ")
+            prompt = (f"{readable(spec.id)}! {_listing(g, numbered)}\n{_name(r.who)}"
+                      f"{_side(r.who)}: which did you claim{cap}{_events_hint(g)}? numbers "
+                      f"separated by spaces, nothing for none: ")
             try:
                 r.claims = ask(g, prompt, parse)
                 break
@@ -349,22 +350,26 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
     return max(0.0, g.clock.now() - start) if g.clock.real else 0.0
 
 
-def show_item(x: Any) -> str:
-    return f"{ref(x)}({show(x)})" if show(x) != str(ref(x)) else str(ref(x))
-
-
-def _listing(numbered: list, most: int = 8) -> str:
-    """The items up for grabs, numbered: each with its number while there are few; else a
-    line per component and face, so that a player finds "the red 5s" at a glance."""
+def _listing(g, numbered: list, most: int = 8) -> str:
+    """The items up for grabs, numbered and named by their labels: each with its number while
+    there are few; else a line per component and face, so that a player finds "the red 5s" at
+    a glance."""
     if len(numbered) <= most:
-        return "  ".join(f"{i}:{show_item(x)}" for i, x in enumerate(numbered, 1))
+        return "  ".join(f"{i}: {_words(g, x)}" for i, x in enumerate(numbered, 1))
     groups: dict[tuple[str, str], list[int]] = {}
     for i, x in enumerate(numbered, 1):
-        name = str(ref(x)).partition("[")[0]
-        groups.setdefault((name, show(x) if show(x) != str(ref(x)) else ""), []).append(i)
+        kind = getattr(x, "kind", None) or getattr(x, "deck", None)
+        name = lower_first(label(g, kind)) if kind else _words(g, x)
+        face = getattr(x, "face", None)
+        groups.setdefault((name, "" if face is None else str(face)), []).append(i)
     lines = [f"  {name}{' showing ' + face if face else ''}: {' '.join(map(str, nums))}"
              for (name, face), nums in sorted(groups.items())]
     return f"{len(numbered)} items, by number:\n" + "\n".join(lines)
+
+
+def _words(g, x: Any) -> str:
+    """One item up for grabs as people name it: a die by its kind and face, a card by name."""
+    return items_words(g, [x.id]) if isinstance(x, (Die, Card)) else str(show(x))
 
 
 def _side(who: Any) -> str:

@@ -268,6 +268,28 @@ def _unseen(rec: dict, viewer) -> set[int]:
     return {i for g in rec.get("private") or () if not _sees(g, viewer) for i in g["items"]}
 
 
+def input_words(game, rec: dict) -> str:
+    """A thing people entered (a roll typed in, a choice, a race's report, a blind draw, an
+    event raised), said as what an `undo` takes back: "the roll of white captain ⚀ 1; black
+    captain ⚃ 4", "Player 1's choice for roll or hold: roll". Faces rolled out of sight are
+    counted, not shown."""
+    t = rec["t"]
+    if t == "roll":
+        if rec.get("private"):
+            return f"the roll of {counted(len(rec['dice']), 'die', 'dice')}, out of sight"
+        return "the roll of " + items_words(game, rec["dice"], rec["faces"])
+    if t == "decision":
+        return (f"{rec['by']}'s choice for {lower_first(readable(rec['id']))}: "
+                + choice_words(game, rec["choice"], rec.get("label")))
+    if t == "race":
+        return (f"the {'counts' if 'counts' in rec else 'claims'} of the "
+                f"{lower_first(readable(rec['id']))}")
+    if t == "draw":
+        return (f"the draw of {items_words(game, rec['items'])} from "
+                f"{zone_words(game, rec['source'])}")
+    return f"the event {readable_event(rec['event'])} raised by {who(game, rec.get('by'))}"
+
+
 def readable_event(name: str) -> str:
     """An event's name as people say it: `dice_knocked` -> "dice knocked"."""
     return name.replace("_", " ")

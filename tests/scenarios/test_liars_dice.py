@@ -210,7 +210,7 @@ def test_at_the_table_a_cup_is_rolled_and_typed_in_by_its_owner_privately():
     game = new_game(program("liars_dice", None, (("dice_each", "1"),)), 2, None,
                     TableChance(ask, said_.append, 0), 0)
     game.run()
-    assert asked[0] == ("Player 1: privately (everyone else, look away), roll die[0](d6) and "
-                        "enter the faces (or undo): ")
+    assert asked[0] == ("Player 1: privately (everyone else, look away), roll die (d6) and "
+                        "enter its face (or undo): ")
     assert asked[1].startswith("Player 2: privately")
     assert said_[:2] == ["  entered: 1 face", "  entered: 1 face"]  # never the faces

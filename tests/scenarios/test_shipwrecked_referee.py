@@ -137,7 +137,7 @@ def test_sh_a14_a_game_refereed_by_counts_resumes_and_undoes_a_count(tmp_path):
     resumed = CliRunner().invoke(main, ["run", "--resume", str(log), "--json"],
                                  input="\n".join(rest) + "\n")
     assert resumed.exit_code == 0, resumed.output
-    assert "(undone: the counts of race grab)" in resumed.output
+    assert "(undone: the counts of the grab)" in resumed.output
     assert result(resumed)["reason"] == "the sharks have fed 3 times"
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert [r["counts"] for r in records if r["t"] == "race"][2] == {
@@ -150,7 +150,8 @@ def test_sh_a14_a_table_that_tracks_every_face_is_asked_for_the_ocean():
     out = CliRunner().invoke(main, ["run", RULESET, "--dice", "table:faces", "--set",
                                     "sailors_per_colour=2", "--set", "first_team=white"],
                              input="\n")
-    assert "Roll white_sailors[0](d6) white_sailors[1](d6) black_sailors[0](d6)" in out.output
+    assert ("Roll white sailors (2 × d6), then black sailors (2 × d6) and enter the 4 faces in "
+            "that order") in out.output
 
 
 def test_sh_a14_a_view_says_the_counted_sailors_faces_are_not_tracked_not_unrolled(tmp_path):

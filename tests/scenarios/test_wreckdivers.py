@@ -699,7 +699,7 @@ def test_wd_a12_the_referee_raises_breathed_at_the_dice_prompt_naming_who_called
     assert out.exit_code == 0, out.output
     assert ("refused: 'breathed' can be raised only while diving; enter the faces"
             in out.output)
-    assert "and enter the faces (or undo; !breathed raises an event): " in out.output
+    assert "and enter the 4 faces in that order (or undo; !breathed raises an event): " in out.output
     assert "! Player 2 calls breathed" in out.output
     assert "Player 1 bails out (took a breath) and leaves the gold behind" in out.output
     assert "! The table calls breathed" in out.output
