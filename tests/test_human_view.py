@@ -90,7 +90,7 @@ def test_the_race_lists_many_items_by_face_and_question_mark_shows_the_view_agai
     shown = person_plays("shipwrecked", ["1", "?", ""])
     text = "\n".join(shown)
     assert "60 items, by number:" in text
-    assert "  white_sailors showing 5: " in text
+    assert "  white sailors showing 5: " in text
     assert any("Player 1 (team white): which did you claim" in s for s in shown)
     asked = [i for i, s in enumerate(shown) if "which did you claim" in s]
     assert len(asked) == 2  # asked, `?`, asked again
@@ -135,5 +135,6 @@ def test_a_choice_given_by_an_expression_is_shown_as_its_option_label_says():
     out = CliRunner().invoke(main, [
         "run", str(ROOT / "rulesets" / "dice_bag_dungeon.yaml"), "--dice", "table", "--seat",
         "1=human"], input="blue\n4\nkeep\nblue\n6\nreroll\n2\n1\nkeep\n")
-    assert "  1. green_dice[0]: your Health 3 (green)" in out.output
-    assert "  2. blue_dice[1]: your Travel 4 (blue)" in out.output
+    assert "  1. your Health 3 (green)" in out.output
+    assert "  2. your Travel 4 (blue)" in out.output
+    assert "_dice[" not in out.output  # no die is named by its id

@@ -198,7 +198,7 @@ def test_with_json_stdout_holds_only_the_result_even_with_people_and_a_table(tmp
         timeout=60)
     result = json.loads(done.stdout)  # nothing but the result
     assert result["winners"] == [] and "dies" in result["reason"]
-    assert "Draw 1 blind from bag" in done.stderr and "2. take_the_hit" in done.stderr
+    assert "Draw 1 blind from the bag" in done.stderr and "2. take_the_hit" in done.stderr
     assert "Player 1 rolls purple ⚁ 2" in done.stderr  # the person follows the narration
 
 

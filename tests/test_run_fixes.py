@@ -48,7 +48,7 @@ def test_undo_takes_back_a_blind_draw_typed_at_the_table_never_a_seeded_one(tmp_
     out = run("run", DUNGEON, "--dice", "table", "--log", str(log), input="blue\nundo\nred\n")
     assert out.exit_code == 1  # the input ends at the next question
     assert "(undone: the draw of blue from the bag)" in out.output
-    assert out.output.count("Draw 1 blind from bag") == 2  # asked again after the undo
+    assert out.output.count("Draw 1 blind from the bag") == 2  # asked again after the undo
     first = draws(log)[0]
     assert len(first) == 1 and first[0].startswith("red_dice[")  # the blue draw is gone
     assert run("run", "--resume", str(log), input="").exit_code == 1  # the log still plays

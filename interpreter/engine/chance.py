@@ -192,6 +192,17 @@ def _kind(x: Any) -> str:
     return str(getattr(x, "kind", None) or type(x).__name__)
 
 
+def _short(kind: str, kinds: set[str]) -> str:
+    """The shortest word people may type for a kind among those in the bag: `blue` for
+    `blue_dice` while no other kind starts so (what `_drawn` takes)."""
+    parts = kind.split("_")
+    for i in range(1, len(parts)):
+        head = "_".join(parts[:i])
+        if sum(k.startswith(head) for k in kinds) == 1:
+            return head
+    return kind
+
+
 def _drawn(text: str, items: list, want: int) -> tuple[list | None, str | None]:
     """The items a typed draw names (ids, kinds, or KIND=FACE for a die of that kind showing
     that face: a die people see on the table is named by the face it shows), or (None, why
@@ -408,18 +419,27 @@ class TableChance(SeededChance):
         item id or by what they see (a die's component, such as its colour; a card's
         `known_by` fields, such as a chip's value)."""
         want = min(count, len(items))
+        every = {_kind(x) for x in items}
+
+        def said(chosen: list) -> str:
+            return ", ".join(_short(_kind(x), every) for x in chosen)
         if not asks_for(items, count):  # nothing, all, or all alike: known without asking
             chosen = list(items)[:want]
             if chosen:
-                self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
+                self.say("  drawn: " + said(chosen))
             return chosen
         kinds: dict[str, int] = {}
         for x in items:
-            kinds[_kind(x)] = kinds.get(_kind(x), 0) + 1
+            kinds[_short(_kind(x), every)] = kinds.get(_short(_kind(x), every), 0) + 1
         listing = ", ".join(f"{k} ({n})" for k, n in kinds.items())
         if all(getattr(x, "face", None) is not None for x in items):
             listing += "; KIND=FACE names a die by the face it shows"  # rolled dice in view
-        where = getattr(items[0], "zone", "") or "the bag"
+        zone = getattr(items[0], "zone", "")
+        if zone and self.game is not None:
+            from interpreter.engine.words import zone_words
+            where = zone_words(self.game, zone)
+        else:
+            where = zone or "the bag"
         while True:
             try:
                 text = self.ask(f"Draw {want} blind from {where} and enter what came out "
@@ -430,7 +450,7 @@ class TableChance(SeededChance):
                 raise Undo()
             chosen, why = _drawn(text, items, want)
             if chosen is not None:
-                self.say("  drawn: " + ", ".join(_kind(x) for x in chosen))
+                self.say("  drawn: " + said(chosen))
                 return chosen
             self.say(f"  refused: {why}; enter them again")
 

@@ -21,6 +21,8 @@ from interpreter.engine.asking import TIMEOUT, Raised
 from interpreter.engine.chance import ask_report
 from interpreter.engine.decisions import Controller, Option, Request
 from interpreter.engine.signals import Undo
+from interpreter.engine.values import Card, Die
+from interpreter.engine.words import items_words
 from interpreter.table.terminal import ask, control
 from interpreter.table.view_model import skill_hides, view_of
 from interpreter.table.view_text import entries, lines
@@ -179,6 +181,13 @@ class HumanController(Controller):
                 if request.points is not None and opt.spec is not None:
                     c = opt.spec.cost(game.env) if opt.spec.cost is not None else 1
                     cost = f" (costs {c} of {request.points})"
+                if isinstance(opt.value, (Die, Card)):
+                    # A die or card by what people see (its label, its face), never its id;
+                    # the number answers.
+                    seen = opt.shown() if opt.render is not None or opt.label else \
+                        items_words(game, [opt.value.id])
+                    self.echo(f"  {i}. {seen}{cost}")
+                    continue
                 label = opt.shown()
                 label = label if label != str(opt.key) else ""
                 self.echo(f"  {i}. {opt.key}{': ' + label if label else ''}{cost}")

@@ -1222,10 +1222,10 @@ def test_a_table_referees_a_game_with_a_person_typing_their_decisions():
                                     "1=human", "--seed", "3"], input=typed + per_round)
     assert out.exit_code == 0, out.output
     text = out.output
-    assert "Draw 1 blind from turn_order_pile and enter what came out (1 (1), 2 (1)" in text
+    assert "Draw 1 blind from the turn order pile and enter what came out (1 (1), 2 (1)" in text
     assert "Player 1 holds Turn Order card 2" in text
     assert "Player 2 holds Turn Order card 1" in text  # the last card: not asked
-    assert "Draw 4 blind from bag and enter what came out (5 (17), 10 (13); or undo)" in text
+    assert "Draw 4 blind from the chip bag and enter what came out (5 (17), 10 (13); or undo)" in text
     assert "refused: no '20' is left to draw" in text
     pools = re.findall(r"the GLNS offers \$(\d+) in loans", text)
     assert pools == ["20", "20", "20", "20", "35", "40", "40", "20"]
@@ -1254,10 +1254,10 @@ def test_dws_r6_at_the_table_the_chips_drawn_from_the_bag_are_typed_in():
     game = new_game(PROG, 2, None, TableChance(ask, lambda line: None, seed=0), 0)
     with pytest.raises(ChanceError, match="the table stopped entering draws"):
         game.run()  # the bots play round 1; round 2's draw finds the table gone
-    assert asked[1] == ("Draw 4 blind from bag and enter what came out (5 (17), 10 (13); or "
+    assert asked[1] == ("Draw 4 blind from the chip bag and enter what came out (5 (17), 10 (13); or "
                         "undo): ")
     assert asked[2] == asked[1]  # "10 10 5" is refused: three chips, not four
-    assert asked[3].startswith("Draw 4 blind from bag and enter what came out (5 (15), 10 (11)")
+    assert asked[3].startswith("Draw 4 blind from the chip bag and enter what came out (5 (15), 10 (11)")
     first = records(game, "draw", source="bag")[0]
     assert sorted(int(ref.split("[")[1][:-1]) >= 17 for ref in first["items"]) == [
         False, False, True, True]  # chips 0..16 are the $5s, 17.. the $10s

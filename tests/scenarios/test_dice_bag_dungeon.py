@@ -1338,7 +1338,7 @@ def test_the_table_referees_a_game_from_typed_in_dice_and_draws(tmp_path):
 
     def ask(prompt: str) -> str:
         if prompt.startswith("Draw "):
-            left = re.findall(r"(\w+)_dice \((\d+)\)", prompt)
+            left = re.findall(r"(\w+) \((\d+)\)", prompt)
             while True:  # a colour still in the bag (after the one refused at first)
                 c = next(colours)
                 if c == "pink" or any(k == c for k, _ in left):
