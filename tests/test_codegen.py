@@ -5,7 +5,6 @@ and variant; and the same value (or the same located error) for random expressio
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,17 +17,7 @@ from interpreter.engine import compile_expr as cx
 from interpreter.engine.setup import load, new_game
 from interpreter.engine.signals import RuleError
 from interpreter.engine.values import Die, Player
-
-ROOT = Path(__file__).resolve().parents[1]
-RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
-
-
-def _cases() -> list[tuple[str, str | None]]:
-    out = []
-    for name in RULESETS:
-        program = load(str(ROOT / "rulesets" / f"{name}.yaml")).program
-        out += [(name, None)] + [(name, v) for v in (program.data.get("variants") or {})]
-    return out
+from tests.conftest import ROOT, shipped_setups
 
 
 def _play(name: str, variant: str | None, seed: int, generate: bool, seats: dict) -> str:
@@ -42,7 +31,7 @@ def _play(name: str, variant: str | None, seed: int, generate: bool, seats: dict
                        "error": result.error and result.error.message}, default=str)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases())
+@pytest.mark.parametrize(("name", "variant"), shipped_setups())
 def test_generated_code_plays_every_ruleset_as_the_closures_do(name, variant):
     for seed in range(4):
         for seats in ({}, {1: "random", 2: "random"}):

@@ -23,17 +23,7 @@ from interpreter.engine.setup import load, new_game
 from interpreter.engine.values import Die, Zone
 from interpreter.table.narrate import PUBLIC, Screen, describe
 from interpreter.table.views import state_of
-from tests.conftest import ROOT
-
-RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
-
-
-def _cases() -> list[tuple[str, str | None]]:
-    out = []
-    for path in RULESETS:
-        variants = load(str(path)).program.data.get("variants") or {}
-        out += [(path.stem, v) for v in [None, *variants]]
-    return out
+from tests.conftest import ROOT, shipped_setups
 
 
 def hides(zone: Zone | None, viewer) -> bool:
@@ -129,7 +119,7 @@ def walk(program, seed: int, players: int | None = None) -> tuple[list[str], int
     return problems, altered_count
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases())
+@pytest.mark.parametrize(("name", "variant"), shipped_setups())
 def test_no_line_of_narration_shows_a_player_what_is_hidden_from_them(name, variant):
     program = load(str(ROOT / "rulesets" / f"{name}.yaml"), variant).program
     for seed in range(2):

@@ -20,10 +20,8 @@ import pytest
 from interpreter.engine.chance import ScriptedChance, SeededChance
 from interpreter.engine.setup import load, new_game
 from interpreter.table.narrate import PUBLIC, describe
-from tests.conftest import ROOT
+from tests.conftest import ROOT, shipped_setups
 from tests.scenarios.play import play
-
-RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
 
 # What a person at the table must never read.
 LEAKS = {
@@ -33,14 +31,6 @@ LEAKS = {
     "a list or a bracketed name": re.compile(r"\[[^\]]*\]"),
     "a Python value": re.compile(r"\b(True|False|None)\b|[{}]"),
 }
-
-
-def _cases() -> list[tuple[str, str | None]]:
-    out = []
-    for path in RULESETS:
-        variants = load(str(path)).program.data.get("variants") or {}
-        out += [(path.stem, v) for v in [None, *variants]]
-    return out
 
 
 def narrated(program, seed: int, players: int | None = None, viewer=None) -> list[str]:
@@ -68,7 +58,7 @@ def problems(lines: list[str]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases())
+@pytest.mark.parametrize(("name", "variant"), shipped_setups())
 def test_no_narrated_line_shows_an_id_a_python_value_or_the_same_announcement_twice(
         name, variant):
     program = load(str(ROOT / "rulesets" / f"{name}.yaml"), variant).program
