@@ -492,3 +492,50 @@ def test_draws_of_several_items_and_choices_of_values_equal_interpreter(tmp_path
     path = tmp_path / "draws.yaml"
     path.write_text(DRAWS)
     _same(str(path), range(150), seats=seats)
+
+
+SUMS = """\
+meeple: 1
+metadata: {name: Sums}
+players: {min: 1, max: 2, default: 1}
+components:
+  dice:
+    d6: {sides: 6}
+state:
+  global:
+    big: {type: list, initial: []}
+    acc: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      do:
+        - roll: d6
+        - set: {big: "range(0, 400 + d6.face)"}
+        - repeat:
+            - set: {acc: "sum(big) + max(big) + count(big)"}
+          times: "if d6.face > 3 then 2000 else 10"
+      next: end
+scoring:
+  score: acc
+"""
+
+
+def test_built_ins_over_a_long_list_count_in_the_budget_as_the_interpreter_counts_them(
+        tmp_path):
+    # A list of 400-odd numbers built once, then read by sum, max and count again and again:
+    # each call is charged by the interpreter (1,200-odd items), so 2,000 passes pass the
+    # step budget of a million, while 10 do not. The generated code counts them too: a long
+    # game goes back to the interpreter and stops with its error; a short one stays generated.
+    path = tmp_path / "sums.yaml"
+    path.write_text(SUMS, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    assert special is not None and "_work(_W, " in special.source
+    errors = 0
+    for seed in range(12):
+        played = special.play(seed)
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed), f"seed {seed}"
+        errors += played.result.error is not None
+    assert 0 < errors < 12  # long and short games both played
+    assert special.fallbacks == errors  # only the long ones went back

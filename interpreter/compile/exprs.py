@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import BUILTINS
+from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import (
     _NO,
     _NONEABLE,
@@ -375,6 +377,29 @@ class ExprWriter:
             return _lit(len(parts))
         return Ex("(" + " + ".join(parts) + ")" if parts else "0", "int", safe)
 
+    def _charged_args(self, node: n.Call, args: list[Ex]) -> list[Ex]:
+        """The lists a built-in reads, charged to the step budget as the interpreter charges
+        them (dsl.compiler.charged: a call over more than UNCHARGED_ITEMS items, counting its
+        lists and the list it makes): each list of more than half that many is counted whole,
+        at least half of what the interpreter counts, so the work meter (which hands the seed
+        back at half the budget) always stops a game before the interpreter's budget would.
+        A comprehension's items are counted where it is built; a list written out in the
+        rules has its items known; neither is counted again."""
+        fn = BUILTINS.get(node.func)
+        if fn is None or not fn.counted:
+            return args
+        out = []
+        for a, x in zip(node.args, args, strict=True):
+            if (isinstance(a, n.Comprehension) or not x.kind.startswith("list:")
+                    or x.items is not None):
+                out.append(x)
+                continue
+            t = self.temp()
+            out.append(Ex(f"({t} if len({t} := {x.src}) <= {UNCHARGED_ITEMS // 2} else "
+                          f"_work(_W, {t}, steps, {self.max_steps}))", x.kind, x.safe,
+                          bound=x.bound))
+        return out
+
     def _x_call(self, node: n.Call, scope: dict) -> Ex:
         f = node.func
         if node.kwargs:
@@ -383,7 +408,7 @@ class ExprWriter:
             counted = self._count_filtered(node.args[0], scope)
             if counted is not None:
                 return counted
-        args = [self.expr(a, scope) for a in node.args]
+        args = self._charged_args(node, [self.expr(a, scope) for a in node.args])
         dice = self._dice_call(f, args)
         if dice is not None:
             return dice

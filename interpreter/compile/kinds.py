@@ -251,10 +251,10 @@ class KindWriter:
             a = self._as_list(self._probe(node.args[0], scope))
             if not a.kind.startswith("list:") or not a.kind[5:].startswith(_NEW_ITEMS):
                 return super()._x_call(node, scope)
-            a = self._as_list(self.expr(node.args[0], scope))
+            a = self._charged_args(node, [self._as_list(self.expr(node.args[0], scope))])[0]
             t, k = self.temp(), (0 if f == "first" else -1)
             return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
-        args = [self.expr(a, scope) for a in node.args]
+        args = self._charged_args(node, [self.expr(a, scope) for a in node.args])
         found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",
                                                    "adjacent", "row", "column") else None
         if found is None and f in ("get", "keys"):
