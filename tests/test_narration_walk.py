@@ -33,12 +33,16 @@ LEAKS = {
 }
 
 
+SEAT_1 = "the player in seat 1"  # a viewer known once the game has its players
+
+
 def narrated(program, seed: int, players: int | None = None, viewer=None) -> list[str]:
-    """The lines of one bot game's narration, as `viewer` reads them."""
+    """The lines of one bot game's narration, as `viewer` reads them (SEAT_1: as the person
+    in the first seat reads them, their own private lines included)."""
     lines: list[str] = []
 
     def narrator(game, rec):
-        line = describe(game, rec, viewer)
+        line = describe(game, rec, game.players[0] if viewer is SEAT_1 else viewer)
         if line is not None:
             lines.extend(line.split("\n"))
     game = new_game(program, players, None, SeededChance(seed), seed, narrator=narrator)
@@ -63,7 +67,7 @@ def test_no_narrated_line_shows_an_id_a_python_value_or_the_same_announcement_tw
         name, variant):
     program = load(str(ROOT / "rulesets" / f"{name}.yaml"), variant).program
     most = min(program.data["players"]["max"], 6)
-    runs = [(seed, None, viewer) for seed in range(2) for viewer in (None, PUBLIC)]
+    runs = [(seed, None, viewer) for seed in range(2) for viewer in (None, PUBLIC, SEAT_1)]
     runs.append((2, most, None))  # a large table: Dice Survivor's Finals, more hands
     for seed, players, viewer in runs:
         found = problems(narrated(program, seed, players, viewer))

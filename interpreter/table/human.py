@@ -22,7 +22,7 @@ from interpreter.engine.chance import ask_report
 from interpreter.engine.decisions import Controller, Option, Request
 from interpreter.engine.signals import Undo
 from interpreter.engine.values import Card, Die
-from interpreter.engine.words import items_words
+from interpreter.engine.words import items_words, lower_first, readable
 from interpreter.table.terminal import ask, control
 from interpreter.table.view_model import skill_hides, view_of
 from interpreter.table.view_text import entries, lines
@@ -172,7 +172,7 @@ class HumanController(Controller):
             self.screen.take(player)
         self.show(game, player, path=request.path)
         events = game.raisable()
-        self.echo(f"{player.name}: {request.prompt or 'decide ' + request.id}")
+        self.echo(f"{player.name}: {request.prompt or lower_first(readable(request.id)) + '?'}")
         if request.numeric:
             self.echo(f"  a number{_bounds(request)}")
         else:
