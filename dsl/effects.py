@@ -129,6 +129,10 @@ EFFECTS_LIST = [
                         type="zone"),
                "replace": _f(BOOL, "Draw with replacement: the item stays in the zone."),
                "duration": _DURATION,
+               "by": _f(EXPR, "Who draws: a player, a team, or `none` for the table. It "
+                              "names the drawer in the narration and the log only (without "
+                              "it: the owner of the zone drawn into, else the player whose "
+                              "turn it is, else the table); what the game does is the same."),
            }, "- draw: bag\n  as: die", "chance"),
     Effect("move", "Moves items (dice, cards) to a zone. Fires the `moved` event. A zone "
            "given as what to move moves what it holds, in order; the zone itself never moves.",

@@ -265,3 +265,20 @@ def test_an_undo_says_what_it_takes_back_in_words_and_never_a_roll_made_out_of_s
     game = play("shipwrecked", dice=[1] * 60 + [2, 4], until_script_ends=True)
     captains = [r for r in game.log if r["t"] == "roll"][1]
     assert input_words(game, captains) == "the roll of white captain ⚁ 2; black captain ⚃ 4"
+
+
+def test_a_draw_is_said_by_whoever_the_rules_name_and_the_log_keeps_them():
+    # Dark Water Salvage: each player draws their own Turn Order card at setup, and the loan
+    # chips of a round are drawn by the player whose round it is (outside any turn).
+    program = load(str(ROOT / "rulesets" / "dark_water_salvage.yaml")).program
+    lines = []
+    game = new_game(program, 3, None, SeededChance(2), 2,
+                    narrator=lambda g, r: lines.append(describe(g, r)))
+    game.run()
+    draws = [r for r in game.log if r["t"] == "draw"]
+    order = [r for r in draws if r["source"] == "turn_order_pile"]
+    assert [r["by"] for r in order] == ["Player 1", "Player 2", "Player 3"]
+    loans = [r for r in draws if r["source"] == "bag"]
+    assert [r["by"] for r in loans[:3]] == ["Player 1", "Player 2", "Player 3"]
+    assert "  Player 2 draws 1 from the turn order pile" in lines
+    assert "  Player 1 draws 6 from the chip bag" in lines

@@ -272,7 +272,8 @@ class ZoneWriter:
         one item, one `_randbelow` on the game's generator); from a deck or row the first
         items. Without `replace` the items leave the zone (to `to`, if given). `as` is bound
         to the item (none when the zone is empty), or with `count` to the list drawn."""
-        self._only(spec, "draw", "as", "count", "to", "replace", "duration")
+        # `by` names the drawer in the log and the narration only: bots' games keep no log.
+        self._only(spec, "draw", "as", "count", "to", "replace", "duration", "by")
         src = self.expr(_node(spec["draw"]), ctx.scope)
         if src.kind != "zone":
             raise Unsupported("draw from something not a zone")

@@ -84,6 +84,18 @@ def dice_in(value: Any, path: tuple) -> list[Die]:
     return out
 
 
+def named_doer(by: Callable, env: Any) -> str | None:
+    """The player or team a step's `by` names (None: the table, or a value that names
+    nobody). It only names who did something, for the log: worked out outside the work
+    budget, so a game played without a log goes exactly the same way."""
+    try:
+        with metered(None):
+            doer = by(env)
+    except (RuleError, EvalError):
+        return None
+    return doer.name if isinstance(doer, (Player, Team)) else None
+
+
 def record_roll(g, dice: list[Die], faces: list, by: Callable | None, env: Any) -> None:
     """Logs a roll with who rolled each die (`by`: the step's `by`, compiled, or None): the
     one the rules name; else a die's zone's owner; else the player whose turn it is; else
@@ -91,13 +103,7 @@ def record_roll(g, dice: list[Die], faces: list, by: Callable | None, env: Any) 
     is worked out only for the log, outside the work budget, and a value it cannot give is
     the table: a game played without a log goes exactly the same way."""
     if by is not None:
-        try:
-            with metered(None):
-                roller = by(env)
-        except (RuleError, EvalError):
-            roller = None
-        name = roller.name if isinstance(roller, (Player, Team)) else None
-        rollers = [name] * len(dice)
+        rollers = [named_doer(by, env)] * len(dice)
     else:
         default = g.current.name if g.in_turn else None
         rollers = []

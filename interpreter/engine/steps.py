@@ -23,7 +23,13 @@ from interpreter.engine.codegen_steps import generate_block
 from interpreter.engine.decision_steps import DecisionSteps
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
-from interpreter.engine.step_runtime import dice_in, raised_at_roll, record_roll, step_name
+from interpreter.engine.step_runtime import (
+    dice_in,
+    named_doer,
+    raised_at_roll,
+    record_roll,
+    step_name,
+)
 from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show
 from interpreter.engine.words import revealed
 
@@ -270,6 +276,7 @@ class StepCompiler(DecisionSteps):
         dest = cx.expr(spec["to"], path + ("to",)) if "to" in spec else None
         replace = bool(spec.get("replace"))
         duration = self._duration(spec, path)
+        by = cx.expr(spec["by"], path + ("by",)) if "by" in spec else None
 
         def draw(g, env):
             zone = _zone(source(env), path + ("draw",))
@@ -286,8 +293,11 @@ class StepCompiler(DecisionSteps):
                 if dest is not None:
                     g.put(items, dest(env), path + ("to",))
             env[binder] = items if count is not None else (items[0] if items else None)
-            g.record_items("draw", items, unseen, source=zone.id, items=[x.id for x in items],
-                           blind=blind)
+            if g.logging:
+                # Who drew, when the rules name them (else the narration works it out).
+                named = {"by": named_doer(by, env)} if by is not None else {}
+                g.record_items("draw", items, unseen, source=zone.id,
+                               items=[x.id for x in items], blind=blind, **named)
             g.fire("drawn", {"items": items, "zone": zone})
             g.after_op()
         return draw

@@ -183,7 +183,7 @@ HEADER: tuple[dict[str, Check], dict[str, Check]] = (
 RECORDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "roll": ({"dice": _list(_text), "faces": _list(_face)}, {"by": _list(_optional(_text))}),
     "shuffle": ({"order": _list(_text)}, {"zone": _text}),
-    "draw": ({"source": _text, "items": _list(_text)}, {"blind": _flag}),
+    "draw": ({"source": _text, "items": _list(_text)}, {"blind": _flag, "by": _optional(_text)}),
     "deal": ({"source": _text, "items": _list(_text)}, {}),
     "hazard": ({"query": _count(MAX_HAZARD_QUERIES, 1), "at": _number}, {"event": _text}),
     "decision": ({"id": _text, "by": _text, "choice": _scalar},

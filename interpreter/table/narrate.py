@@ -225,8 +225,8 @@ def _doer(game, zone_id: Any) -> str:
 def _draw(game, rec: dict, viewer) -> str:
     ids = rec["items"]
     there = game.zone_of(item(game, ids[0])) if ids else None
-    doer = _doer(game, there.id if there is not None and there.owner is not None
-                 else rec["source"])
+    doer = who(game, rec["by"]) if "by" in rec else _doer(
+        game, there.id if there is not None and there.owner is not None else rec["source"])
     return f"  {capital(doer)} draws {len(ids)} from {zone_words(game, rec['source'], doer)}"
 
 
