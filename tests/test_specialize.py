@@ -402,9 +402,13 @@ def test_standings_by_score_alone_rank_as_the_general_ranking(scores, ties, orde
     raw = [None] * 16
     raw[6] = scores
     raw[7] = [[] for _ in scores]
-    fast = special.standings(tuple(raw))
+    fast, ranks = special.standings(tuple(raw)), special.ranks(tuple(raw))
     raw[7] = [[0] for _ in scores]  # an equal tie-break for all: the general path, same order
     assert fast == special.standings(tuple(raw))
+    # What a bulk run keeps (two seats: by one comparison) says the same winners and places.
+    won, placed, _ = fast
+    assert ranks == (tuple(i + 1 for i in won), tuple(placed[i] for i in range(len(scores))))
+    assert ranks == special.ranks(tuple(raw))
 
 
 # Draws of several items (blind from a bag, in order from a row, with `replace`, `to` a zone or

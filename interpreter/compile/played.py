@@ -81,6 +81,24 @@ class Specialized:
         return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
                       game=game)
 
+    def ranks(self, raw: tuple) -> tuple[tuple, tuple]:
+        """The winners (seat numbers, from 1) and each seat's place, as `standings` ranks
+        them, in the form a bulk run keeps. Two seats ranked by whole-number scores alone
+        (most games of most rulesets) are ranked by one comparison."""
+        scores, tbs, eligible, winners = raw[6:10]
+        if (self.players == 2 and winners is None and eligible is None and self.has_score
+                and type(scores[0]) is int and type(scores[1]) is int and not any(tbs)):
+            a, b = scores
+            if self.order == "lowest":
+                a, b = b, a
+            if a > b:
+                return (1,), (1, 2)
+            if b > a:
+                return (2,), (2, 1)
+            return ((), (1, 1)) if self.ties == "draw" else ((1, 2), (1, 1))
+        won, placed, _ = self.standings(raw)
+        return tuple(i + 1 for i in won), tuple(placed[i] for i in range(self.players))
+
     def standings(self, raw: tuple) -> tuple[list[int], dict[int, int], set[int]]:
         """As Game._result: the winners (seat indexes), each seat's place, and the seats that
         could win, ranked by (winner, eligible, score, tie-breaks)."""

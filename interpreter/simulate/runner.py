@@ -265,15 +265,21 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
     if special is not None:
         raw = special.try_raw(seed, track=True)
         if raw is not None:  # read straight from the generated code's tuple: no `Result`
-            winners, placed, _ = special.standings(raw)
-            scores = tuple(s if isinstance(s, (int, float)) and not isinstance(s, bool)
-                           else None for s in raw[6])
-            record = GameRecord(index, scores, tuple(i + 1 for i in winners),
-                                tuple(placed[i] for i in range(special.players)), raw[1],
-                                raw[2], raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
+            winners, placed = special.ranks(raw)
+            record = GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
+                                raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
             return record, (raw[10], by_component(raw[11]), raw[12])
     record, counters = _interpreted(program, setup, seed, index)
     return (record._replace(replayed=True) if special is not None else record), counters
+
+
+def _numbers(scores: Any) -> tuple:
+    """Each seat's score as a record keeps it: a number, or None for any other value."""
+    for s in scores:
+        if type(s) is not int and type(s) is not float:
+            return tuple(s if isinstance(s, (int, float)) and not isinstance(s, bool) else None
+                         for s in scores)
+    return tuple(scores)
 
 
 def _interpreted(program: Program, setup: Setup, seed: str, index: int
