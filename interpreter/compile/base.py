@@ -17,7 +17,6 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_ITEMS, MAX_RANGE, MAX_TEXT
-from dsl.compiler import UNCHARGED_ITEMS
 from dsl.parser import parse_expression
 
 
@@ -63,26 +62,19 @@ def times(a: Any, b: Any) -> Any:
     return r
 
 
-def span(meter: list, start: int, stop: int, steps: int, budget: int) -> list:
+def span(start: int, stop: int) -> list:
     """`range(start, stop)` in generated code, as the built-in: a list of at most MAX_RANGE
-    numbers, else the interpreter replays the seed (and stops with the built-in's error). A
-    long one is counted as `work` counts, as the interpreter charges a built-in's items."""
+    numbers, else the interpreter replays the seed (and stops with the built-in's error). The
+    generated code counts a long one in its work meter, as the interpreter charges it."""
     if stop - start > MAX_RANGE:
         raise Fallback()
-    items = list(range(start, stop))
-    if len(items) > UNCHARGED_ITEMS:
-        work(meter, items, steps, budget)
-    return items
+    return list(range(start, stop))
 
 
-def work(meter: list, items: Any, steps: int, budget: int) -> Any:
-    """A comprehension's items, counted: the interpreter counts them in the step budget, so
-    the generated code hands the seed to it well before that budget could run out (early is
-    safe: the interpreter replays the seed exactly)."""
-    meter[0] += len(items)
-    if meter[0] + steps > budget // 2:
-        raise Fallback()
-    return items
+def fb() -> bool:
+    """The generated code's work meter passed half the step budget: the interpreter replays
+    the seed (early is safe: it replays exactly, and stops where its budget says)."""
+    raise Fallback()
 
 
 class _EndTurn(Exception):  # noqa: N818

@@ -54,7 +54,7 @@ class ExprWriter:
         seed would only go to the interpreter."""
         var, moved = level
         src = e.src
-        if (not src.startswith("[") or " for " not in src or ":=" in src or "_work(" in src
+        if (not src.startswith("[") or " for " not in src or ":=" in src
                 or var.search(src)):
             return e
         name = self.temp("h")
@@ -332,14 +332,28 @@ class ExprWriter:
         test, safe = "", it.safe and el.safe
         if c is not None:
             test, safe = f" if {c.src}", safe and c.safe
-        counted = f"_work(_W, {it.src}, steps, {self.max_steps})"  # in the step budget
+        # The items go into the work meter as they are gone through (`wk`, counted inline:
+        # no call per comprehension). Python takes no `:=` in a comprehension's iterable, so
+        # the list is bound and counted in the test of a first, one-pass `for`.
+        h = self.temp("it")
+        counted = self.charge(h, it.src)
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
-            return Ex(f"list({counted})", "list:" + el.kind, safe)
-        once = "".join(f"for {h} in ({src},) " for h, src in moved)
-        if ":=" in counted:  # Python takes no `:=` in a comprehension's iterable: a test binds it
-            h = self.temp("it")
-            once, counted = f"for _ in (0,) if ({h} := {counted}) is {h} {once}", h
-        return Ex(f"[{el.src} {once}for {var} in {counted}{test}]", "list:" + el.kind, safe)
+            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe)
+        once = "".join(f"for {x} in ({src},) " for x, src in moved)
+        return Ex(f"[{el.src} for _ in (0,) if {counted} {once}for {var} in {h}{test}]",
+                  "list:" + el.kind, safe)
+
+    def charge(self, name: str, src: str, least: int = 0) -> str:
+        """A test that binds the list `src` to `name` and counts its items in the work meter
+        `wk` (with `least`: only a list of more than that many), true unless the meter passes
+        half the step budget, where it hands the seed to the interpreter (`_fb()` raises).
+        The interpreter counts the same items in its step budget; the end of the game checks
+        the steps and the meter together (interpreter/compile/flow.py), so the game goes back
+        to the interpreter wherever the interpreter's budget would have stopped it."""
+        count = f"(wk := wk + len({name})) <= {self.max_steps // 2} or _fb()"
+        if least:
+            return f"(len({name} := {src}) <= {least} or {count})"
+        return f"((wk := wk + len({name} := {src})) <= {self.max_steps // 2} or _fb())"
 
     def _element(self, node: n.Comprehension, inner: dict) -> tuple[Ex, Ex | None]:
         """A comprehension's element and condition (None without one)."""
@@ -395,9 +409,8 @@ class ExprWriter:
                 out.append(x)
                 continue
             t = self.temp()
-            out.append(Ex(f"({t} if len({t} := {x.src}) <= {UNCHARGED_ITEMS // 2} else "
-                          f"_work(_W, {t}, steps, {self.max_steps}))", x.kind, x.safe,
-                          bound=x.bound))
+            out.append(Ex(f"({t} if {self.charge(t, x.src, UNCHARGED_ITEMS // 2)} else None)",
+                          x.kind, x.safe, bound=x.bound))
         return out
 
     def _x_call(self, node: n.Call, scope: dict) -> Ex:
@@ -487,7 +500,9 @@ class ExprWriter:
             return Ex(f"(({left}) if TR_{t} and {left} > 0 else 0)", "num", True)
         if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
             # May be too long; a long one counts in the step budget.
-            return Ex(f"_span(_W, {args[0].src}, {args[1].src}, steps, {self.max_steps})",
+            t = self.temp()
+            span = f"_span({args[0].src}, {args[1].src})"
+            return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS)} else None)",
                       "list:int")
         raise Unsupported(f"built-in {f}")
 

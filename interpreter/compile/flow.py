@@ -58,7 +58,7 @@ class FlowWriter:
             e(d, "rnd = _Random(seed).random")
         e(d, "drnd = None")
         e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
-        e(d, "_W = [0]")  # items comprehensions went through (specialize_base.work)
+        e(d, "wk = 0")  # items comprehensions and built-ins went through (ExprWriter.charge)
         e(d, "now = 0.0")
         e(d, str(_Late("fired")))
         e(d, f"CH = [0] * {_Late('chosen')}")
@@ -109,7 +109,9 @@ class FlowWriter:
         # An `end_game` step gives its reason; the end condition its doc.
         e(d + 1, f"reason = _eg.args[0] if _eg.args else "
                  f"{(end.get('doc') or 'the end condition holds')!r}")
-        e(d, f"if steps > {self.max_steps}:")
+        # The interpreter counts steps and items in one budget: a game whose two counts
+        # together passed half of it goes back to the interpreter.
+        e(d, f"if steps > {self.max_steps} or wk + steps > {self.max_steps // 2}:")
         e(d + 1, "raise _Fallback()")
         self.scoring(d)
         src = "\n".join(tidy(self.lines))

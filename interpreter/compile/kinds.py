@@ -82,7 +82,7 @@ class KindWriter:
         then worked out even when there are no items, or none passes the test: a lookup that
         could not be made then raises, and the seed only goes back to the interpreter."""
         hoists = getattr(self, "hoists", None)
-        if not hoists or ":=" in src or "_work(" in src or src.isidentifier():
+        if not hoists or ":=" in src or src.isidentifier():
             return src
         level = None
         for var, moved in reversed(hoists):

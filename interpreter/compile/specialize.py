@@ -92,10 +92,10 @@ from interpreter.compile.base import (
     _EndTurn,
     _lit,
     _node,
+    fb,
     span,
     times,
     within,
-    work,
 )
 from interpreter.compile.cards import CardWriter
 from interpreter.compile.checks import CheckWriter
@@ -409,7 +409,7 @@ def specialize(program: Program, players: int | None = None,
                 gen._restart()
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_within": within, "_work": work, "_span": span,
+                     "_within": within, "_fb": fb, "_span": span,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_compress": compress,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
