@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter.cli.main import main
 from interpreter.simulate import stats
@@ -652,3 +654,13 @@ def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
     report = simulate(str(path), "--games", "20", "--seed", "3").output
     assert f"note: {back['games']} game(s) went back from the generated code" in report
     assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=60))
+def test_whole_numbers_are_described_exactly_as_the_two_pass_formula_says(values):
+    d = stats.describe(values)
+    as_floats = stats.describe([float(v) for v in values])  # the two-pass formula
+    assert d.total == sum(values) and isinstance(d.total, int)
+    assert d.sd == pytest.approx(as_floats.sd, rel=1e-9, abs=1e-9)
+    assert d.mean.value == pytest.approx(as_floats.mean.value)

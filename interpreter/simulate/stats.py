@@ -16,6 +16,7 @@ Nothing here knows about games; `interpreter/simulate/summary.py` applies it to 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -105,11 +106,18 @@ def describe(values: Sequence[float]) -> Description | None:
     n = len(values)
     if n == 0:
         return None
-    # Whole numbers keep a whole total (a count of rolls reads 35699, not 35699.0).
-    total: float = (sum(values) if all(isinstance(v, int) for v in values)
-                    else math.fsum(values))
+    # Whole numbers keep a whole total (a count of rolls reads 35699, not 35699.0), and their
+    # variance is worked out exactly in whole numbers, at C speed (a run keeps 100,000s).
+    whole = set(map(type, values)) <= {int, bool}
+    total: float = sum(values) if whole else math.fsum(values)
     mean = total / n
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    if n < 2:
+        var = 0.0
+    elif whole:
+        squares = sum(map(operator.mul, values, values))
+        var = (n * squares - total * total) / (n * (n - 1))
+    else:
+        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     ordered = sorted(values)
     return Description(n, _mean_interval(n, mean, var), math.sqrt(var),
                        {name: quantile(ordered, q) for name, q in QUANTILES}, total)
