@@ -23,6 +23,7 @@ from typing import Any
 
 from interpreter.engine.signals import Undo
 from interpreter.engine.values import ref
+from interpreter.engine.words import label, lower_first, readable, zone_words
 
 
 class ChanceError(Exception):
@@ -277,8 +278,6 @@ def _repeats(tokens: list[str], dice: list) -> list[str]:
 def _dice_names(game, dice: list, most: int = 6) -> str:
     """The dice to roll as a referee reads them, by their labels, in the order their faces are
     entered: "white dice (2 × d6), then red dice (2 × d6)"."""
-    from interpreter.engine.words import label, lower_first, readable
-
     def kind(d) -> str:
         return f"d{d.sides}" if d.faces == list(range(1, d.sides + 1)) else \
             f"faces {_faces(d)}"
@@ -290,7 +289,7 @@ def _dice_names(game, dice: list, most: int = 6) -> str:
             runs.append([d.kind, 1, kind(d)])
     said = []
     for name, k, what in runs:
-        words = lower_first(label(game, name) if game is not None else readable(name))
+        words = _kind_words(game, name)
         if what in words:  # the label says the die already: "Player die (d20)"
             said.append(f"{k} × {words}" if k > 1 else words)
         else:
@@ -300,15 +299,18 @@ def _dice_names(game, dice: list, most: int = 6) -> str:
 
 def _entered(game, dice: list, faces: list) -> str:
     """The faces typed, said back by the dice's labels: "white dice 3 4, red dice 1 2"."""
-    from interpreter.engine.words import label, lower_first, readable
     runs: list[list] = []
     for d, f in zip(dice, faces, strict=True):
         if runs and runs[-1][0] == d.kind:
             runs[-1][1].append(f)
         else:
             runs.append([d.kind, [f]])
-    return ", ".join(f"{lower_first(label(game, name) if game is not None else readable(name))} "
-                     + " ".join(map(str, fs)) for name, fs in runs)
+    return ", ".join(f"{_kind_words(game, name)} " + " ".join(map(str, fs)) for name, fs in runs)
+
+
+def _kind_words(game, kind: str) -> str:
+    """A dice component as the referee reads it: its label inside a sentence."""
+    return lower_first(label(game, kind) if game is not None else readable(kind))
 
 
 def raise_request(text: str, events: list[str], players: list[str],
@@ -436,7 +438,6 @@ class TableChance(SeededChance):
             listing += "; KIND=FACE names a die by the face it shows"  # rolled dice in view
         zone = getattr(items[0], "zone", "")
         if zone and self.game is not None:
-            from interpreter.engine.words import zone_words
             where = zone_words(self.game, zone)
         else:
             where = zone or "the bag"
