@@ -99,3 +99,14 @@ def test_a_count_before_an_if_that_does_not_always_leave_stays():
     lines = ["steps = 0", "steps += 1", "if rnd() < 0.5:", "    if rnd() < 0.5:",
              "        return steps", "    steps += 1", "return steps"]
     assert _same_results(lines) == lines
+
+
+def test_a_decisions_value_that_no_test_reads_once_threaded_is_not_stored():
+    # The Pig turn again, its pick not returned: once the test of the pick is threaded into
+    # the branches that made it, nothing reads `D_x`, and only a store alone in its block
+    # (an `else:` must keep a statement) is left.
+    lines = TURN[:-1] + ["return steps, total, ch"]
+    lines = [ln.replace("_ch5 = 1", "ch = 1").replace("_ch5 = 0", "ch = 0") for ln in lines]
+    lines.insert(0, "ch = 0")
+    out = _same_results(lines)
+    assert [ln.strip() for ln in out if "D_x" in ln] == []

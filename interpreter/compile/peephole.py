@@ -128,20 +128,23 @@ def _sink_steps(lines: list[str]) -> list[str]:
     return out
 
 
-_TEMP_SET = re.compile(r"^(\s*)(_[a-z]+\d+) = (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
+# A temporary (`_ch5`) or a decision's value (`D_roll_or_hold`): stored where nothing else reads.
+_TEMP = r"(?:_[a-z]+\d+|D_\w+)"
+_TEMP_SET = re.compile(rf"^(\s*)({_TEMP}) = (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
 
 
 def _drop_temps(lines: list[str]) -> list[str]:
     """Temporaries the code never reads are not stored (`_ch5 = 1`, a decision's pick kept
-    for nothing), and one copied from a name and read once, on the next line, is that name
-    there (`_t4 = F_die` then `V_turn_total += _t4`). Only literals and plain names: nothing
-    whose evaluation could matter is removed."""
+    for nothing, `D_roll_or_hold = 'roll'` once no test reads the decision's value), and one
+    copied from a name and read once, on the next line, is that name there (`_t4 = F_die`
+    then `V_turn_total += _t4`). Only literals and plain names: nothing whose evaluation
+    could matter is removed."""
     text = "\n".join(lines)
     uses: dict[str, int] = {}  # how often each temporary is read (named, less stored)
-    for name in re.findall(r"\b_[a-z]+\d+\b", text):
+    for name in re.findall(rf"\b{_TEMP}\b", text):
         uses[name] = uses.get(name, 0) + 1
     for line in lines:
-        m = re.match(r"^\s*(_[a-z]+\d+) = ", line)
+        m = re.match(rf"^\s*({_TEMP}) = ", line)
         if m is not None:
             uses[m.group(1)] -= 1
     out: list[str] = []
@@ -232,7 +235,8 @@ def tidy(lines: list[str]) -> list[str]:
     moves."""
     out = _merge_steps(_drop_temps(lines))
     for _ in range(4):  # a count sunk and merged may meet the next `if`: until none moves
-        again = _merge_steps(_sink_steps(_thread_tests(out)))
+        # A test threaded into the branches may leave its value stored for nobody: dropped.
+        again = _merge_steps(_sink_steps(_drop_temps(_thread_tests(out))))
         if again == out:
             break
         out = again
