@@ -194,3 +194,26 @@ def test_a_seeded_game_with_a_modelled_race_resumes_to_the_same_game(tmp_path, m
     resumed = run("run", "--resume", str(cut), "--json", input=answers[6:])
     assert resumed.exit_code == 0, resumed.output
     assert inputs(cut) == inputs(whole)
+
+
+def test_a_log_written_before_the_narration_said_who_rolled_still_replays_and_resumes(tmp_path):
+    # Logs written before rolls and draws recorded who made them (`by`) and decisions their
+    # label: the replay and the resume take them as they are, event for event.
+    log = tmp_path / "new.jsonl"
+    assert run("run", PIG, "--seed", "2", "--seat", "1=human", "--log", str(log),
+               input="roll\nroll\nhold\n").exit_code == 1  # the input ends mid-game
+    old = tmp_path / "old.jsonl"
+    stripped = []
+    for line in log.read_text().splitlines():
+        rec = json.loads(line)
+        had = rec.pop("by", None) if rec.get("t") == "roll" else None
+        assert rec.get("t") != "roll" or had is not None  # the new log names the roller
+        rec.pop("label", None)
+        stripped.append(json.dumps(rec))
+    old.write_text("\n".join(stripped) + "\n")
+    resumed = run("run", "--resume", str(old), input="hold\n" * 200)
+    assert resumed.exit_code == 0, resumed.output
+    assert "the game differs from its log" not in resumed.output
+    replayed = run("replay", str(old))
+    assert "differs from the log" not in replayed.output
+    assert "(the replay matches the log, event for event)" in replayed.output

@@ -277,7 +277,7 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         nonlocal seen
         if seen < len(expected):
             got = json.loads(json.dumps(rec, ensure_ascii=False, default=str))
-            if got != expected[seen]:
+            if not journal.same_record(got, expected[seen]):
                 raise ResumeMismatch(seen + 1, expected[seen], got)
             seen += 1
             if seen == len(expected) and not as_json and why:

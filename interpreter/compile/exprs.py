@@ -46,10 +46,10 @@ class ExprWriter:
 
     def _hoisted(self, e: Ex, level: tuple[re.Pattern, list]) -> Ex:
         """A list built inside a comprehension's element that does not depend on its item
-        (`c.face in faces(current.potion) for c in current.curse`) is built once, before the
-        items, instead of once per item. Only a list the language charges nothing for
-        (no `_work`) and with no name bound by `:=` (not allowed where it moves to) moves:
-        charged work stays where the interpreter counts it. Built before the first item, it
+        (`c.face in faces(current.kept) for c in current.rolled`) is built once, before the
+        items, instead of once per item. Only a list with no name bound by `:=` (not allowed
+        where it moves to) moves: a comprehension counts its work with one, so charged work
+        stays where the interpreter counts it. Built before the first item, it
         is built even when there is none: a list of values cannot raise, and if it did, the
         seed would only go to the interpreter."""
         var, moved = level

@@ -128,16 +128,16 @@ def _sink_steps(lines: list[str]) -> list[str]:
     return out
 
 
-# A temporary (`_ch5`) or a decision's value (`D_roll_or_hold`): stored where nothing else reads.
+# A temporary (`_ch5`) or a decision's value (`D_keep_or_pass`): stored where nothing reads it.
 _TEMP = r"(?:_[a-z]+\d+|D_\w+)"
 _TEMP_SET = re.compile(rf"^(\s*)({_TEMP}) = (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
 
 
 def _drop_temps(lines: list[str]) -> list[str]:
     """Temporaries the code never reads are not stored (`_ch5 = 1`, a decision's pick kept
-    for nothing, `D_roll_or_hold = 'roll'` once no test reads the decision's value), and one
+    for nothing, `D_keep_or_pass = 'keep'` once no test reads the decision's value), and one
     copied from a name and read once, on the next line, is that name there (`_t4 = F_die`
-    then `V_turn_total += _t4`). Only literals and plain names: nothing whose evaluation
+    then `V_round_score += _t4`). Only literals and plain names: nothing whose evaluation
     could matter is removed."""
     text = "\n".join(lines)
     uses: dict[str, int] = {}  # how often each temporary is read (named, less stored)
@@ -182,8 +182,8 @@ def _thread_tests(lines: list[str]) -> list[str]:
     """An `if` chain whose every branch ends by storing a constant in one name (a decision's
     pick, `D_x = 'hold'`), followed by a test of that name against a constant with a short
     body: each branch knows the answer, so the body is copied into the branches where the
-    test holds and the test goes (Pig's `until: roll_or_hold == 'hold'` is a `break` in
-    the policy's branch)."""
+    test holds and the test goes (a `repeat` whose `until: keep_or_pass == 'pass'` becomes a
+    `break` in the policy's branch that picks `pass`)."""
     out = list(lines)
     i = 0
     while i < len(out):

@@ -179,7 +179,7 @@ class ThenChance(ChanceSource):
 
 def asks_for(items: list, count: int) -> bool:
     """Whether a blind draw at the table asks people what came out: not when nothing is drawn,
-    when it takes everything left (Dark Water Salvage's last loan draw), or when every item
+    when it takes everything left (the last draw from a bag), or when every item
     is alike."""
     return 0 < count < len(items) and len({_kind(x) for x in items}) > 1
 
@@ -275,7 +275,7 @@ def _repeats(tokens: list[str], dice: list) -> list[str]:
     return out
 
 
-def _dice_names(game, dice: list, most: int = 6) -> str:
+def _dice_names(game, dice: list) -> str:
     """The dice to roll as a referee reads them, by their labels, in the order their faces are
     entered: "white dice (2 × d6), then red dice (2 × d6)"."""
     def kind(d) -> str:
@@ -283,14 +283,15 @@ def _dice_names(game, dice: list, most: int = 6) -> str:
             f"faces {_faces(d)}"
     runs: list[list] = []
     for d in dice:
-        if runs and runs[-1][0] == d.kind and runs[-1][2] == kind(d):
+        what = kind(d)
+        if runs and runs[-1][0] == d.kind and runs[-1][2] == what:
             runs[-1][1] += 1
         else:
-            runs.append([d.kind, 1, kind(d)])
+            runs.append([d.kind, 1, what])
     said = []
     for name, k, what in runs:
         words = _kind_words(game, name)
-        if what in words:  # the label says the die already: "Player die (d20)"
+        if what in words:  # the label says the die already: "Big die (d20)"
             said.append(f"{k} × {words}" if k > 1 else words)
         else:
             said.append(f"{words} ({f'{k} × ' if k > 1 else ''}{what})")

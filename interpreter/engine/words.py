@@ -2,12 +2,12 @@
 
 Input: a running `Game` and the references its records hold (die and card ids, zone ids,
 player and team names, declared names). Output: text in the ruleset's own words: dice by
-their component's label with their faces ("White dice ⚁ 2, ⚂ 3"), a card by its name, a zone
-as "the ocean" or "Player 1's cup", a declared name by its label or, without one, a readable
-form of the name (`turn_total` -> "Turn total", dsl/view_layout.py's one labeller), and who
+their component's label with their faces ("Red dice ⚁ 2, ⚂ 3"), a card by its name, a zone
+as "the pool" or "Player 1's cup", a declared name by its label or, without one, a readable
+form of the name (`round_score` -> "Round score", dsl/view_layout.py's one labeller), and who
 did something ("the table" when no player did). The narration (interpreter/table/narrate.py)
 and the lines the engine writes itself (a `reveal`) both use it, so a thing is called the
-same everywhere, and never by an id the engine made up (`white[0]`, `Player 1.hand`).
+same everywhere, and never by an id the engine made up (`red[0]`, `Player 1.hand`).
 """
 
 from __future__ import annotations
@@ -54,13 +54,13 @@ def labels(program) -> Labels:
 
 
 def readable(name: Any) -> str:
-    """A name the ruleset declared, as words: `take_the_hit` -> "Take the hit"."""
+    """A name the ruleset declared, as words: `pass_the_turn` -> "Pass the turn"."""
     return derived_label(str(name))
 
 
 def lower_first(text: str) -> str:
-    """A label inside a sentence: "Grabbed sailors" -> "grabbed sailors" (an acronym or a
-    name such as "GLNS office" is left as it is)."""
+    """A label inside a sentence: "Spare dice" -> "spare dice" (an acronym or a
+    name such as "HQ office" is left as it is)."""
     if len(text) > 1 and text[0].isupper() and (text[1].islower() or text[1] == " "):
         return text[0].lower() + text[1:]
     return text
@@ -96,8 +96,8 @@ def owner_words(owner: Any) -> str:
 
 
 def zone_words(game, zone_id: Any, who_says: str | None = None) -> str:
-    """A zone as people call it: "the ocean", "Player 1's cup" ("their cup" when `who_says`
-    is its owner), "team white's sailors ashore"; `out` is out of the game."""
+    """A zone as people call it: "the pool", "Player 1's cup" ("their cup" when `who_says`
+    is its owner), "team red's dice kept"; `out` is out of the game."""
     if zone_id == "out":
         return "out of the game"
     owner, _, name = str(zone_id).rpartition(".")
@@ -154,7 +154,7 @@ def kind_of(game, thing: Die | Card | None, item_id: Any) -> str:
 def items_words(game, ids: list, faces: list | None = None, most: int = MANY) -> str:
     """Dice and cards as people read them: grouped by component, each die with its face
     (from `faces` when given, as a roll records them, else the face it shows now), each card
-    by its name; more than `most` of one kind are counted by face ("30 white sailors (⚀ 1 ×7,
+    by its name; more than `most` of one kind are counted by face ("30 red dice (⚀ 1 ×7,
     ...)") or in all ("12 ships")."""
     groups: dict[str, list] = {}
     loose = []  # what no component holds (a race for numbers, names): as it is

@@ -138,10 +138,24 @@ def logged_seats(head: dict, players: int) -> list[str] | None:
     return None
 
 
+# Fields that only say who did something, or how a choice reads, for the narration: a log
+# written before a field was added lacks it and still replays.
+WORDS_ONLY = {"roll": ("by",), "draw": ("by",), "decision": ("label",)}
+
+
+def same_record(replayed: dict, logged: dict) -> bool:
+    """Whether a replayed record (as JSON data) is the logged one: equal, or equal but for
+    the narration's fields (WORDS_ONLY) that the log does not hold."""
+    if replayed == logged:
+        return True
+    extra = [k for k in WORDS_ONLY.get(replayed.get("t"), ()) if k not in logged]
+    return bool(extra) and {k: v for k, v in replayed.items() if k not in extra} == logged
+
+
 def first_difference(replayed: list[dict], logged: list[dict]) -> int | None:
     """The index of the first record that differs, or None when the two are the same."""
     a = json.loads(json.dumps(replayed, default=str))
     for i in range(max(len(a), len(logged))):
-        if i >= len(a) or i >= len(logged) or a[i] != logged[i]:
+        if i >= len(a) or i >= len(logged) or not same_record(a[i], logged[i]):
             return i
     return None

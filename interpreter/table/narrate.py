@@ -270,8 +270,8 @@ def _unseen(rec: dict, viewer) -> set[int]:
 
 def input_words(game, rec: dict) -> str:
     """A thing people entered (a roll typed in, a choice, a race's report, a blind draw, an
-    event raised), said as what an `undo` takes back: "the roll of white captain ⚀ 1; black
-    captain ⚃ 4", "Player 1's choice for roll or hold: roll". Faces rolled out of sight are
+    event raised), said as what an `undo` takes back: "the roll of red die ⚀ 1; blue die ⚃ 4",
+    "Player 1's choice for keep or pass: keep". Faces rolled out of sight are
     counted, not shown."""
     t = rec["t"]
     if t == "roll":

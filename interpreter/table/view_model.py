@@ -6,7 +6,7 @@ renderer draws (the terminal's text in interpreter/table/view_text.py, `--json`,
 browser table):
 
     {"viewer": "Player 1", "round": 2, "current": "Player 2",
-     "table":   [{"title": "The ocean", "rows": [ROW, ...]}, ...],
+     "table":   [{"title": "The pool", "rows": [ROW, ...]}, ...],
      "teams":   [{"name": "white", "yours": true, "members": ["Player 1"], "rows": [...]}],
      "players": [{"name": "Player 1", "you": true, "team": "white", "out": false,
                   "rows": [...]}]}
@@ -15,7 +15,7 @@ A ROW is {"name": the declared name (absent for a designed text), "label": how p
 it, "value": VALUE}, and a VALUE one of: {"kind": "number", "value": 3}, {"kind": "flag",
 "value": true}, {"kind": "text", "value": "Player 2"}, {"kind": "none"}, {"kind": "hidden"}
 (with "count" for a zone: how many items lie there unseen), {"kind": "dice", "dice": [{"of":
-"White sailors", "face": 5}, ...]} (a die out of the viewer's sight has "face": null and
+"Red dice", "face": 5}, ...]} (a die out of the viewer's sight has "face": null and
 "hidden": true; one whose face a referee's table counts rather than types, "face": null and
 "untracked": true; with "row": true the row is that kind of dice), {"kind": "list", "items":
 [VALUE, ...]}, {"kind": "map", "entries": [[KEY, VALUE], ...]} and {"kind": "timer",

@@ -56,7 +56,7 @@ def _face(d: dict) -> str:
 
 
 def _dice_text(dice: list[dict], own_row: bool = False) -> str:
-    """Dice as their faces: "3, 5" for dice of one kind; "White captain 3, Black captain 5"
+    """Dice as their faces: "3, 5" for dice of one kind; "Red die 3, Blue die 5"
     for several; many dice of a kind as how many show each face."""
     if not dice:
         return "none"
