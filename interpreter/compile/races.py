@@ -117,6 +117,20 @@ class RaceWriter:
         e(d, f"{ac} = [{i} for {i} in range(len({rs})) if {nx}[{i}] < _inf]")
         e(d, f"{rem} = list({pool})")
         e(d, f"{last} = 0.0")
+        r, x = self.temp("r"), self.temp("x")
+        want = None
+        if "wanted" in spec:
+            want = self.cond(spec["wanted"], {**ctx.scope, "racer": Ex(r, "player", True),
+                                              "item": Ex(x, "dref", True)})
+        # Nothing changes the game while the claims are modelled, so what each racer wants
+        # is known once: its wanted items, in the pool's order, lose each item claimed. Only
+        # where the test counts no work (the interpreter tests it again at every claim, and
+        # work counted once would not be the work it counts).
+        wl = self.temp("wl") if want is not None and "wk" not in want.src else None
+        if wl is not None:
+            e(d, f"{wl} = []")
+            e(d, f"for {r} in {rs}:")
+            e(d + 1, f"{wl}.append([{x} for {x} in {rem} if {want.src}])")
         e(d, f"while {ac}:")
         d1 = d + 1
         # The soonest clock; among equals the first racer (ac keeps racers in order).
@@ -124,12 +138,10 @@ class RaceWriter:
         e(d1, f"if {held}[{i}] is not None and len({cl}[{i}]) >= {held}[{i}]:")
         e(d1 + 1, f"{ac}.remove({i})")
         e(d1 + 1, "continue")
-        r = self.temp("r")
         e(d1, f"{r} = {rs}[{i}]")
-        x = self.temp("x")
-        if "wanted" in spec:
-            want = self.cond(spec["wanted"], {**ctx.scope, "racer": Ex(r, "player", True),
-                                              "item": Ex(x, "dref", True)})
+        if wl is not None:
+            e(d1, f"{wn} = {wl}[{i}]")
+        elif want is not None:
             e(d1, f"{wn} = [{x} for {x} in {rem} if {want.src}]")
         else:
             e(d1, f"{wn} = list({rem})")
@@ -151,6 +163,11 @@ class RaceWriter:
         self._controllers(rid, "dref", ("values", wn), it, d1 + 2, Ex(r, "player", True))
         e(d1, f"{cl}[{i}].append({it})")
         e(d1, f"{rem}.remove({it})")
+        if wl is not None:
+            w = self.temp("w")
+            e(d1, f"for {w} in {wl}:")
+            e(d1 + 1, f"if {it} in {w}:")
+            e(d1 + 2, f"{w}.remove({it})")
         e(d1, f"{last} = {nx}[{i}]")
         gap(d1, f"{nx}[{i}]", last)
         return last
