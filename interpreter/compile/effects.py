@@ -433,6 +433,18 @@ class EffectWriter:
                 self.emit(dd, "rnd()")
                 self.emit(dd, f"{at} = 0.0")
                 self.emit(dd, add)
+            elif rate.const > 0 and secs.const is not _NO:
+                # A stretch known now: the draw u gives a moment within it only below
+                # 1 - (1 - rate) ** seconds; far from that bound (a billionth) the moment is
+                # not worked out, near it and below it is, exactly as the interpreter does.
+                log_rate = math.log1p(-rate.const)
+                bound = -math.expm1(secs.const * log_rate) * (1 + 1e-9) + 1e-300
+                u = self.temp("u")
+                self.emit(dd, f"{u} = rnd()")
+                self.emit(dd, f"if {u} < {bound!r}:")
+                self.emit(dd + 1, f"{at} = _log1p(-{u}) / {log_rate!r}")
+                self.emit(dd + 1, f"if {at} < {s}:")
+                self.emit(dd + 2, add)
             elif rate.const > 0:
                 # log1p(-rate) is the same number computed now or at each query.
                 self.emit(dd, f"{at} = _log1p(-rnd()) / {math.log1p(-rate.const)!r}")
@@ -477,25 +489,72 @@ class EffectWriter:
         if ctx.inline >= _MAX_INLINE:
             raise Unsupported("triggers nest too deeply to write out")
         seen: set[str] = set()
-        prev = None  # the group of the trigger written just before, if any
+        runs: list[list] = []  # consecutive triggers of one group (alone: a run of one)
         for trig in trigs:
             g = trig.group
-            chained = g is not None and g == prev
-            if g is not None and g in seen and not chained:
+            if g is not None and runs and runs[-1][0].group == g:
+                runs[-1].append(trig)
+                continue
+            if g is not None and g in seen:
                 raise Unsupported("a group whose triggers are not consecutive")
             if g is not None:
                 seen.add(g)
-            spec = self.data["triggers"][trig.name]
-            c = self.cond(spec["if"], {}) if "if" in spec else _lit(True)
-            if c.const is False:
-                continue  # never fires with these parameters
-            k = self.trig_index.setdefault(trig.order, len(self.fired))
-            if k == len(self.fired):
-                self.fired.append(trig.name)
-            # Within a group the first whose condition holds fires: an if/elif chain.
-            self.emit(d, f"{'elif' if chained else 'if'} {c.src}:")
-            self.emit(d + 1, f"fi{k} += 1")
-            self.block(spec.get("do"), d + 1,
-                       ctx.inside({}, depth=depth, in_loop=False, inline=ctx.inline + 1))
-            prev = g
+            runs.append([trig])
+        for run in runs:
+            members = []
+            for trig in run:
+                spec = self.data["triggers"][trig.name]
+                parts = self._conjuncts(spec["if"]) if "if" in spec else []
+                if parts is None or any(p.const is False for p in parts):
+                    c = self.cond(spec["if"], {})
+                    if c.const is False:
+                        continue  # never fires with these parameters
+                    parts = [c]
+                members.append((trig, spec, [p for p in parts if p.const is not True]))
+            # Within a group the first whose condition holds fires: an if/elif chain. The
+            # conditions' common first terms (`diving and remaining(dive) > 0 and ...` in
+            # each) are tested once, around the chain: conditions are pure, so this is the
+            # same test in the same order.
+            shared = _shared_prefix([parts for _, _, parts in members]) if len(members) > 1 else 0
+            at = d
+            if shared:
+                self.emit(d, f"if {_joined(members[0][2][:shared])}:")
+                at = d + 1
+            for m, (trig, spec, parts) in enumerate(members):
+                k = self.trig_index.setdefault(trig.order, len(self.fired))
+                if k == len(self.fired):
+                    self.fired.append(trig.name)
+                rest = parts[shared:]
+                self.emit(at, "else:" if m and not rest and m == len(members) - 1 else
+                          f"{'elif' if m else 'if'} {_joined(rest)}:")
+                self.emit(at + 1, f"fi{k} += 1")
+                self.block(spec.get("do"), at + 1,
+                           ctx.inside({}, depth=depth, in_loop=False, inline=ctx.inline + 1))
 
+    def _conjuncts(self, value: Any) -> list[Ex] | None:
+        """A condition's terms joined by `and`, each written on its own (None when one is
+        not a test of true or false: the whole condition is then written as one)."""
+        terms: list[n.Node] = []
+
+        def flat(x: n.Node) -> None:
+            if isinstance(x, n.Binary) and x.op == "and":
+                flat(x.left)
+                flat(x.right)
+            else:
+                terms.append(x)
+        flat(_node(value))
+        parts = [self.expr(t, {}) for t in terms]
+        return parts if all(p.kind == "bool" for p in parts) else None
+
+
+def _joined(parts: list[Ex]) -> str:
+    """Terms tested one after another, as `and` tests them ("True" for none)."""
+    return " and ".join(f"({p.src})" for p in parts) if parts else "True"
+
+
+def _shared_prefix(lists: list[list[Ex]]) -> int:
+    """How many first terms every condition of a chain has in common (as written)."""
+    k = 0
+    while all(len(x) > k for x in lists) and len({x[k].src for x in lists}) == 1:
+        k += 1
+    return k
