@@ -12,6 +12,7 @@ Runtime: about 20 to 30 s on two cores (Pig's 10,000 games and the Dask cluster 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import itertools
 import json
 import math
@@ -334,6 +335,31 @@ def test_a_fault_of_the_interpreter_in_one_game_is_reported_not_raised(monkeypat
     assert "1 of 5 games stopped with an error; the first, game 2:" in out.output
     assert "the interpreter failed: ValueError: a bug" in out.output
     assert "--seed 0:2" in out.output and "Traceback" not in out.output
+
+
+def test_a_fault_of_the_generated_code_is_reported_not_hidden_by_a_replay(monkeypatch):
+    from interpreter.simulate import runner
+
+    real = runner.specialized_for
+
+    def faulty_for(program, setup):
+        special = real(program, setup)
+        tracked = special.play_tracked
+
+        def play(seed):
+            if seed == "0:2":
+                raise TypeError("a generator bug")
+            return tracked(seed)
+        return dataclasses.replace(special, play_tracked=play)
+
+    monkeypatch.setattr(runner, "specialized_for", faulty_for)
+    out = simulate(PIG, "--games", "5")
+    assert out.exit_code == 1, out.output
+    assert "1 of 5 games stopped with an error; the first, game 2:" in out.output
+    assert "the generated code failed: TypeError: a generator bug" in out.output
+    assert "Traceback" not in out.output
+    r = json.loads(simulate(PIG, "--games", "5", "--json").stdout)
+    assert r["replayed"]["games"] == 0 and r["engine"] == "generated"
 
 
 # -- comparisons and sweeps ----------------------------------------------------------------------

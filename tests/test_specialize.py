@@ -543,3 +543,18 @@ def test_built_ins_over_a_long_list_count_in_the_budget_as_the_interpreter_count
         errors += played.result.error is not None
     assert 0 < errors < 12  # long and short games both played
     assert special.fallbacks == errors  # only the long ones went back
+
+
+@pytest.mark.parametrize("fault", [NameError("name '_x' is not defined"),
+                                   ZeroDivisionError("division by zero")])
+def test_a_fault_of_the_generated_code_is_raised_not_hidden_by_a_replay(fault):
+    # A NameError is never a rule's error; a division by zero is one only where the
+    # interpreter's game stops with an error too, which Pig's seed 7 does not.
+    special = specialize(load(PIG).program)
+
+    def faulty(seed):
+        raise fault
+
+    special.play_raw = faulty
+    with pytest.raises(type(fault)):
+        special.play(7)

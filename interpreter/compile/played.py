@@ -12,8 +12,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.compile.base import Fallback
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
+
+# What a rule error the generated code does not test for is met as: the interpreter tests for
+# it and stops with a located error (`12 // (turn - 3)`, `g[...]` of no such cell, a die read
+# before its first roll). NameError, AttributeError and the like are not among them: never a
+# rule's error, always the generator's.
+_RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError)
+
+
+class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
+    """The generated code met a rule error as Python's own: the caller plays the seed with
+    the interpreter, whose game must stop with an error; `check` says a fault otherwise."""
+
+    def __init__(self, cause: Exception):
+        super().__init__(f"{type(cause).__name__}: {cause}")
+        self.cause = cause
+
+    def check(self, error: Any) -> None:
+        """Raise the generated code's own exception when the interpreter's game on the same
+        seed did not stop with an error (`error` None): then it was not a rule's error but
+        the code generator's, which a replay must not hide."""
+        if error is None:
+            raise self.cause
+
 
 # -- the result -----------------------------------------------------------------------------------
 
@@ -53,12 +77,17 @@ class Specialized:
 
     def play(self, seed: Any, track: bool = False) -> Played:
         """One game on `seed`: exactly what the interpreter's game on that seed gives."""
-        played = self.try_play(seed, track)
+        try:
+            played = self.try_play(seed, track)
+        except MustStop as stop:
+            played = self._interpreted(seed)
+            stop.check(played.result.error)
+            return played
         return played if played is not None else self._interpreted(seed)
 
     def try_play(self, seed: Any, track: bool = False) -> Played | None:
-        """One game on `seed` by the generated code, or None when the interpreter must play
-        it (a budget ran out, a rule error, anything unforeseen)."""
+        """One game on `seed` by the generated code; see `try_raw` for when it is None or
+        raises."""
         raw = self.try_raw(seed, track)
         if raw is None:
             return None
@@ -66,12 +95,20 @@ class Specialized:
 
     def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
         """The generated code's own tuple for one game (what a bulk run reads without a
-        `Result`; `standings` ranks it), or None when the interpreter must play it."""
+        `Result`; `standings` ranks it); None when the generated code hands the seed to the
+        interpreter on purpose (`Fallback`: a work limit near its end, a rule error it tests
+        for); `MustStop` when it met a rule error as Python's own (a division by zero, a key
+        or item not there, none where a number goes): the interpreter's game on that seed
+        must stop with an error too. Any other exception is a fault of the code generator and
+        is raised, never hidden by a replay."""
         try:
             return (self.play_tracked if track else self.play_raw)(seed)
-        except Exception:
+        except Fallback:
             self.fallbacks += 1
             return None
+        except _RULE_ERRORS as err:
+            self.fallbacks += 1
+            raise MustStop(err) from err
 
     def _interpreted(self, seed: Any) -> Played:
         from interpreter.engine.setup import new_game

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dsl.compiler import Env
-from interpreter.compile.played import Specialized
+from interpreter.compile.played import MustStop, Specialized
 from interpreter.compile.specialize import specialize
 from interpreter.engine.program import Program
 from interpreter.engine.setup import load, new_game
@@ -262,14 +262,22 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
     on the same seed); otherwise, or when it hands the seed back, the interpreter (the record
     says `replayed` then, and the report counts such games)."""
     special = specialized_for(program, setup)
+    stop = None
     if special is not None:
-        raw = special.try_raw(seed, track=True)
+        try:
+            raw = special.try_raw(seed, track=True)
+        except MustStop as e:  # the interpreter's game must stop with an error (below)
+            raw, stop = None, e
+        except Exception as e:  # a fault of the code generator, not of the rules
+            return _faulty(index, special.players, "generated code", e), ({}, {}, {})
         if raw is not None:  # read straight from the generated code's tuple: no `Result`
             winners, placed = special.ranks(raw)
             record = GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
                                 raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
             return record, (raw[10], by_component(raw[11]), raw[12])
     record, counters = _interpreted(program, setup, seed, index)
+    if stop is not None and record.error is None:  # no rule error: the generator's own
+        return _faulty(index, special.players, "generated code", stop.cause), ({}, {}, {})
     return (record._replace(replayed=True) if special is not None else record), counters
 
 
@@ -293,14 +301,9 @@ def _interpreted(program: Program, setup: Setup, seed: str, index: int
     try:
         result = game.run()
     except Exception as e:  # a fault of the interpreter itself, not of the rules
-        # One faulty game must not lose a long run, nor end it in a traceback: it is counted
-        # like a game the rules could not finish, with its seed to play it again.
-        error = ("runtime-error", f"the interpreter failed: {type(e).__name__}: {e}", (), None,
-                 "please report this, with the seed of the game")
-        n = game.players_n
-        return GameRecord(index, (None,) * n, (), (0,) * n, game.round, game.turn, game.rolls,
-                          game.steps, float(game.clock.now()), None, standings.first,
-                          error), ({}, {}, {})
+        return _faulty(index, game.players_n, "interpreter", e)._replace(
+            rounds=game.round, turns=game.turn, rolls=game.rolls, steps=game.steps,
+            seconds=float(game.clock.now()), first=standings.first), ({}, {}, {})
     if result.error is None and standings.ok:
         standings.look(game)  # the last turn, which the end of the game cut short
     first = standings.first
@@ -309,6 +312,16 @@ def _interpreted(program: Program, setup: Setup, seed: str, index: int
     changes = standings.changes if standings.ok and result.error is None else None
     return _record(index, result, first, changes), (game.fired, by_component(game.chosen),
                                                     game.unruled)
+
+
+def _faulty(index: int, players: int, who: str, e: Exception) -> GameRecord:
+    """A game that `who` (the interpreter, the generated code) failed to play. One faulty
+    game must not lose a long run, nor end it in a traceback: it is counted like a game the
+    rules could not finish, with its seed to play it again."""
+    error = ("runtime-error", f"the {who} failed: {type(e).__name__}: {e}", (), None,
+             "please report this, with the seed of the game")
+    return GameRecord(index, (None,) * players, (), (0,) * players, 0, 0, 0, 0, 0.0, None,
+                      None, error)
 
 
 _ITEM = re.compile(r"([A-Za-z_]\w*)\[\d+\]")
