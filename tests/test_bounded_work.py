@@ -17,7 +17,7 @@ from dsl.limits import LIMIT_CEILINGS, MAX_PIECES, MAX_VARIANTS
 from dsl.loader import load_text
 from dsl.parser import MAX_DEPTH, ExprSyntaxError, parse_expression
 from interpreter.cli.main import main
-from interpreter.engine import compile_expr as cx
+from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load, new_game
 
 HEAD = """\
@@ -77,10 +77,12 @@ def test_an_expression_at_the_depth_limit_still_checks_compiles_and_runs(tmp_pat
               next: end
         scoring: {{score: x, order: highest}}
         """)
-    for generate in (False, True):
-        with cx.generation(generate):
-            result = new_game(load(path).program, 1).run()
-        assert result.error is None and result.seats[0].score == MAX_DEPTH - 1
+    program = load(path).program
+    result = new_game(program, 1).run()
+    assert result.error is None and result.seats[0].score == MAX_DEPTH - 1
+    special = specialize(program)  # and the generated code
+    assert special is not None
+    assert special.play(0).result.seats[0].score == MAX_DEPTH - 1 and special.fallbacks == 0
 
 
 RUNAWAYS = {
@@ -118,11 +120,9 @@ def _runaway(tmp_path, state: str, steps: str) -> str:
 
 
 @pytest.mark.parametrize("name", list(RUNAWAYS))
-@pytest.mark.parametrize("generate", [False, True], ids=["closures", "generated"])
-def test_a_runaway_game_stops_with_a_located_error_in_run(name, generate, tmp_path):
+def test_a_runaway_game_stops_with_a_located_error_in_run(name, tmp_path):
     state, steps, says = RUNAWAYS[name]
-    with cx.generation(generate):
-        result = CliRunner().invoke(main, ["run", _runaway(tmp_path, state, steps)])
+    result = CliRunner().invoke(main, ["run", _runaway(tmp_path, state, steps)])
     assert result.exit_code == 1, result.output
     assert "runaway.yaml:" in result.output and says in result.output
     assert "Traceback" not in result.output

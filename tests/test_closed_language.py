@@ -1,7 +1,7 @@
 """The language is closed (issue 14): an expression reaches only what the ruleset declares and
 the documented built-ins, never an attribute of a host object, and `set`/`add` write only
 declared state. Held by the parser and checker, again by the engine as it runs (a bypassed
-check), and by every code generator (closures, per-expression code, the specializer)."""
+check), and by both implementations (the closures, the code generator)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,6 @@ from dsl.parser import ExprSyntaxError, parse_expression
 from dsl.symbols import collect_symbols
 from interpreter.compile import specialize as specialize_module
 from interpreter.compile.specialize import specialize
-from interpreter.engine import codegen, codegen_steps
-from interpreter.engine import compile_expr as cx
 from interpreter.engine.chance import SeededChance
 from interpreter.engine.program import compile_program
 from interpreter.engine.setup import SetupError, load, new_game
@@ -125,14 +123,13 @@ def _host_values():
                                              "owner", "capacity", "id"])
 def test_a_field_node_built_by_hand_reaches_no_host_attribute(field):
     """Defence in depth: even a field the parser would refuse, put into a tree by hand, is read
-    through the object's list of fields, by the closures and by the generated code alike."""
+    through the object's list of fields (the generated code's reads are held by
+    test_the_code_generator_reads_ruleset_fields_only_through_the_objects_lists)."""
     node = n.Field((0, 1), n.Name((0, 1), "x"), field, (0, 1))
     closure = compile_expression(node)
-    generated = codegen.generate(node, closure)
     for value in _host_values():
-        for fn in (closure, generated):
-            with pytest.raises((ExprEvalError, EvalError)):
-                fn({"x": value})
+        with pytest.raises((ExprEvalError, EvalError)):
+            closure({"x": value})
 
 
 def test_set_and_add_write_only_what_an_object_lets_the_ruleset_change():
@@ -157,8 +154,7 @@ def _program_bypassing_the_checker(body: str):
     return compile_program(doc.data, symbols, {})
 
 
-@pytest.mark.parametrize("generate", [False, True], ids=["closures", "generated"])
-def test_a_bypassed_check_is_caught_again_when_the_game_runs(generate):
+def test_a_bypassed_check_is_caught_again_when_the_game_runs():
     body = """\
         state:
           player:
@@ -171,15 +167,13 @@ def test_a_bypassed_check_is_caught_again_when_the_game_runs(generate):
               next: end
         scoring: {score: current.gold, order: highest}
         """
-    with cx.generation(generate):
-        program = _program_bypassing_the_checker(body)
-        result = new_game(program, 1, None, SeededChance(0), 0).run()
+    program = _program_bypassing_the_checker(body)
+    result = new_game(program, 1, None, SeededChance(0), 0).run()
     assert result.error is not None and result.error.path
     assert "'seat' of a player cannot be set" in result.error.message
 
 
-@pytest.mark.parametrize("generate", [False, True], ids=["closures", "generated"])
-def test_setting_an_undeclared_name_is_refused_when_the_game_is_compiled(generate):
+def test_setting_an_undeclared_name_is_refused_when_the_game_is_compiled():
     body = """\
         flow:
           phases:
@@ -188,13 +182,11 @@ def test_setting_an_undeclared_name_is_refused_when_the_game_is_compiled(generat
                 - set: {current: 7}
               next: end
         """
-    with cx.generation(generate), pytest.raises(RuleError, match="not declared state"):
+    with pytest.raises(RuleError, match="not declared state"):
         _program_bypassing_the_checker(body)
 
 
-@pytest.mark.parametrize("generate", [False, True], ids=["closures", "generated"])
-def test_an_any_typed_field_is_checked_against_the_declared_fields_as_it_runs(generate,
-                                                                               tmp_path):
+def test_an_any_typed_field_is_checked_against_the_declared_fields_as_it_runs(tmp_path):
     """`faces` is an attribute the engine keeps on a die, not a field of the language: through
     a value of type any the checker cannot tell, so the engine refuses it, located."""
     text = HEAD + textwrap.dedent("""\
@@ -209,9 +201,8 @@ def test_an_any_typed_field_is_checked_against_the_declared_fields_as_it_runs(ge
                 - say: "{(if true then d else 0).faces}"
               next: end
         """)
-    with cx.generation(generate):
-        program = load(str(tmp_path / "r.yaml"), text=text).program
-        result = new_game(program, 1, None, SeededChance(0), 0).run()
+    program = load(str(tmp_path / "r.yaml"), text=text).program
+    result = new_game(program, 1, None, SeededChance(0), 0).run()
     assert result.error is not None and "has no field 'faces'" in result.error.message
     assert result.error.path and result.error.pos is not None
 
@@ -257,23 +248,19 @@ def _reaches_only_engine_attributes(source: str) -> None:
             assert node.id not in ("getattr", "setattr", "eval", "exec", "__import__", "open")
 
 
-def test_every_code_generator_reads_ruleset_fields_only_through_the_objects_lists(tmp_path, monkeypatch):
-    """Per-expression code, generated step lists and the specializer: a ruleset's field names
-    reach the generated Python as quoted constants, or as an attribute read only after the
-    object listed it among its fields; nothing is written by attribute, no host attribute is
-    named."""
+def test_the_code_generator_reads_ruleset_fields_only_through_the_objects_lists(tmp_path,
+                                                                               monkeypatch):
+    """A ruleset's field names reach the generated Python as quoted constants, or as an
+    attribute read only after the object listed it among its fields; nothing is written by
+    attribute, no host attribute is named."""
     spy = _Sources()
-    for module in (codegen, codegen_steps, specialize_module):
-        monkeypatch.setattr(module, "compile", spy, raising=False)
+    monkeypatch.setattr(specialize_module, "compile", spy, raising=False)
     program = load(str(tmp_path / "r.yaml"), text=RULESET).program
     game = new_game(program, 1, None, SeededChance(3), 3)
     game.result = game.run()
     assert game.result.error is None and game.players[0].zzscore > 0
-    generated_before_specializing = len(spy.texts)
     fast = specialize(program, 1)
-    assert generated_before_specializing > 0
-    if fast is not None:  # the specializer either declines or emits closed code
-        assert len(spy.texts) > generated_before_specializing
-        assert [s.score for s in fast.play(3).result.seats] == [s.score for s in game.result.seats]
+    assert fast is not None and spy.texts
+    assert [s.score for s in fast.play(3).result.seats] == [s.score for s in game.result.seats]
     for source in spy.texts:
         _reaches_only_engine_attributes(source)

@@ -10,7 +10,6 @@ import pytest
 from interpreter.compile.specialize import specialize
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ScriptedChance, SeededChance
-from interpreter.engine.compile_expr import generation
 from interpreter.engine.setup import load, new_game
 from interpreter.table.narrate import result_lines
 
@@ -493,12 +492,9 @@ def test_a_procedures_break_leaves_the_loop_around_its_call(tmp_path):
     assert g.env["x"] == 1  # one pass, cut at the break
 
 
-@pytest.mark.parametrize("generated", [True, False])
-def test_a_procedures_break_reached_outside_any_loop_stops_the_game_at_the_break(tmp_path,
-                                                                                 generated):
+def test_a_procedures_break_reached_outside_any_loop_stops_the_game_at_the_break(tmp_path):
     # One call stands in a loop, so the ruleset validates; the other runs the break loose.
-    with generation(generated):  # the generated steps and the closures alike
-        g = game(tmp_path, PROCEDURE_BREAK % "- call: stop_now", players=1)
+    g = game(tmp_path, PROCEDURE_BREAK % "- call: stop_now", players=1)
     err = g.result.error
     assert err.code == "runtime-error"
     assert err.message == "'break' ran outside any repeat or for_each"

@@ -161,6 +161,37 @@ class _Ctx:
                     self.inline if inline is None else inline, self.checks, self.flag_exit)
 
 
+@dataclass(frozen=True)
+class ItemSet:
+    """A `set` target that is an item of list state (`L[i]`, `L[i][j]`, `p.L[i]`): the state
+    `at` gets a new list with the item changed (`set_in`), never the old list changed in
+    place, so no other name holding that list sees the change."""
+
+    at: str
+    keys: tuple[str, ...]
+
+    def assign(self, value: str) -> str:
+        return f"{self.at} = _set_in({self.at}, ({', '.join(self.keys)},), {value})"
+
+
+def set_in(container: list, keys: tuple, value: Any) -> list:
+    """`set: {"L[i][j]": v}` in generated code: a copy of `container` with the item at the
+    end of the path changed, each list along the path copied. The inner keys are read as the
+    language reads `L[i]` (0 <= i < count), the last written as steps._setter writes it
+    (Python's meaning: a negative key counts from the end); a key out of range fails, where
+    the interpreter stops with its error (Specialized.play replays the seed)."""
+    new = list(container)
+    inner = new
+    for k in keys[:-1]:
+        if not 0 <= k < len(inner):
+            raise IndexError(k)
+        item = list(inner[k])
+        inner[k] = item
+        inner = item
+    inner[keys[-1]] = value
+    return new
+
+
 def stored(e: Ex, src: str | None = None, in_place: bool = False) -> str:
     """The source of `e` as a value to store (`set`, `let`, a procedure's argument), as
     steps' `copied` stores a value: never shared with where it was read, where sharing could

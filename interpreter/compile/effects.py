@@ -9,6 +9,7 @@ fires. A mixin of the specializer's writer (interpreter/compile/specialize.py)."
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
@@ -23,13 +24,13 @@ from interpreter.compile.base import (
     SAFE_INT,
     SMALL_STEP,
     Ex,
+    ItemSet,
     Unsupported,
     _Ctx,
     _lit,
     _node,
     stored,
 )
-from interpreter.engine.codegen_steps import loop_head
 from interpreter.engine.step_runtime import step_name
 
 
@@ -115,13 +116,13 @@ class EffectWriter:
         sized = [stored(v, src, self.vars.get(name, ("",))[0] == "team")
                  for src, (_, v, name) in zip(sized, pairs, strict=True)]
         if len(pairs) == 1:
-            self.emit(d, f"{pairs[0][0]} = {sized[0]}")
+            self.emit(d, _assigned(pairs[0][0], sized[0]))
         else:  # every value is read before any is written
             temps = [self.temp() for _ in pairs]
             for t, src in zip(temps, sized, strict=True):
                 self.emit(d, f"{t} = {src}")
             for t, (target, _, _) in zip(temps, pairs, strict=True):
-                self.emit(d, f"{target} = {t}")
+                self.emit(d, _assigned(target, t))
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_add(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -216,7 +217,7 @@ class EffectWriter:
                 raise Unsupported("repeat count")
         exits = self.flag_exits
         nt, cap, passes = self.temp("n"), self.temp("cap"), self.temp("p")
-        d2 = loop_head(self.emit, d, (nt, cap, passes), times and times.src,
+        d2 = _loop_head(self.emit, d, (nt, cap, passes), times and times.src,
                        most and most.src, while_ and while_.src)
         # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
         # error: the interpreter replays this seed. (A counter, not `for _ in range(...)`:
@@ -547,6 +548,11 @@ class EffectWriter:
         return parts if all(p.kind == "bool" for p in parts) else None
 
 
+def _assigned(target: str | ItemSet, value: str) -> str:
+    """The statement that stores `value` at a `set` target."""
+    return target.assign(value) if isinstance(target, ItemSet) else f"{target} = {value}"
+
+
 def _joined(parts: list[Ex]) -> str:
     """Terms tested one after another, as `and` tests them ("True" for none)."""
     return " and ".join(f"({p.src})" for p in parts) if parts else "True"
@@ -558,3 +564,25 @@ def _shared_prefix(lists: list[list[Ex]]) -> int:
     while all(len(x) > k for x in lists) and len({x[k].src for x in lists}) == 1:
         k += 1
     return k
+
+
+def _loop_head(emit: Callable[[int, str], None], d: int, names: tuple[str, str, str],
+              times: str | None, most: str | None, while_: str | None) -> int:
+    """The head of a generated `repeat`: the count and the cap evaluated once, then each pass
+    stops at `times` or when `while` no longer holds, and counts itself. Returns the depth of
+    the loop's body."""
+    nt, cap, passes = names
+    if times:
+        emit(d, f"{nt} = {times}")
+    if most:
+        emit(d, f"{cap} = {most}")
+    emit(d, f"{passes} = 0")
+    emit(d, "while True:")
+    if times:
+        emit(d + 1, f"if {passes} >= {nt}:")
+        emit(d + 2, "break")
+    if while_:
+        emit(d + 1, f"if not {while_}:")
+        emit(d + 2, "break")
+    emit(d + 1, f"{passes} += 1")
+    return d + 1

@@ -32,7 +32,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.parser import parse_expression
-from interpreter.compile.base import _NONEABLE, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NONEABLE, Ex, ItemSet, Unsupported, _Ctx, _node
 
 # Kinds a map may be keyed by: values whose Python equality and hashing are the language's.
 _KEYS = ("int", "num", "str", "bool", "player", "team", "card", "cell")
@@ -186,11 +186,14 @@ class MapWriter:
         if kind not in ("list", "map"):
             return super()._initial(name, kind, scope)
         init, is_expr = self.inits[name]
-        if not is_expr:
+        numbers = not is_expr and kind == "list" and init and _numbers_only(init)
+        if not is_expr and not numbers:
             if init not in ([], {}) or (init == {}) != (kind == "map"):
                 raise Unsupported(f"a {kind} state with items from the start")
             return "{}" if kind == "map" else "[]"
-        e = self.expr(parse_expression(init), scope)
+        # An expression, or a written list of numbers (nested or not): a list display, so a
+        # fresh list each game, as the interpreter's deep copy.
+        e = self.expr(_node(init) if numbers else parse_expression(init), scope)
         if kind == "list" and self.list_kinds.get(name) is None:
             self._teach(name, e.kind)
         want = self._state_kind(name)
@@ -273,6 +276,9 @@ class MapWriter:
                 if key.kind != kk or (key.kind in _NONEABLE and not (key.safe or key.some)):
                     raise Unsupported("a map set at a key of another kind")
                 return f"{m.src}[{key.src}]", vk, name
+            item = self._list_item_target(node, ctx)
+            if item is not None and not read:
+                return item
             return super()._target(text, ctx, read)
         if isinstance(node, n.Field):
             var = self.vars.get(node.name)
@@ -287,6 +293,44 @@ class MapWriter:
             if var is not None and var[0] != "player" and var[2] in ("list", "map"):
                 return var[1], self._state_kind(node.id), node.id
         return super()._target(text, ctx, read)
+
+    def _list_item_target(self, node: n.Index, ctx: _Ctx) -> tuple[ItemSet, str, str] | None:
+        """`L[k]`, `L[i][j]`, `p.L[k]` of global, turn, round or per-player list state as a
+        `set` target (base.set_in: a new list, the item changed), with the kind of the item;
+        None for other targets."""
+        keys = []
+        root = node
+        while isinstance(root, n.Index):
+            keys.append(root.key)
+            root = root.obj
+        keys.reverse()
+        name = root.id if isinstance(root, n.Name) else root.name \
+            if isinstance(root, n.Field) else None
+        var = self.vars.get(name) if name else None
+        if var is None or var[2] != "list" or var[0] not in ("global", "player", "turn",
+                                                             "round"):
+            return None
+        if var[0] == "player":
+            if not isinstance(root, n.Field):
+                return None
+            obj = self.expr(root.obj, ctx.scope)
+            if obj.kind != "player":
+                raise Unsupported("target")
+            at = f"{var[1]}[{obj.src}]"
+        elif isinstance(root, n.Name):
+            at = var[1]
+        else:
+            return None
+        lst = self.expr(node.obj, ctx.scope)  # the innermost list: its items' kind
+        if not lst.kind.startswith("list:"):
+            raise Unsupported("target")
+        key_srcs = []
+        for k in keys:
+            key = self.expr(k, ctx.scope)
+            if key.kind != "int":
+                raise Unsupported("an index that is not a whole number")
+            key_srcs.append(key.src)
+        return ItemSet(at, tuple(key_srcs)), lst.kind[len("list:"):], name
 
     # -- reads -----------------------------------------------------------------------------------
     def _map_index(self, m: Ex, key: Ex) -> Ex:
@@ -323,3 +367,11 @@ class MapWriter:
         if a.kind != kk:
             raise Unsupported("in a map, a key of another kind")
         return Ex(f"({a.src} {'not in' if negate else 'in'} {m.src})", "bool", a.safe and m.safe)
+
+
+def _numbers_only(value: Any) -> bool:
+    """A written list of numbers and truth values, or of such lists (no texts: `_node` would
+    read a text as an expression)."""
+    if isinstance(value, list):
+        return all(_numbers_only(v) for v in value)
+    return isinstance(value, (int, float, bool))

@@ -93,6 +93,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
     fb,
+    set_in,
     span,
     times,
     within,
@@ -409,7 +410,7 @@ def specialize(program: Program, players: int | None = None,
                 gen._restart()
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_within": within, "_fb": fb, "_span": span,
+                     "_within": within, "_fb": fb, "_span": span, "_set_in": set_in,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_compress": compress,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,

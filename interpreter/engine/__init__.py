@@ -1,2 +1,2 @@
 """Phases 5-6 as a reference: the game model and the interpreter that runs any checked
-ruleset (closures and per-expression generated code), and setting a game up."""
+ruleset (closures: the reference interpreter), and setting a game up."""

@@ -9,33 +9,15 @@ expression, so runtime errors render like compile errors (file:line:column).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import EvalError, put
 from dsl.compiler import ExprEvalError, compile_expression, compile_template
 from dsl.parser import parse_expression, parse_template
-from interpreter.engine import codegen
 from interpreter.engine.signals import RuleError
 
 Fn = Callable[[Mapping[str, Any]], Any]
-
-# Expressions run as generated Python (interpreter/engine/codegen.py) with the closures as their
-# reference; tests switch generation off to compare the two.
-GENERATE = True
-
-
-@contextmanager
-def generation(on: bool):
-    """Compiles with generated code on or off (tests compare the two)."""
-    global GENERATE
-    old, GENERATE = GENERATE, on
-    try:
-        yield
-    finally:
-        GENERATE = old
-
 
 def node_of(value: Any) -> n.Node:
     """The expression node of a ruleset value, read the way the checker reads it."""
@@ -70,24 +52,19 @@ def expr(value: Any, path: tuple) -> Fn:
 
 
 def _compiled(node: n.Node, path: tuple) -> Fn:
-    slow = located(compile_expression(node), path)
-    return codegen.generate(node, slow, where=path) if GENERATE else slow
+    return located(compile_expression(node), path)
 
 
 def cond(value: Any, path: tuple) -> Fn:
     """Compiles a condition: like `expr`, but a result other than true/false is an error."""
-    if isinstance(value, str):
-        node = parse_expression(value)
-        f = located(compile_expression(node), path)
-    else:
-        node, f = None, expr(value, path)
+    f = _compiled(parse_expression(value), path) if isinstance(value, str) else expr(value, path)
 
     def check(env):
         v = f(env)
         if v is True or v is False:
             return v
         raise RuleError("runtime-error", f"a condition must be true or false, not {v!r}", path)
-    return codegen.generate(node, check, True, path) if GENERATE and node else check
+    return check
 
 
 def template(value: Any, path: tuple) -> Callable[[Mapping[str, Any]], str]:

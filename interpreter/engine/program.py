@@ -96,9 +96,8 @@ def compile_program(data: dict, symbols: Symbols, parameters: dict[str, Any],
 
     # The ruleset's own (the schema keeps them under the ceilings), then the person's --limit.
     limits = {**DEFAULT_LIMITS, **(data.get("limits") or {}), **(raised or {})}
-    events = frozenset(spec["on"] for spec in (data.get("triggers") or {}).values())
     procedures: dict[str, Any] = {}
-    sc = StepCompiler(symbols, procedures, events, watched, limits)
+    sc = StepCompiler(symbols, procedures)
     for name, spec in (data.get("procedures") or {}).items():
         procedures[name] = sc.block(spec.get("do"), ("procedures", name, "do"))
 

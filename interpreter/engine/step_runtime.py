@@ -1,11 +1,10 @@
-"""Phase 6, run: the small run-time helpers both step compilers call.
+"""Phase 6, run: the small run-time helpers the step closures call.
 
 Input: a game, an environment and the values a step works on. Output: the step's name, the
 dice a `roll` names, its record (who rolled each die) and the events raised at its prompt,
 an option's label made when shown,
-and the bookkeeping of option limits (`limit: {times, per}`). The step closures
-(interpreter/engine/steps.py) and the generated steps (interpreter/engine/codegen_steps.py)
-share them, so the two can never count differently.
+and the bookkeeping of option limits (`limit: {times, per}`), shared by the step closures
+(interpreter/engine/steps.py) and the decision steps (decision_steps.py).
 """
 
 from __future__ import annotations

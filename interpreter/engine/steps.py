@@ -19,7 +19,6 @@ from dsl import nodes as n
 from dsl.builtins import EvalError, get, put, sized
 from dsl.compiler import Env
 from interpreter.engine import compile_expr as cx
-from interpreter.engine.codegen_steps import generate_block
 from interpreter.engine.decision_steps import DecisionSteps
 from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
@@ -45,23 +44,14 @@ class StepCompiler(DecisionSteps):
     """Compiles step lists. `procedures` is filled by the program compiler (calls resolve late,
     so procedures may call each other in any order)."""
 
-    def __init__(self, symbols, procedures: dict[str, Any], events: frozenset = frozenset(),
-                 watched: frozenset | None = None, limits: dict | None = None):
+    def __init__(self, symbols, procedures: dict[str, Any]):
         self.sym = symbols
         self.procedures = procedures
-        # What generated step lists (interpreter/engine/codegen_steps.py) may rely on: the events
-        # that have triggers, the names checks and the end read, the budgets.
-        self.events = events
-        self.watched = watched
-        self.max_steps = (limits or {}).get("max_steps", 1_000_000)
-        self.max_loop = (limits or {}).get("max_loop", 10_000)
 
     # -- lists ---------------------------------------------------------------------------------
     def block(self, steps: list | None, path: tuple) -> Block:
         if not steps:
             return _noop
-        if cx.GENERATE:
-            return generate_block(self, steps, path)
         compiled = [self.step(s, path + (i,)) for i, s in enumerate(steps)]
         scoped = any(isinstance(s, dict) and ("let" in s or "draw" in s) for s in steps)
         fns = tuple(compiled)
