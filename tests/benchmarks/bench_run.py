@@ -16,11 +16,11 @@ interpreter/compile/specialize.py generates for the ruleset and its default seat
 simulate` uses when the specializer accepts a setup), beside the same baseline; `-` where the
 specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers (threshold
 policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo), Shipwrecked! (crew
-policy, 2 players, the grab race's model), Dark Water Salvage (sonar_hunter, 4 players) and
+policy, 2 players, the grab race's model), Dark Water Salvage (sonar_hunter, 4 players),
 Liar's Dice (cautious, 2 players: a decision of about 150 bids, each weighed by the policy's
-expression, which the baseline evaluates per bid as written). tests/test_baseline_*.py check
-that the last four play the ruleset's game: statistically, and for Dark Water Salvage decision
-by decision from the interpreter's setups.
+expression, which the baseline evaluates per bid as written) and Dice Survivor (steady, 4
+players). tests/test_baseline_*.py check that the last five play the ruleset's game:
+statistically, and for Dark Water Salvage decision by decision from the interpreter's setups.
 
 Part 2, workers: `interpreter.simulate.runner.simulate` (what `meeple simulate` runs: no log, lead
 changes tracked) plays the same games with 1 and with 2 worker processes; the figure is games
@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import baseline_dark_water_salvage  # noqa: E402
 import baseline_dice_bag_dungeon  # noqa: E402
+import baseline_dice_survivor  # noqa: E402
 import baseline_liars_dice  # noqa: E402
 import baseline_pig  # noqa: E402
 import baseline_shipwrecked  # noqa: E402
@@ -59,6 +60,7 @@ from interpreter.simulate.runner import Job, Setup, simulate  # noqa: E402
 BASELINES: dict[str, Callable[[int], object]] = {
     "dark_water_salvage.yaml": lambda i: baseline_dark_water_salvage.play(random.Random(i)),
     "dice_bag_dungeon.yaml": lambda i: baseline_dice_bag_dungeon.play(random.Random(i)),
+    "dice_survivor.yaml": lambda i: baseline_dice_survivor.play(random.Random(i)),
     "shipwrecked.yaml": lambda i: baseline_shipwrecked.play(random.Random(i)),
     "liars_dice.yaml": lambda i: baseline_liars_dice.play(random.Random(i)),
     "pig.yaml": lambda i: baseline_pig.play(random.Random(i)),
