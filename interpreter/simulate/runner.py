@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 import signal
 import time
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from interpreter.compile.specialize import specialize
 from interpreter.engine.program import Program
 from interpreter.engine.setup import load, new_game
 from interpreter.engine.signals import RuleError
+from interpreter.simulate.tally import Tally, by_component, counter_keys
 
 CALIBRATION_S = 0.3   # games played here first, to size the chunks sent to workers
 CHUNK_S = 0.25        # a chunk's target duration: short, so Ctrl-C and progress stay prompt
@@ -95,61 +95,6 @@ class GameRecord(NamedTuple):
     # Handed back: the generated code met what it does not play on (a rule error, a work
     # limit near its end) and the reference interpreter played the game, exactly but slowly.
     replayed: bool = False
-
-
-@dataclass
-class Tally:
-    """Counters of one setup, summed over games that ended by the rules. Per key: the total,
-    the sum of squares (for the per-game spread) and the number of games where it happened."""
-
-    fired: dict[str, list[int]] = field(default_factory=dict)
-    chosen: dict[tuple, list[int]] = field(default_factory=dict)
-    unruled: dict[tuple, int] = field(default_factory=dict)
-    # Against setups[0], on the games both ended by the rules: ("trigger", name) or
-    # ("decision", id, answer) -> [base total, other total, sum of differences, sum of squares].
-    diffs: dict[tuple, list[int]] = field(default_factory=dict)
-    paired_games: int = 0
-
-    def add_game(self, fired: dict, chosen: dict, unruled: dict) -> None:
-        for mine, theirs in ((self.fired, fired), (self.chosen, chosen)):
-            for k, v in theirs.items():
-                acc = mine.get(k)
-                if acc is None:
-                    mine[k] = [v, v * v, 1 if v else 0]
-                else:
-                    acc[0] += v
-                    acc[1] += v * v
-                    acc[2] += 1 if v else 0
-        for k, v in unruled.items():
-            self.unruled[k] = self.unruled.get(k, 0) + v
-
-    def add_pair(self, base: dict, other: dict) -> None:
-        self.paired_games += 1
-        for k in base.keys() | other.keys():
-            b, o = base.get(k, 0), other.get(k, 0)
-            acc = self.diffs.get(k)
-            if acc is None:
-                self.diffs[k] = [b, o, o - b, (o - b) ** 2]
-            else:
-                acc[0] += b
-                acc[1] += o
-                acc[2] += o - b
-                acc[3] += (o - b) ** 2
-
-    def merge(self, other: Tally) -> None:
-        # Integer sums: the order chunks arrive in cannot change them.
-        for mine, theirs in ((self.fired, other.fired), (self.chosen, other.chosen),
-                             (self.diffs, other.diffs)):
-            for k, v in theirs.items():
-                acc = mine.get(k)
-                if acc is None:
-                    mine[k] = list(v)
-                else:
-                    for i, x in enumerate(v):
-                        acc[i] += x
-        for k, v in other.unruled.items():
-            self.unruled[k] = self.unruled.get(k, 0) + v
-        self.paired_games += other.paired_games
 
 
 @dataclass
@@ -324,29 +269,6 @@ def _faulty(index: int, players: int, who: str, e: Exception) -> GameRecord:
                       None, error)
 
 
-_ITEM = re.compile(r"([A-Za-z_]\w*)\[\d+\]")
-
-
-def by_component(chosen: dict[tuple, int]) -> dict[tuple, int]:
-    """Decision counts with a die or card chosen counted by its component (`payment =
-    red`, not one row per red die): which of interchangeable items was taken says
-    nothing about the game's balance."""
-    out: dict[tuple, int] = {}
-    for pair, k in chosen.items():
-        key = _COMPONENT.get(pair)
-        if key is None:
-            decision, answer = pair
-            m = _ITEM.fullmatch(answer) if isinstance(answer, str) else None
-            key = (decision, m.group(1)) if m else pair
-            if len(_COMPONENT) < 10_000:  # a game's few answers, worked out once a process
-                _COMPONENT[pair] = key
-        out[key] = out.get(key, 0) + k
-    return out
-
-
-_COMPONENT: dict[tuple, tuple] = {}
-
-
 def _record(index: int, result: Any, first: int | None, changes: int | None) -> GameRecord:
     seat_of = {s.name: s.seat for s in result.seats}
     scores = tuple(s.score if isinstance(s.score, (int, float)) and not isinstance(s.score, bool)
@@ -420,23 +342,16 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
             if record.error is None:
                 chunk.tallies[k].add_game(*counts)
         if job.paired and played[0][0].error is None:
-            base = _counter_keys(played[0][1])
+            base = counter_keys(played[0][1])
             for k in range(1, n):
                 if played[k][0].error is None:
-                    chunk.tallies[k].add_pair(base, _counter_keys(played[k][1]))
+                    chunk.tallies[k].add_pair(base, counter_keys(played[k][1]))
         chunk.stop = i + 1
         if on_game is not None:
             on_game(1)
         if deadline is not None and time.perf_counter() >= deadline:
             break
     return chunk
-
-
-def _counter_keys(counts: Any) -> dict[tuple, int]:
-    fired, chosen, _ = counts
-    out: dict[tuple, int] = {("trigger", k): v for k, v in fired.items()}
-    out.update({("decision", *k): v for k, v in chosen.items()})
-    return out
 
 
 def run_chunk(job: Job, start: int, stop: int) -> Chunk:

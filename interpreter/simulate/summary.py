@@ -26,7 +26,7 @@ from typing import Any
 from dsl.diagnostics import Diagnostic
 from interpreter.engine.setup import Loaded, located
 from interpreter.engine.signals import RuleError
-from interpreter.simulate.runner import GameRecord, Setup, Tally, game_seed
+from interpreter.simulate.runner import GameRecord, Setup, game_seed
 from interpreter.simulate.stats import (
     describe,
     moments,
@@ -35,6 +35,7 @@ from interpreter.simulate.stats import (
     paired_rate_diff,
     wilson,
 )
+from interpreter.simulate.tally import Tally
 
 
 @dataclass

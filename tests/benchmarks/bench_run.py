@@ -1,20 +1,23 @@
-"""Benchmark: games per second of the interpreter on every shipped ruleset that plays to its end,
-beside a plain hand-written Python version of the same game and policy where one exists
-(baseline_*.py), in the same run, reported as a ratio (interpreter / hand-written); then
-`meeple simulate` with 1 and 2 worker processes.
+"""Benchmark: games per second of the generated code (interpreter/compile/, what `meeple simulate`
+plays) on every shipped ruleset that plays to its end, beside a plain hand-written Python
+version of the same game and policy where one exists (baseline_*.py), in the same run, reported
+as a ratio (generated / hand-written); the reference interpreter beside them; then `meeple
+simulate` with 1 and 2 worker processes, and whole processes as a user waits for them.
 
 Not part of the default test run (pytest ignores tests/benchmarks). Run it with
 
-    .venv/bin/python tests/benchmarks/bench_run.py [--seconds S] [--only NAME]
+    .venv/bin/python tests/benchmarks/bench_run.py [--seconds S] [--only NAME] [--games N]
 
-Part 1, games/s: each side plays seeded games for about S seconds with the ruleset's default
-players and policies; the figure is games per second of CPU time (time.process_time), so a busy
-machine disturbs the ratio less than the absolute numbers. A ruleset whose seeded games stop
-with a rule error (a feature the interpreter does not run yet) is listed as skipped, with the
-reason. The `specialized` column plays the same seeded games with the function that
-interpreter/compile/specialize.py generates for the ruleset and its default seats (what `meeple
-simulate` uses when the specializer accepts a setup), beside the same baseline; `-` where the
-specializer refuses the ruleset. Baselines: Pig (hold at 20, 2 players), Wreckdivers (threshold
+Part 1, games/s: each side plays seeded games (game i on seed i) for about S seconds with the
+ruleset's default players and policies; the figure is games per second of CPU time
+(time.process_time), so a busy machine disturbs the ratio less than the absolute numbers. A
+ruleset whose seeded games stop with a rule error is listed as skipped, with the reason.
+Columns: `generated` plays each game with `Specialized.play` (the generated function and the
+interpreter's `Result` built from its tuple: what a caller gets); `game loop` calls the
+generated function alone (its tuple, nothing built: the game loop the issue's targets speak
+of); `interpreter` is the reference interpreter (closures, no log). `-` where the generator
+refuses the ruleset (the interpreter then plays it). The hand-written games seed a
+random.Random per game too. Baselines: Pig (hold at 20, 2 players), Wreckdivers (threshold
 policy, 3 players, 3 rounds), the dice-bag dungeon (delve_then_flee, solo), Shipwrecked! (crew
 policy, 2 players, the grab race's model), Dark Water Salvage (sonar_hunter, 4 players),
 Liar's Dice (cautious, 2 players: a decision of about 150 bids, each weighed by the policy's
@@ -26,6 +29,10 @@ Part 2, workers: `interpreter.simulate.runner.simulate` (what `meeple simulate` 
 changes tracked) plays the same games with 1 and with 2 worker processes; the figure is games
 per second of wall time (the workers' CPU time is not this process's), and the speed-up is 2
 workers against 1. It is near 2 only on an otherwise idle machine with two free cores.
+
+Part 3, whole processes (wall clock, start-up included, best of 3): `meeple simulate
+rulesets/pig.yaml --games N --workers 1` against the hand-written Pig loop run as its own
+process (`baseline_pig.py N`), and `meeple validate rulesets/pig.yaml`.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -91,9 +99,9 @@ def interpreter_player(path: Path) -> tuple[Callable[[int], None], int]:
     return play_one, players
 
 
-def specialized_player(path: Path) -> Callable[[int], None] | None:
-    """The same games played by the specialized function (interpreter/compile/specialize.py), or
-    None when the specializer does not accept the ruleset."""
+def generated_players(path: Path) -> tuple[Callable[[int], None], Callable[[int], None]] | None:
+    """The same games played by the generated code: (`Specialized.play`, the generated function
+    alone), or None when the generator refuses the ruleset."""
     special = specialize(load(str(path)).program)
     if special is None:
         return None
@@ -102,7 +110,10 @@ def specialized_player(path: Path) -> Callable[[int], None] | None:
         played = special.play(i)
         if played.result.error is not None:
             raise SystemExit(f"{path.name}: {played.result.error.message}")
-    return play_one
+
+    def loop_one(i: int, fn=special.play_raw) -> None:
+        fn(i)
+    return play_one, loop_one
 
 
 def plays_to_its_end(path: Path) -> str | None:
@@ -126,17 +137,37 @@ def games_per_s(path: Path, workers: int, games: int) -> float:
     return outcome.completed / outcome.seconds
 
 
+def wall(argv: list[str]) -> float:
+    """Seconds of wall time a whole process takes (best of 3: the least disturbed)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:>7.3f}" if a is not None and b else f"{'-':>7}"
+
+
+def per_s(x: float | None) -> str:
+    return f"{x:>9.0f}/s" if x is not None else f"{'-':>11}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--only", help="one ruleset, by file name without .yaml")
+    parser.add_argument("--games", type=int, default=100_000,
+                        help="games of Pig in part 3 (0: skip parts 2 and 3)")
     args = parser.parse_args()
     paths = sorted((ROOT / "rulesets").glob("*.yaml"))
     if args.only:
         paths = [p for p in paths if p.stem == args.only]
     runnable = []
-    print(f"{'game':<34} {'hand-written':>13} {'interpreter':>12} {'ratio':>7} "
-          f"{'specialized':>12} {'ratio':>7}")
+    print(f"{'game':<34} {'hand-written':>13} {'generated':>11} {'ratio':>7} "
+          f"{'game loop':>11} {'ratio':>7} {'interpreter':>11} {'ratio':>7}")
     for path in paths:
         why = plays_to_its_end(path)
         if why is not None:
@@ -145,27 +176,36 @@ def main() -> int:
         interp, players = interpreter_player(path)
         name = f"{path.stem} ({players} player{'s' if players != 1 else ''})"
         m, _ = rate(interp, args.seconds)
-        runnable.append((path, m))
-        special = specialized_player(path)
-        sp = rate(special, args.seconds)[0] if special is not None else None
-        sp_text = f"{sp:>9.0f}/s" if sp is not None else f"{'-':>11}"
+        generated = generated_players(path)
+        g = rate(generated[0], args.seconds)[0] if generated is not None else None
+        raw = rate(generated[1], args.seconds)[0] if generated is not None else None
+        runnable.append((path, g or m))
         hand = BASELINES.get(path.name)
-        if hand is None:
-            print(f"{name:<34} {'-':>13} {m:>9.0f}/s {'-':>7} {sp_text} {'-':>7}")
-            continue
-        h, _ = rate(hand, args.seconds)
-        sp_ratio = f"{sp / h:>7.3f}" if sp is not None else f"{'-':>7}"
-        print(f"{name:<34} {h:>10.0f}/s {m:>9.0f}/s {m / h:>7.3f} {sp_text} {sp_ratio}")
+        h = rate(hand, args.seconds)[0] if hand is not None else None
+        print(f"{name:<34} {per_s(h) if h else f'{chr(45):>13}':>13} {per_s(g)} {ratio(g, h)} "
+              f"{per_s(raw)} {ratio(raw, h)} {per_s(m)} {ratio(m, h)}")
+    if not args.games:
+        return 0
     print()
     print(f"meeple simulate, wall clock, {os.cpu_count()} CPUs")
     print(f"{'game':<34} {'1 worker':>12} {'2 workers':>12} {'speed-up':>9}")
-    for path, m in runnable:
+    for path, speed in runnable:
         # Enough games for about `seconds` on one worker, so the pool's start-up and the
         # calibration games are a small part of the run.
-        games = max(20, int(m * args.seconds))
+        games = max(20, int(speed * args.seconds))
         one = games_per_s(path, 1, games)
         two = games_per_s(path, 2, games)
         print(f"{path.stem:<34} {one:>10.0f}/s {two:>10.0f}/s {two / one:>9.2f}")
+    print()
+    print("whole processes, wall clock, best of 3")
+    meeple = [sys.executable, "-m", "interpreter.cli"]
+    pig = str(ROOT / "rulesets" / "pig.yaml")
+    ours = wall([*meeple, "simulate", pig, "--games", str(args.games), "--workers", "1"])
+    theirs = wall([sys.executable, str(Path(__file__).parent / "baseline_pig.py"),
+                   str(args.games)])
+    print(f"{'meeple simulate pig.yaml --games ' + str(args.games) + ' --workers 1':<58} "
+          f"{ours:>7.2f} s  {ours / theirs:>5.2f} x the hand-written loop ({theirs:.2f} s)")
+    print(f"{'meeple validate pig.yaml':<58} {wall([*meeple, 'validate', pig]):>7.2f} s")
     return 0
 
 
