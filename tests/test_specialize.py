@@ -558,3 +558,28 @@ def test_a_fault_of_the_generated_code_is_raised_not_hidden_by_a_replay(fault):
     special.play_raw = faulty
     with pytest.raises(type(fault)):
         special.play(7)
+
+
+@pytest.mark.parametrize("name,games,setups", [
+    ("pig.yaml", 200, (sim.Setup("base"), sim.Setup("hold 25", sets=(("hold_at", "25"),)))),
+    ("wreckdivers.yaml", 120, (sim.Setup("base"), sim.Setup("reckless", seats=((1, "reckless"),)))),
+    ("dice_bag_dungeon.yaml", 80, (sim.Setup("base"),)),
+    ("dice_survivor.yaml", 60, (sim.Setup("base"),)),
+    ("shipwrecked.yaml", 25, (sim.Setup("base"),)),
+    ("liars_dice.yaml", 20, (sim.Setup("base"),)),
+])
+def test_a_chunks_counters_summed_slot_by_slot_are_the_interpreters(name, games, setups,
+                                                                     monkeypatch):
+    """simulate sums the generated code's counters slot by slot (tally.Slots), never building
+    a dict per game: the totals, squares, games and paired differences must be those the
+    interpreter's counters give, decisions merged by component."""
+    job = sim.Job(name, (ROOT / "rulesets" / name).read_text(encoding="utf-8"), setups, 3,
+                  paired=len(setups) > 1)
+    for setup in setups:
+        assert sim.specialized_for(sim.program_for(job, setup), setup) is not None
+    fast = sim.play_chunk(job, 0, games)
+    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
+    slow = sim.play_chunk(job, 0, games)
+    assert fast.records == slow.records
+    assert fast.tallies == slow.tallies
+    assert any(t.chosen for t in fast.tallies)

@@ -125,9 +125,8 @@ class FlowWriter:
                 .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
                 .replace(str(_Late("ch_sums")), sums or "pass")
                 .replace(str(_Late("keyed")), "CD = {}" if self.keyed_counts else "pass")
-                .replace(str(_Late("keyed_sums")),
-                         "chosen.update(CD)" if self.keyed_counts else "pass")
-                .replace(str(_Late("fired_list")), ", ".join(fis))
+                .replace(str(_Late("keyed_sums")), "CD" if self.keyed_counts else "None")
+                .replace(str(_Late("fired_list")), "".join(f"{f}, " for f in fis))
                 .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
                 .replace(str(_Late("unruled")), str(len(self.unruled))))
@@ -378,20 +377,13 @@ class FlowWriter:
             tracked = "first, changes"
         else:
             tracked = "None, None"
-        e(d, f"FI = [{_Late('fired_list')}]")
-        e(d, "fired = {FN[i]: k for i, k in enumerate(FI) if k}")
         e(d, str(_Late("ch_sums")))
-        # A decision over many items keeps a counter per option, nearly all 0: the counted
-        # ones are found by `compress` at C speed, in order, not one test per counter.
-        e(d, "chosen = {CK[i]: CH[i] for i in _compress(range(len(CH)), CH)}")
-        e(d, str(_Late("keyed_sums")))
-        # One counter per place a decision is asked; the same (policy, decision) asked in two
-        # places adds up, as the interpreter counts it.
-        e(d, "unruled = {}")
-        e(d, "for i in _compress(range(len(UN)), UN):")
-        e(d + 1, "unruled[UK[i]] = unruled.get(UK[i], 0) + UN[i]")
-        e(d, "return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
-             f"winners, fired, chosen, unruled, {tracked}, {'E' if self.elim else 'None'})")
+        # The counters as they are, one per trigger, decision answer and place a decision is
+        # asked: named only by whoever reads them (Specialized.counters, simulate's Slots),
+        # so a game builds no dict it does not need.
+        e(d, f"return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
+             f"winners, ({_Late('fired_list')}), CH, UN, {tracked}, "
+             f"{'E' if self.elim else 'None'}, {_Late('keyed_sums')})")
 
 
 

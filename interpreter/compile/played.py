@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from interpreter.compile.base import Fallback
@@ -74,6 +75,28 @@ class Specialized:
     has_score: bool
     fallbacks: int = field(default=0)
     seat_teams: list[str | None] = field(default_factory=list)  # each seat's team, if any
+    # Per function (play_raw, play_tracked): the names of its counters, in their order in
+    # the tuple it returns: triggers, (decision, answer) pairs, (policy, decision) pairs.
+    counted: tuple = ((), ())
+
+    def counters(self, raw: tuple, track: bool = False) -> tuple[dict, dict, dict]:
+        """The trigger, decision and unruled counts of one game, as the interpreter keeps
+        them (game.fired, game.chosen, game.unruled), from the generated code's counters."""
+        fn, ck, uk = self.counted[track]
+        fired = {fn[i]: k for i, k in enumerate(raw[10]) if k}
+        ch = raw[11]
+        # A decision over many items keeps a counter per option, nearly all 0: the counted
+        # ones are found by `compress` at C speed, in order, not one test per counter.
+        chosen = {ck[i]: ch[i] for i in compress(range(len(ch)), ch)}
+        if raw[16]:
+            chosen.update(raw[16])
+        # One counter per place a decision is asked; the same (policy, decision) asked in two
+        # places adds up, as the interpreter counts it.
+        unruled: dict = {}
+        un = raw[12]
+        for i in compress(range(len(un)), un):
+            unruled[uk[i]] = unruled.get(uk[i], 0) + un[i]
+        return fired, chosen, unruled
 
     def play(self, seed: Any, track: bool = False) -> Played:
         """One game on `seed`: exactly what the interpreter's game on that seed gives."""
@@ -91,7 +114,7 @@ class Specialized:
         raw = self.try_raw(seed, track)
         if raw is None:
             return None
-        return Played(self._result(raw), raw[10], raw[11], raw[12], raw[13], raw[14])
+        return Played(self._result(raw), *self.counters(raw, track), raw[13], raw[14])
 
     def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
         """The generated code's own tuple for one game (what a bulk run reads without a

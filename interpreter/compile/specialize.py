@@ -77,7 +77,6 @@ from __future__ import annotations
 
 import math
 import random
-from itertools import compress
 from typing import Any
 
 from interpreter.compile.base import (
@@ -401,6 +400,7 @@ def specialize(program: Program, players: int | None = None,
     try:
         fns = []
         sources = []
+        counted = []  # per function: what each of its counters counts
         gen = None
         for track in (False, True):
             learned = gen.learned if gen is not None else None
@@ -412,15 +412,15 @@ def specialize(program: Program, players: int | None = None,
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_within": within, "_fb": fb, "_span": span, "_set_in": set_in,
                      "_log": math.log, "_inf": math.inf, "_times": times,
-                     "_compress": compress,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
-                     "FN": gen.fired, "CK": gen.chosen, "UK": gen.unruled, **gen.consts}
+                     **gen.consts}
             code = compile(source, f"<meeple specialized {'tracked' if track else 'game'}>",
                            "exec")
             exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
             fns.append(names["play"])
             sources.append(source)
+            counted.append((tuple(gen.fired), tuple(gen.chosen), tuple(gen.unruled)))
     except Unsupported as u:
         if refused is not None:
             refused.append(u)
@@ -433,4 +433,5 @@ def specialize(program: Program, players: int | None = None,
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
                        [c.name for c in controllers], sc.get("order", "highest"),
                        sc.get("ties", "shared"), "score" in sc,
-                       seat_teams=[gen.team_names[t] for t in gen.seat_team])
+                       seat_teams=[gen.team_names[t] for t in gen.seat_team],
+                       counted=tuple(counted))

@@ -30,7 +30,7 @@ from interpreter.compile.specialize import specialize
 from interpreter.engine.program import Program
 from interpreter.engine.setup import load, new_game
 from interpreter.engine.signals import RuleError
-from interpreter.simulate.tally import Tally, by_component, counter_keys
+from interpreter.simulate.tally import RawCounts, Slots, Tally, by_component, counter_keys
 
 CALIBRATION_S = 0.3   # games played here first, to size the chunks sent to workers
 CHUNK_S = 0.25        # a chunk's target duration: short, so Ctrl-C and progress stay prompt
@@ -201,8 +201,10 @@ def _specialized(program: Program, setup: Setup) -> tuple:
     return entry
 
 
-def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[GameRecord, Any]:
-    """One game without a log: its record, and (fired, chosen, unruled) counters. The
+def play_game(program: Program, setup: Setup, seed: str, index: int,
+              raw_counts: bool = False) -> tuple[GameRecord, Any]:
+    """One game without a log: its record, and (fired, chosen, unruled) counters (with
+    `raw_counts`, the generated code's own as `RawCounts`, where it played). The
     specialized function plays it when the setup has one (it gives the interpreter's results
     on the same seed); otherwise, or when it hands the seed back, the interpreter (the record
     says `replayed` then, and the report counts such games)."""
@@ -219,7 +221,8 @@ def play_game(program: Program, setup: Setup, seed: str, index: int) -> tuple[Ga
             winners, placed = special.ranks(raw)
             record = GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
                                 raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
-            return record, (raw[10], by_component(raw[11]), raw[12])
+            counts = RawCounts(special, raw)
+            return record, counts if raw_counts else counts.as_dicts()
     record, counters = _interpreted(program, setup, seed, index)
     if stop is not None and record.error is None:  # no rule error: the generator's own
         return _faulty(index, special.players, "generated code", stop.cause), ({}, {}, {})
@@ -322,6 +325,7 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
     programs = [program_for(job, s) for s in job.setups]
     n = len(job.setups)
     chunk = Chunk(start, start, [[] for _ in range(n)], [Tally() for _ in range(n)])
+    slots: list[Slots | None] = [None] * n  # per setup: its generated code's counters
     for i in range(start, stop):
         if guard is not None and guard.requested:
             break
@@ -331,7 +335,7 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
             if guard is not None:
                 guard.in_game = True
             for program, setup in zip(programs, job.setups, strict=True):
-                played.append(play_game(program, setup, seed, i))
+                played.append(play_game(program, setup, seed, i, raw_counts=True))
         except KeyboardInterrupt:
             break  # this game index is incomplete: dropped
         finally:
@@ -339,19 +343,32 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
                 guard.in_game = False
         for k, (record, counts) in enumerate(played):
             chunk.records[k].append(record)
-            if record.error is None:
+            if record.error is not None:
+                continue
+            if type(counts) is RawCounts:
+                if slots[k] is None:
+                    slots[k] = Slots(counts.special)
+                slots[k].add(counts.raw, chunk.tallies[k])
+            else:
                 chunk.tallies[k].add_game(*counts)
         if job.paired and played[0][0].error is None:
-            base = counter_keys(played[0][1])
+            base = counter_keys(_named(played[0][1]))
             for k in range(1, n):
                 if played[k][0].error is None:
-                    chunk.tallies[k].add_pair(base, counter_keys(played[k][1]))
+                    chunk.tallies[k].add_pair(base, counter_keys(_named(played[k][1])))
         chunk.stop = i + 1
         if on_game is not None:
             on_game(1)
         if deadline is not None and time.perf_counter() >= deadline:
             break
+    for k, sl in enumerate(slots):
+        if sl is not None:
+            sl.settle(chunk.tallies[k])
     return chunk
+
+
+def _named(counts: Any) -> tuple[dict, dict, dict]:
+    return counts.as_dicts() if type(counts) is RawCounts else counts
 
 
 def run_chunk(job: Job, start: int, stop: int) -> Chunk:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import compress
+from typing import Any, NamedTuple
 
 
 @dataclass
@@ -96,3 +97,70 @@ def counter_keys(counts: Any) -> dict[tuple, int]:
     out: dict[tuple, int] = {("trigger", k): v for k, v in fired.items()}
     out.update({("decision", *k): v for k, v in chosen.items()})
     return out
+
+
+class RawCounts(NamedTuple):
+    """One game's counters as the generated code returned them (`raw` is its tuple), not yet
+    named: a bulk run sums them slot by slot (`Slots`) instead of building dicts per game."""
+
+    special: Any  # the Specialized whose tracked function played the game
+    raw: tuple
+
+    def as_dicts(self) -> tuple[dict, dict, dict]:
+        """(fired, chosen by component, unruled), as the interpreter's game gives them."""
+        fired, chosen, unruled = self.special.counters(self.raw, track=True)
+        return fired, by_component(chosen), unruled
+
+
+class Slots:
+    """The counters of one generated function summed slot by slot over a chunk's games;
+    `settle` adds them to a `Tally` under their names, exactly as `add_game` would have. The
+    decision counters go by name (`add_game`) in a game with keyed counts, and in every game
+    when two of them count one component (its sums of squares need the per-game total)."""
+
+    def __init__(self, special: Any):
+        fn, ck, uk = special.counted[True]
+        self.special = special
+        self.names = (fn, [by_component({k: 1}).popitem()[0] for k in ck], uk)
+        self.by_name = len(set(self.names[1])) < len(ck)
+        self.fired = ([0] * len(fn), [0] * len(fn), [0] * len(fn), range(len(fn)))
+        self.chosen = ([0] * len(ck), [0] * len(ck), [0] * len(ck), range(len(ck)))
+        self.unruled = [0] * len(uk)
+
+    def add(self, raw: tuple, tally: Tally) -> None:
+        fired = raw[10]
+        if fired:
+            _add(fired, *self.fired)
+        if self.by_name or raw[16]:
+            tally.add_game({}, RawCounts(self.special, raw).as_dicts()[1], {})
+        else:
+            _add(raw[11], *self.chosen)
+        un = raw[12]
+        if un:
+            us = self.unruled
+            for i in compress(range(len(un)), un):
+                us[i] += un[i]
+
+    def settle(self, tally: Tally) -> None:
+        fn, ck, uk = self.names
+        for names, (total, squares, games, _), into in ((fn, self.fired, tally.fired),
+                                                        (ck, self.chosen, tally.chosen)):
+            for i in compress(range(len(games)), games):
+                acc = into.get(names[i])
+                if acc is None:
+                    into[names[i]] = [total[i], squares[i], games[i]]
+                else:
+                    acc[0] += total[i]
+                    acc[1] += squares[i]
+                    acc[2] += games[i]
+        for i in compress(range(len(uk)), self.unruled):
+            tally.unruled[uk[i]] = tally.unruled.get(uk[i], 0) + self.unruled[i]
+
+
+def _add(counts: Any, total: list, squares: list, games: list, slots: range) -> None:
+    """One game's counters into per-slot sums (only those that counted: `compress`)."""
+    for i in compress(slots, counts):
+        v = counts[i]
+        total[i] += v
+        squares[i] += v * v
+        games[i] += 1
