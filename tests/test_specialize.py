@@ -583,3 +583,44 @@ def test_a_chunks_counters_summed_slot_by_slot_are_the_interpreters(name, games,
     assert fast.records == slow.records
     assert fast.tallies == slow.tallies
     assert any(t.chosen for t in fast.tallies)
+
+
+NO_SCORE = """\
+meeple: 1
+metadata: {name: First to six}
+players: {min: 2, max: 3, default: 3}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  player:
+    sixes: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {}
+      repeat: {until: "any(p.sixes >= 2 for p in players)"}
+      do:
+        - roll: d
+        - if: "d.face == 6"
+          then: [{add: {current.sixes: 1}}]
+      next: end
+scoring:
+  winners: "[p for p in players if p.sixes >= 2]"
+"""
+
+
+def test_a_ruleset_without_a_score_is_generated_and_counts_no_lead_changes(tmp_path,
+                                                                           monkeypatch):
+    path = tmp_path / "no_score.yaml"
+    path.write_text(NO_SCORE, encoding="utf-8")
+    _same(str(path), range(100))
+    job = sim.Job(path.name, NO_SCORE, (sim.Setup("base"),), 5)
+    setup = job.setups[0]
+    program = sim.program_for(job, setup)
+    assert sim.specialized_for(program, setup) is not None
+    fast = [sim.play_game(program, setup, sim.game_seed(5, i), i) for i in range(100)]
+    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
+    slow = [sim.play_game(program, setup, sim.game_seed(5, i), i) for i in range(100)]
+    assert fast == slow
+    assert all(record.lead_changes is None and record.first for record, _ in fast)

@@ -93,7 +93,8 @@ class FlowWriter:
         self.reset("round", d)
         if self.track:
             e(d, "first = leader = None")
-            e(d, "changes = 0")
+            # No score, no standings: simulate counts no lead changes (its _Standings.ok).
+            e(d, f"changes = {0 if 'score' in (self.data.get('scoring') or {}) else None}")
         e(d, "try:")
         ctx = _Ctx({})
         self.fire("game_start", d + 1, ctx)
@@ -314,7 +315,9 @@ class FlowWriter:
     def standings(self, d: int) -> None:
         """As simulate's standings after a turn: the one player strictly ahead leads."""
         scores = self._scores()
-        if scores is None or any(s.kind not in _NUMS for s in scores):
+        if scores is None:
+            return  # nobody leads by a score the ruleset does not have
+        if any(s.kind not in _NUMS for s in scores):
             raise Unsupported("standings of scores that are not numbers")
         lowest = (self.data.get("scoring") or {}).get("order") == "lowest"
         e = self.emit
