@@ -471,11 +471,15 @@ class ExprWriter:
             return Ex(f"len({a.src})", "int", a.safe)
         if f == "opponents" and len(args) == 1 and args[0].kind == "player":
             # The other players still in, in turn order from this one (builtins._opponents).
+            # While nobody is out (all of a game without eliminations, most of most others)
+            # the others in turn order, one list per seat made now and shared: the generated
+            # code changes no list in place (docs/architecture.md, "Lists").
             a = args[0]
+            everyone = self._seats("OL", tuple(list(o) for o in _others(self.n)))
             if not self.elim:
-                return Ex(f"list({self._seats('OT', _others(self.n))}[{a.src}])",
-                          "list:player", a.safe)
-            return Ex(f"{self._seats('OP', _opponents(self.n))}({a.src}, E)", "list:player",
+                return Ex(f"{everyone}[{a.src}]", "list:player", a.safe)
+            return Ex(f"({everyone}[{a.src}] if True not in E else "
+                      f"{self._seats('OP', _opponents(self.n))}({a.src}, E))", "list:player",
                       a.safe)
         if f == "next_player" and len(args) == 1 and args[0].kind == "player":
             # The first opponent, else the player (builtins._next_player).
