@@ -110,19 +110,28 @@ def test_human_seat_gives_none():
     assert specialize(load(PIG).program, None, {1: "human"}) is None
 
 
+def same_records(name: str, text: str, setup, seed: int, games: int, monkeypatch) -> list:
+    """`meeple simulate`'s records and counters of `games` seeded games of one setup, played
+    by the generated code (which must accept the setup), equal to the interpreter's."""
+    job = sim.Job(name, text, (setup,), seed)
+    program = sim.program_for(job, setup)
+    assert sim.specialized_for(program, setup) is not None
+    fast = [sim.play_game(program, setup, sim.game_seed(seed, i), i) for i in range(games)]
+    with monkeypatch.context() as m:
+        m.setattr(sim, "specialized_for", lambda program, setup: None)
+        slow = [sim.play_game(program, setup, sim.game_seed(seed, i), i) for i in range(games)]
+    assert fast == slow
+    return fast
+
+
 @pytest.mark.parametrize("path,setup", [
     (PIG, sim.Setup("base")),
     (WRECK, sim.Setup("base", players=4, seats=((2, "reckless"),))),
     (WRECK, sim.Setup("tie", sets=(("tie", "sudden_death"),), players=2)),
 ])
 def test_simulation_records_unchanged(path, setup, monkeypatch):
-    job = sim.Job(Path(path).name, Path(path).read_text(encoding="utf-8"), (setup,), 7)
-    program = sim.program_for(job, setup)
-    assert sim.specialized_for(program, setup) is not None
-    fast = [sim.play_game(program, setup, sim.game_seed(7, i), i) for i in range(150)]
-    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
-    slow = [sim.play_game(program, setup, sim.game_seed(7, i), i) for i in range(150)]
-    assert fast == slow
+    same_records(Path(path).name, Path(path).read_text(encoding="utf-8"), setup, 7, 150,
+                 monkeypatch)
 
 
 # A small neutral game with what Dice Survivor does not exercise: `actions` without `pass`,
@@ -615,12 +624,5 @@ def test_a_ruleset_without_a_score_is_generated_and_counts_no_lead_changes(tmp_p
     path = tmp_path / "no_score.yaml"
     path.write_text(NO_SCORE, encoding="utf-8")
     _same(str(path), range(100))
-    job = sim.Job(path.name, NO_SCORE, (sim.Setup("base"),), 5)
-    setup = job.setups[0]
-    program = sim.program_for(job, setup)
-    assert sim.specialized_for(program, setup) is not None
-    fast = [sim.play_game(program, setup, sim.game_seed(5, i), i) for i in range(100)]
-    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
-    slow = [sim.play_game(program, setup, sim.game_seed(5, i), i) for i in range(100)]
-    assert fast == slow
+    fast = same_records(path.name, NO_SCORE, sim.Setup("base"), 5, 100, monkeypatch)
     assert all(record.lead_changes is None and record.first for record, _ in fast)

@@ -25,7 +25,7 @@ import pytest
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from interpreter.simulate import runner as sim
-from tests.test_specialize import _interpreted, _same
+from tests.test_specialize import _interpreted, _same, same_records
 
 ROOT = Path(__file__).resolve().parents[1]
 DWS = str(ROOT / "rulesets" / "dark_water_salvage.yaml")
@@ -534,10 +534,5 @@ def test_simulation_records_are_the_interpreters(monkeypatch):
     # What `meeple simulate` keeps per game (the tracked generated game: first player, lead
     # changes, decisions), against the interpreter's records of the same seeds.
     setup = sim.Setup("mixed", players=3, seats=((2, "bold_bidder"), (3, "random")))
-    job = sim.Job(Path(DWS).name, Path(DWS).read_text(encoding="utf-8"), (setup,), 11)
-    program = sim.program_for(job, setup)
-    assert sim.specialized_for(program, setup) is not None
-    fast = [sim.play_game(program, setup, sim.game_seed(11, i), i) for i in range(12)]
-    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
-    slow = [sim.play_game(program, setup, sim.game_seed(11, i), i) for i in range(12)]
-    assert fast == slow
+    same_records(Path(DWS).name, Path(DWS).read_text(encoding="utf-8"), setup, 11, 12,
+                 monkeypatch)

@@ -20,7 +20,7 @@ import pytest
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from interpreter.simulate import runner as sim
-from tests.test_specialize import _same
+from tests.test_specialize import _same, same_records
 
 ROOT = Path(__file__).resolve().parents[1]
 SURVIVOR = str(ROOT / "rulesets" / "dice_survivor.yaml")
@@ -76,10 +76,5 @@ def test_eliminated_seats_are_reported():
     sim.Setup("finals", players=7, seats=((2, "aggressive"), (5, "random"))),
 ])
 def test_simulation_records_are_unchanged(setup, monkeypatch):
-    job = sim.Job("dice_survivor.yaml", Path(SURVIVOR).read_text(encoding="utf-8"), (setup,), 3)
-    program = sim.program_for(job, setup)
-    assert sim.specialized_for(program, setup) is not None
-    fast = [sim.play_game(program, setup, sim.game_seed(3, i), i) for i in range(200)]
-    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
-    slow = [sim.play_game(program, setup, sim.game_seed(3, i), i) for i in range(200)]
-    assert fast == slow
+    same_records("dice_survivor.yaml", Path(SURVIVOR).read_text(encoding="utf-8"), setup, 3, 200,
+                 monkeypatch)

@@ -21,7 +21,7 @@ import pytest
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from interpreter.simulate import runner as sim
-from tests.test_specialize import _interpreted, _same
+from tests.test_specialize import _interpreted, _same, same_records
 
 ROOT = Path(__file__).resolve().parents[1]
 DUNGEON = str(ROOT / "rulesets" / "dice_bag_dungeon.yaml")
@@ -54,13 +54,8 @@ def test_random_seats_give_the_interpreters_games(seats):
 
 def test_simulation_records_are_unchanged(monkeypatch):
     setup = sim.Setup("base")
-    job = sim.Job("dice_bag_dungeon.yaml", Path(DUNGEON).read_text(encoding="utf-8"), (setup,), 5)
-    program = sim.program_for(job, setup)
-    assert sim.specialized_for(program, setup) is not None
-    fast = [sim.play_game(program, setup, sim.game_seed(5, i), i) for i in range(200)]
-    monkeypatch.setattr(sim, "specialized_for", lambda program, setup: None)
-    slow = [sim.play_game(program, setup, sim.game_seed(5, i), i) for i in range(200)]
-    assert fast == slow
+    same_records("dice_bag_dungeon.yaml", Path(DUNGEON).read_text(encoding="utf-8"), setup, 5, 200,
+                 monkeypatch)
 
 
 # A small neutral game with what the dungeon does not exercise: several players with a zone

@@ -150,6 +150,10 @@ def test_a_list_set_from_another_is_a_copy(tmp_path):
           suppress_health_check=list(HealthCheck))
 @given(ops_=st.lists(ops, max_size=8))
 def test_list_variables_behave_as_values(tmp_path_factory, ops_, generated):
+    if generated and any(op[0] == "deep" for op in ops_):
+        # `c[i][j]` is refused by the code generator (a `for_each` row would show the
+        # change in the interpreter: tests/test_specialize_lists.py); the interpreter plays.
+        return
     got = play(tmp_path_factory.mktemp("values"), ops_, generated)
     assert got == expected(model(ops_), generated)
 

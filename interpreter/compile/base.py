@@ -71,6 +71,19 @@ def span(start: int, stop: int) -> list:
     return list(range(start, stop))
 
 
+HOIST_FAILED = object()  # `_HF`: a lookup worked out ahead of its items could not be made
+
+
+def tried(lookup: Any) -> Any:
+    """A lookup worked out before a comprehension's items (interpreter/compile/kinds.py
+    `_lifted`), or HOIST_FAILED where it fails as a rule's error would: the items may never
+    read it (the rules test first), and where one does the seed goes to the interpreter."""
+    try:
+        return lookup()
+    except (ArithmeticError, LookupError, TypeError, ValueError):
+        return HOIST_FAILED
+
+
 def fb() -> bool:
     """The generated code's work meter passed half the step budget: the interpreter replays
     the seed (early is safe: it replays exactly, and stops where its budget says)."""
@@ -163,12 +176,13 @@ class _Ctx:
 
 @dataclass(frozen=True)
 class ItemSet:
-    """A `set` target that is an item of list state (`L[i]`, `L[i][j]`, `p.L[i]`): the state
-    `at` gets a new list with the item changed (`set_in`), never the old list changed in
-    place, so no other name holding that list sees the change."""
+    """A `set` or `add` target that is an item of list state (`L[i]`, `p.L[i]`, `tm.L[i]`):
+    the state `at` gets a new list with the item changed (`set_in`), never the old list
+    changed in place, so no other name holding that list sees the change."""
 
     at: str
     keys: tuple[str, ...]
+    read: str = ""  # the item read as the language reads it (an `add` reads it first)
 
     def assign(self, value: str) -> str:
         return f"{self.at} = _set_in({self.at}, ({', '.join(self.keys)},), {value})"
@@ -192,19 +206,17 @@ def set_in(container: list, keys: tuple, value: Any) -> list:
     return new
 
 
-def stored(e: Ex, src: str | None = None, in_place: bool = False) -> str:
+def stored(e: Ex, src: str | None = None) -> str:
     """The source of `e` as a value to store (`set`, `let`, a procedure's argument), as
     steps' `copied` stores a value: never shared with where it was read, where sharing could
-    show. The generated code replaces lists and never changes one in place, except a team's
-    list state set at an index (`in_place`: the value goes there); it changes a map in place
-    when it is set at a key. So a map is copied, a list only when it goes to such state, and
-    neither when the expression has just made it (a comprehension, `a + b`...). One level is
-    enough: what a list or map holds is never changed in place."""
+    show. The generated code never changes a list in place (an item set writes a new list:
+    `ItemSet`); it changes a map in place when it is set at a key. So a map is copied, unless
+    the expression has just made it (`_fresh`), and a list never is. One level is enough:
+    what a map holds is never changed in place."""
     src = e.src if src is None else src
-    if e.zone or not (e.kind.startswith("map:") or (in_place and e.kind.startswith("list:"))) \
-            or _fresh(src):
+    if e.zone or not e.kind.startswith("map:") or _fresh(src):
         return src
-    return f"{'list' if e.kind.startswith('list:') else 'dict'}({src})"
+    return f"dict({src})"
 
 
 def _fresh(src: str) -> bool:

@@ -112,9 +112,8 @@ class EffectWriter:
                                                             or v.kind.startswith("list:"))
                  and not (v.kind == "int" and v.bound is not None and v.bound <= SAFE_INT)
                  else v.src for _, v, _ in pairs]
-        # A value, never shared with where it was read (team lists are set at an index).
-        sized = [stored(v, src, self.vars.get(name, ("",))[0] == "team")
-                 for src, (_, v, name) in zip(sized, pairs, strict=True)]
+        # A value, never shared with where it was read.
+        sized = [stored(v, src) for src, (_, v, _) in zip(sized, pairs, strict=True)]
         if len(pairs) == 1:
             self.emit(d, _assigned(pairs[0][0], sized[0]))
         else:  # every value is read before any is written
@@ -160,19 +159,20 @@ class EffectWriter:
             for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
                 self.emit(d, f"{t} = {v.src}")
         for t, (target, v, _) in zip(temps, pairs, strict=True):
-            if low is None and high is None:
+            now = target.read if isinstance(target, ItemSet) else target
+            if low is None and high is None and not isinstance(target, ItemSet):
                 self.emit(d, f"{target} += {t}")
             else:
-                expr = f"{target} + {t}"
+                expr = f"{now} + {t}"
                 if low is not None:
                     expr = f"max({low.src}, {expr})"
                 if high is not None:
                     expr = f"min({high.src}, {expr})"
-                self.emit(d, f"{target} = {expr}")
+                self.emit(d, _assigned(target, expr))
             # A small amount (a die's face, a constant) moves the sum by little per step:
             # the checks at the writes that can jump (sets, large adds) keep it in range.
             if (low is None or high is None) and (v.bound is None or v.bound > SMALL_STEP):
-                self.emit(d, f"if not -{SAFE_INT} <= {target} <= {SAFE_INT}:")
+                self.emit(d, f"if not -{SAFE_INT} <= {now} <= {SAFE_INT}:")
                 self.emit(d + 1, "raise _Fallback()")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 

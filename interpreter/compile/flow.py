@@ -321,6 +321,14 @@ class FlowWriter:
             raise Unsupported("standings of scores that are not numbers")
         lowest = (self.data.get("scoring") or {}).get("order") == "lowest"
         e = self.emit
+        d0 = d
+        unsafe = not all(s.safe for s in scores)
+        if unsafe:
+            # A score that cannot be read mid-game (a division by zero...) stops the counting
+            # for the rest of the game, as _Standings.look does: no lead changes then.
+            e(d, "if changes is not None:")
+            e(d + 1, "try:")
+            d += 2
         if len(scores) == 2:
             # Two seats, compared without building a tuple (this runs after every turn):
             # both scores read in seat order, then whoever is strictly ahead.
@@ -328,21 +336,20 @@ class FlowWriter:
             e(d, f"s2 = {scores[1].src}")
             e(d, "if s1 != s2:")
             e(d + 1, f"who = 1 if s1 {'<' if lowest else '>'} s2 else 2")
-            e(d + 1, "if who != leader:")
-            e(d + 2, "if leader is not None:")
-            e(d + 3, "changes += 1")
-            e(d + 2, "leader = who")
-            return
-        # Every score read in seat order (one may stop the game with an error), then the
-        # best of them, held by exactly one seat or by nobody.
-        e(d, f"sv = ({''.join(s.src + ', ' for s in scores)})")
-        e(d, f"best = {'min' if lowest else 'max'}(sv)")
-        e(d, "if sv.count(best) == 1:")
-        e(d + 1, "who = sv.index(best) + 1")
+        else:
+            # Every score read in seat order, then the best of them, held by exactly one
+            # seat or by nobody.
+            e(d, f"sv = ({''.join(s.src + ', ' for s in scores)})")
+            e(d, f"best = {'min' if lowest else 'max'}(sv)")
+            e(d, "if sv.count(best) == 1:")
+            e(d + 1, "who = sv.index(best) + 1")
         e(d + 1, "if who != leader:")
         e(d + 2, "if leader is not None:")
         e(d + 3, "changes += 1")
         e(d + 2, "leader = who")
+        if unsafe:
+            e(d0 + 1, "except (ArithmeticError, LookupError, TypeError, ValueError):")
+            e(d0 + 2, "changes = None")
 
     def scoring(self, d: int) -> None:
         e = self.emit

@@ -45,6 +45,19 @@ _OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row"
 _NEW_ITEMS = ("cell", "card", "list:")
 
 
+def _lookup(src: str) -> tuple[str, str] | None:
+    """(table, key) of `src` when it is one lookup `_TABLE[key]`, else None."""
+    m = re.match(r"_\w+\[", src)
+    if m is None or not src.endswith("]"):
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(src)):
+        depth += {"[": 1, "]": -1}.get(src[i], 0)
+        if depth == 0:
+            return (src[:m.end() - 1], src[m.end():-1]) if i == len(src) - 1 else None
+    return None
+
+
 def sort_by(items: list, keys: tuple) -> list:
     """dsl/builtins._sort_by on tables: for each (table, descending) from the last field to
     the first, a stable sort of the items by their value in the table."""
@@ -66,13 +79,24 @@ class KindWriter:
         return e
 
     def _lifted(self, src: str, kind: str, safe: bool, **kw) -> Ex:
-        """`src` as an Ex, moved before the items where `_lift` moves it: reading the name it
-        moved to cannot raise (the lookup that could now happens before the items), though a
-        cell or card read so may still be none unless it never was."""
-        moved = self._lift(src)
-        if moved != src:
-            safe = safe or kind not in ("cell", "card") or kw.get("some", False)
-        return Ex(moved, kind, safe, **kw)
+        """`src` as an Ex, moved before the items where `_lift` moves it, though a cell or
+        card read so may still be none unless it never was. A lookup that can fail is worked
+        out before the items without failing (`_HF` when it cannot be made: a dict's `get`,
+        else `base.tried`); where it is read, `_HF` hands the seed to the interpreter, which
+        fails there too (only where the rules read it: `pos != none and pos.depth == ...`)."""
+        if safe:
+            moved = self._lift(src)
+            return Ex(moved, kind, safe or (moved != src and (
+                kind not in ("cell", "card") or kw.get("some", False))), **kw)
+        lookup = _lookup(src)
+        table = self.consts.get(lookup[0]) if lookup else None
+        careful = (f"{lookup[0]}.get({lookup[1]}, _HF)" if isinstance(table, dict)
+                   else f"_tried(lambda: {src})")
+        moved = self._lift(careful)
+        if moved == careful:
+            return Ex(src, kind, safe, **kw)
+        return Ex(f"({moved} if {moved} is not _HF else _fb())", kind,
+                  kind not in ("cell", "card") or kw.get("some", False), **kw)
 
     def _lift(self, src: str) -> str:
         """A lookup in the tables of cells, cards or maps inside a comprehension's element or

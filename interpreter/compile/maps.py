@@ -264,6 +264,10 @@ class MapWriter:
         node = parse_expression(text)
         if isinstance(node, n.Index):
             obj = node.obj
+            if isinstance(obj, n.Name) and obj.id in ctx.scope:
+                # A name bound here (`let`, a parameter, `for_each`) hides the state of that
+                # name: the interpreter changes the list or map the name holds.
+                raise Unsupported("a set of an item of a name bound in the steps")
             name = obj.id if isinstance(obj, n.Name) else obj.name \
                 if isinstance(obj, n.Field) else None
             var = self.vars.get(name) if name else None
@@ -295,15 +299,20 @@ class MapWriter:
         return super()._target(text, ctx, read)
 
     def _list_item_target(self, node: n.Index, ctx: _Ctx) -> tuple[ItemSet, str, str] | None:
-        """`L[k]`, `L[i][j]`, `p.L[k]` of global, turn, round or per-player list state as a
-        `set` target (base.set_in: a new list, the item changed), with the kind of the item;
-        None for other targets."""
+        """`L[k]` or `p.L[k]` of global, turn, round or per-player list state as a `set`
+        target (base.set_in: a new list, the item changed), with the kind of the item; None
+        for other targets."""
         keys = []
         root = node
         while isinstance(root, n.Index):
             keys.append(root.key)
             root = root.obj
         keys.reverse()
+        if len(keys) > 1:
+            # `c[i][j]`: a `for_each` over `c` holds its rows themselves (steps.py), and the
+            # interpreter changes the row in place, which its name then shows; a new row here
+            # would not be seen through that name.
+            raise Unsupported("a set of an item of a list in a list")
         name = root.id if isinstance(root, n.Name) else root.name \
             if isinstance(root, n.Field) else None
         var = self.vars.get(name) if name else None

@@ -81,6 +81,7 @@ from typing import Any
 
 from interpreter.compile.base import (
     _NO,
+    HOIST_FAILED,
     ITEM_KINDS,
     Ex,
     Fallback,
@@ -95,6 +96,7 @@ from interpreter.compile.base import (
     set_in,
     span,
     times,
+    tried,
     within,
 )
 from interpreter.compile.cards import CardWriter
@@ -411,6 +413,7 @@ def specialize(program: Program, players: int | None = None,
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_within": within, "_fb": fb, "_span": span, "_set_in": set_in,
+                     "_tried": tried, "_HF": HOIST_FAILED,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,

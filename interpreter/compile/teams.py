@@ -25,7 +25,7 @@ indexes that are not whole numbers) raises `Unsupported`, so the interpreter kee
 from __future__ import annotations
 
 from dsl import nodes as n
-from interpreter.compile.base import Ex, Unsupported, _lit
+from interpreter.compile.base import Ex, ItemSet, Unsupported, _lit
 
 
 class TeamWriter:
@@ -134,20 +134,19 @@ class TeamWriter:
         return Ex(f"{lst.src}[{k}]", lst.kind[len("list:"):])
 
     def _team_index_target(self, node: n.Index, ctx_scope: dict,
-                           read: bool) -> tuple[str, str, str]:
+                           read: bool) -> tuple[ItemSet, str, str]:
         """`tm.<list state>[k]` as a `set`/`add` target (steps._setter's write_index:
-        `container[k] = v`, Python's meaning, negative keys included). `add` reads it first
-        (dsl/compiler._index: a negative key is the interpreter's error, raised here too)."""
+        `container[k] = v`, Python's meaning, negative keys included), written as a new list
+        with the item changed (base.ItemSet). `add` reads it first (dsl/compiler._index: a
+        negative key is the interpreter's error, raised here too)."""
         lst = self._team_list(node.obj, ctx_scope)
         if lst is None:
             raise Unsupported("target")
-        if read:
-            e = self._team_index(node, ctx_scope)
-            return e.src, e.kind, node.obj.name
         key = self.expr(node.key, ctx_scope)
         if key.kind != "int":
             raise Unsupported("an index that is not a whole number")
-        return f"{lst.src}[{key.src}]", lst.kind[len("list:"):], node.obj.name
+        got = self._team_index(node, ctx_scope).src if read else ""
+        return ItemSet(lst.src, (key.src,), got), lst.kind[len("list:"):], node.obj.name
 
     def _team_state_init(self, d: int) -> None:
         """Team state, once per team, each initial value read with `team` bound to it."""

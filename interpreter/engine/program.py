@@ -18,6 +18,7 @@ from interpreter.engine import compile_expr as cx
 from interpreter.engine.decisions import Policy
 from interpreter.engine.reads import names_read, union
 from interpreter.engine.steps import StepCompiler
+from interpreter.engine.values import copied
 
 
 @dataclass
@@ -185,7 +186,11 @@ def _initial(spec: Any, path: tuple):
     elif "initial" in spec:
         value = spec["initial"]
         if isinstance(value, str):
-            return cx.expr(value, path + ("initial",))
+            # A value, never shared with where it was read (`b: {initial: "a"}`), as `set`
+            # stores one (values.copied).
+            read = cx.expr(value, path + ("initial",))
+            where = path + ("initial",)
+            return lambda env: copied(read(env), where)
     else:
         value = _DEFAULTS.get(spec.get("type", "int"))
     if isinstance(value, (list, dict)):
