@@ -626,3 +626,52 @@ def test_a_ruleset_without_a_score_is_generated_and_counts_no_lead_changes(tmp_p
     _same(str(path), range(100))
     fast = same_records(path.name, NO_SCORE, sim.Setup("base"), 5, 100, monkeypatch)
     assert all(record.lead_changes is None and record.first for record, _ in fast)
+
+
+PROCEDURE_BREAK = """\
+meeple: 1
+metadata: {name: Break in a procedure}
+players: {min: 1, max: 1}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  global:
+    x: {type: int, initial: 0}
+procedures:
+  stop_at_six:
+    do:
+      - roll: d
+      - add: {x: "d.face"}
+      - if: "d.face == 6"
+        then: [break]
+      - add: {x: 100}
+flow:
+  phases:
+    play:
+      do:
+        - repeat: [{call: stop_at_six}]
+          times: 5
+        %s
+      next: end
+end: {when: "true"}
+scoring: {score: x, order: highest}
+"""
+
+
+def test_a_procedures_break_leaves_the_loop_around_its_call_in_generated_code(tmp_path):
+    path = tmp_path / "break.yaml"
+    path.write_text(PROCEDURE_BREAK % "", encoding="utf-8")
+    _same(str(path), range(60))
+    # Run loose (a call outside any loop), it is the interpreter's located error: the
+    # seeds that reach it go back to the interpreter, the others stay generated.
+    path.write_text(PROCEDURE_BREAK % "- call: stop_at_six", encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    errors = 0
+    for seed in range(60):
+        played = special.play(seed)
+        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+            _interpreted(program, None, None, seed), seed
+        errors += played.result.error is not None
+    assert 0 < special.fallbacks == errors < 60

@@ -252,7 +252,12 @@ class EffectWriter:
 
     def _s_break(self, spec: dict, d: int, ctx: _Ctx) -> None:
         if not ctx.in_loop:
-            raise Unsupported("break outside a loop written here")
+            if ctx.depth == 0:
+                raise Unsupported("break outside a loop written here")
+            # Only a procedure's `break` can run loose (the checker refuses the rest), where
+            # the interpreter stops with its located error: the seed goes back to it.
+            self.emit(d, "raise _Fallback()")
+            return
         self.emit(d, "break")
 
     def _s_end_turn(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -285,8 +290,10 @@ class EffectWriter:
                        bound=e.bound, zone=e.zone)
             scope[k] = e
         # A procedure sees the game's names and its arguments, not the caller's bindings.
+        # Its `break` leaves the loop around the call, as the interpreter's Break signal does
+        # (written out here, the call's loop is the innermost Python loop).
         self.block(self.p.data["procedures"][spec["call"]].get("do"), d,
-                   ctx.inside(scope, depth=depth, in_loop=False, inline=ctx.inline + 1))
+                   ctx.inside(scope, depth=depth, in_loop=ctx.in_loop, inline=ctx.inline + 1))
 
     def _s_for_each(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._for_each: the body once per item of the list as it was at the start
