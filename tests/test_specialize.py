@@ -675,3 +675,52 @@ def test_a_procedures_break_leaves_the_loop_around_its_call_in_generated_code(tm
             _interpreted(program, None, None, seed), seed
         errors += played.result.error is not None
     assert 0 < special.fallbacks == errors < 60
+
+
+NAMED_BY_AN_EXPRESSION = """\
+meeple: 1
+metadata: {name: Named by an expression}
+players: {min: 2, max: 2}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  player:
+    pts: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {}
+      repeat: {times: 4}
+      do:
+        - roll: d
+        - choose: move
+          options:
+            low:
+              do: [{add: {current.pts: 1}}]
+            high:
+              if: "d.face >= 3"
+              do: [{add: {current.pts: "d.face"}}]
+            odd:
+              if: "d.face % 2 == 1"
+              do: [{add: {current.pts: 2}}]
+      next: end
+scoring: {score: player.pts}
+policies:
+  namer:
+    default: true
+    decide:
+      move:
+        - let: {wanted: "if d.face == 1 then 'nothing' else if d.face == 2 then 'high' else 'odd'"}
+          choose: wanted
+        - when: "d.face == 2"
+          choose: "'low'"
+"""
+
+
+def test_a_policy_pick_given_by_an_expression_is_the_option_of_that_name_if_legal(tmp_path):
+    # A face of 1 names no option, a 2 names `high`, not legal then: the next rule, or none
+    # (counted as unruled, then a random pick); 3 and 5 name `odd`, 4 and 6 `odd`, not legal.
+    path = tmp_path / "named.yaml"
+    path.write_text(NAMED_BY_AN_EXPRESSION, encoding="utf-8")
+    _same(str(path), range(80))

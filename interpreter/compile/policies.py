@@ -156,12 +156,20 @@ class PolicyWriter:
 
     def _pick(self, pick: Any, mode: str, values: Any, named: list, legal: tuple,
               scope: dict) -> tuple | None:
-        """A rule's `choose` as an action: ("pick", index) of a named option, ("pickv", Ex)
-        of a value to find among the options, ("pickn", Ex) of a number; None when it is
-        never legal here."""
+        """A rule's `choose` as an action: ("pick", index) of a named option, ("pickname", Ex,
+        table of indexes by name) of an expression giving an option's name, ("pickv", Ex) of
+        a value to find among the options, ("pickn", Ex) of a number; None when it is never
+        legal here."""
         if mode in ("static", "dynamic"):
-            if pick not in values or pick not in named:
-                raise Unsupported("a policy pick given by an expression")
+            if pick not in named:
+                # An expression giving an option's name (Policy._choose, _match_value): the
+                # option of that name, when it is legal; anything else matches none.
+                x = self.expr(_node(pick), scope)
+                if x.kind != "str":
+                    raise Unsupported("a policy pick given by an expression of another kind")
+                return ("pickname", x, self.const({v: i for i, v in enumerate(values)}, "NI"))
+            if pick not in values:
+                raise Unsupported("a policy pick of an option not offered here")
             i = values.index(pick)
             if mode == "static" and i not in legal[1]:
                 return None
@@ -224,7 +232,7 @@ class PolicyWriter:
         its option is known to be legal; `best` of a number choice is an error)."""
         if action[0] == "best":
             return mode != "number"
-        return action[0] not in ("never", "pickv", "pickn") and (
+        return action[0] not in ("never", "pickv", "pickn", "pickname") and (
             action[0] != "pick" or mode == "static")
 
     def _action(self, action: tuple, legal: tuple, c: str, d: int, scope: dict) -> None:
@@ -239,6 +247,13 @@ class PolicyWriter:
             self.emit(d, f"{p} = {action[1].src}")
             self.emit(d, f"if {p} in {lg}:")
             self.emit(d + 1, f"{c} = {lg}[{lg}.index({p})]")
+        elif kind == "pickname":
+            p, ix = self.temp("pk"), self.temp("ix")
+            lg = self.const(tuple(legal[1]), "LG") if legal[0] == "static" else legal[1]
+            self.emit(d, f"{p} = {action[1].src}")
+            self.emit(d, f"{ix} = {action[2]}.get({p}, -1)")
+            self.emit(d, f"if {ix} in {lg}:")
+            self.emit(d + 1, f"{c} = {ix}")
         elif kind == "pickn":
             # As Request.match: a number within the bounds (a whole number or not).
             p = self.temp("pk")
