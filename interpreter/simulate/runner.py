@@ -346,7 +346,9 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
             if record.error is not None:
                 continue
             if type(counts) is RawCounts:
-                if slots[k] is None:
+                if slots[k] is None or slots[k].special is not counts.special:
+                    if slots[k] is not None:  # made again (the cache was full): its own names
+                        slots[k].settle(chunk.tallies[k])
                     slots[k] = Slots(counts.special)
                 slots[k].add(counts.raw, chunk.tallies[k])
             else:
