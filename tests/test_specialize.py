@@ -32,15 +32,22 @@ def _interpreted(program, players, seats, seed):
     return result.to_json(), game.fired, game.chosen, game.unruled
 
 
-def _same(path: str, seeds: range, variant=None, sets=None, players=None, seats=None) -> None:
+def _same(path: str, seeds: range, variant=None, sets=None, players=None, seats=None,
+          stopped: bool = False) -> int:
+    """Each seed's game by the generated code is the interpreter's, and the generated code
+    played every one; with `stopped`, except the games that stop with the interpreter's
+    error, which went back to it (and only those). Returns how many games stopped."""
     program = load(path, variant, sets).program
     special = specialize(program, players, seats)
     assert special is not None, "the specializer refused this setup"
+    errors = 0
     for seed in seeds:
         played = special.play(seed)
         got = (played.result.to_json(), played.fired, played.chosen, played.unruled)
         assert got == _interpreted(program, players, seats, seed), f"seed {seed}"
-    assert special.fallbacks == 0  # every game was played by the generated code
+        errors += played.result.error is not None
+    assert special.fallbacks == (errors if stopped else 0)
+    return errors
 
 
 @pytest.mark.parametrize("seats", [None, {1: "random"}, {1: "policy:random", 2: "random"}])
@@ -541,17 +548,9 @@ def test_built_ins_over_a_long_list_count_in_the_budget_as_the_interpreter_count
     # game goes back to the interpreter and stops with its error; a short one stays generated.
     path = tmp_path / "sums.yaml"
     path.write_text(SUMS, encoding="utf-8")
-    program = load(str(path)).program
-    special = specialize(program)
-    assert special is not None and "(wk := wk + len(" in special.source
-    errors = 0
-    for seed in range(12):
-        played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
-            _interpreted(program, None, None, seed), f"seed {seed}"
-        errors += played.result.error is not None
-    assert 0 < errors < 12  # long and short games both played
-    assert special.fallbacks == errors  # only the long ones went back
+    assert "(wk := wk + len(" in specialize(load(str(path)).program).source
+    # Long and short games both played; only the long ones went back.
+    assert 0 < _same(str(path), range(12), stopped=True) < 12
 
 
 @pytest.mark.parametrize("fault", [NameError("name '_x' is not defined"),
@@ -666,15 +665,7 @@ def test_a_procedures_break_leaves_the_loop_around_its_call_in_generated_code(tm
     # Run loose (a call outside any loop), it is the interpreter's located error: the
     # seeds that reach it go back to the interpreter, the others stay generated.
     path.write_text(PROCEDURE_BREAK % "- call: stop_at_six", encoding="utf-8")
-    program = load(str(path)).program
-    special = specialize(program)
-    errors = 0
-    for seed in range(60):
-        played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
-            _interpreted(program, None, None, seed), seed
-        errors += played.result.error is not None
-    assert 0 < special.fallbacks == errors < 60
+    assert 0 < _same(str(path), range(60), stopped=True) < 60
 
 
 NAMED_BY_AN_EXPRESSION = """\
