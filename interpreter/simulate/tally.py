@@ -1,9 +1,11 @@
 """Phase 6, run (simulation): the counters of many games summed, per setup.
 
-Input: each game's trigger, decision and unruled counts (dicts, from the generated code or the
-interpreter). Output: a `Tally` (totals, sums of squares, games where each happened; and
-differences against the base setup on paired games), decision counts merged by component
-(`by_component`) and the keys a paired comparison reads (`counter_keys`).
+Input: each game's trigger, decision and unruled counts: dicts from the interpreter, or the
+generated code's counters as they are (`RawCounts`). Output: a `Tally` (totals, sums of
+squares, games where each happened; and differences against the base setup on paired games),
+summed from dicts (`Tally.add_game`) or slot by slot over a chunk (`Slots`, named once at its
+end); decision counts merged by component (`by_component`) and the keys a paired comparison
+reads (`counter_keys`).
 """
 
 from __future__ import annotations
