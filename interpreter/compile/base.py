@@ -71,6 +71,12 @@ def span(start: int, stop: int) -> list:
     return list(range(start, stop))
 
 
+# What a rule error the generated code does not test for is met as: the interpreter tests for
+# it and stops with a located error (`12 // (turn - 3)`, `g[...]` of no such cell, a die read
+# before its first roll). NameError, AttributeError and the like are not among them: never a
+# rule's error, always the generator's.
+RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError)
+
 HOIST_FAILED = object()  # `_HF`: a lookup worked out ahead of its items could not be made
 
 
@@ -80,7 +86,7 @@ def tried(lookup: Any) -> Any:
     read it (the rules test first), and where one does the seed goes to the interpreter."""
     try:
         return lookup()
-    except (ArithmeticError, LookupError, TypeError, ValueError):
+    except RULE_ERRORS:
         return HOIST_FAILED
 
 
@@ -181,28 +187,19 @@ class ItemSet:
     changed in place, so no other name holding that list sees the change."""
 
     at: str
-    keys: tuple[str, ...]
+    key: str
     read: str = ""  # the item read as the language reads it (an `add` reads it first)
 
     def assign(self, value: str) -> str:
-        return f"{self.at} = _set_in({self.at}, ({', '.join(self.keys)},), {value})"
+        return f"{self.at} = _set_in({self.at}, {self.key}, {value})"
 
 
-def set_in(container: list, keys: tuple, value: Any) -> list:
-    """`set: {"L[i][j]": v}` in generated code: a copy of `container` with the item at the
-    end of the path changed, each list along the path copied. The inner keys are read as the
-    language reads `L[i]` (0 <= i < count), the last written as steps._setter writes it
-    (Python's meaning: a negative key counts from the end); a key out of range fails, where
-    the interpreter stops with its error (Specialized.play replays the seed)."""
+def set_in(container: list, key: int, value: Any) -> list:
+    """`set: {"L[i]": v}` in generated code: a copy of `container` with the item changed, as
+    steps._setter writes it (Python's meaning: a negative key counts from the end); a key out
+    of range fails, where the interpreter stops with its error (the seed goes back to it)."""
     new = list(container)
-    inner = new
-    for k in keys[:-1]:
-        if not 0 <= k < len(inner):
-            raise IndexError(k)
-        item = list(inner[k])
-        inner[k] = item
-        inner = item
-    inner[keys[-1]] = value
+    new[key] = value
     return new
 
 

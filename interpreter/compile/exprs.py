@@ -418,8 +418,6 @@ class ExprWriter:
                 safe = safe and c.safe
         if all(p == "1" for p in parts) and safe:
             return _lit(len(parts))
-        if self.elim and parts == [f"(1 if (not E[{i}]) else 0)" for i in range(self.n)]:
-            return Ex("E.count(False)", "int", True)  # the players still in: one C call
         return Ex("(" + " + ".join(parts) + ")" if parts else "0", "int", safe)
 
     def _charged_args(self, node: n.Call, args: list[Ex]) -> list[Ex]:

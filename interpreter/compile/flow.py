@@ -348,7 +348,7 @@ class FlowWriter:
         e(d + 3, "changes += 1")
         e(d + 2, "leader = who")
         if unsafe:
-            e(d0 + 1, "except (ArithmeticError, LookupError, TypeError, ValueError):")
+            e(d0 + 1, "except _RULE_ERRORS:")
             e(d0 + 2, "changes = None")
 
     def scoring(self, d: int) -> None:

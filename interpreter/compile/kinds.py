@@ -47,14 +47,9 @@ _NEW_ITEMS = ("cell", "card", "list:")
 
 def _lookup(src: str) -> tuple[str, str] | None:
     """(table, key) of `src` when it is one lookup `_TABLE[key]`, else None."""
-    m = re.match(r"_\w+\[", src)
-    if m is None or not src.endswith("]"):
-        return None
-    depth = 0
-    for i in range(m.end() - 1, len(src)):
-        depth += {"[": 1, "]": -1}.get(src[i], 0)
-        if depth == 0:
-            return (src[:m.end() - 1], src[m.end():-1]) if i == len(src) - 1 else None
+    node = ast.parse(src, mode="eval").body
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return node.value.id, ast.get_source_segment(src, node.slice)
     return None
 
 

@@ -302,13 +302,8 @@ class MapWriter:
         """`L[k]` or `p.L[k]` of global, turn, round or per-player list state as a `set`
         target (base.set_in: a new list, the item changed), with the kind of the item; None
         for other targets."""
-        keys = []
-        root = node
-        while isinstance(root, n.Index):
-            keys.append(root.key)
-            root = root.obj
-        keys.reverse()
-        if len(keys) > 1:
+        root = node.obj
+        if isinstance(root, n.Index):
             # `c[i][j]`: a `for_each` over `c` holds its rows themselves (steps.py), and the
             # interpreter changes the row in place, which its name then shows; a new row here
             # would not be seen through that name.
@@ -319,27 +314,20 @@ class MapWriter:
         if var is None or var[2] != "list" or var[0] not in ("global", "player", "turn",
                                                              "round"):
             return None
-        if var[0] == "player":
-            if not isinstance(root, n.Field):
-                return None
+        if var[0] == "player" and isinstance(root, n.Field):
             obj = self.expr(root.obj, ctx.scope)
             if obj.kind != "player":
                 raise Unsupported("target")
             at = f"{var[1]}[{obj.src}]"
-        elif isinstance(root, n.Name):
+        elif var[0] != "player" and isinstance(root, n.Name):
             at = var[1]
         else:
             return None
-        lst = self.expr(node.obj, ctx.scope)  # the innermost list: its items' kind
-        if not lst.kind.startswith("list:"):
-            raise Unsupported("target")
-        key_srcs = []
-        for k in keys:
-            key = self.expr(k, ctx.scope)
-            if key.kind != "int":
-                raise Unsupported("an index that is not a whole number")
-            key_srcs.append(key.src)
-        return ItemSet(at, tuple(key_srcs)), lst.kind[len("list:"):], name
+        lst = self._state_kind(name)
+        key = self.expr(node.key, ctx.scope)
+        if not lst.startswith("list:") or key.kind != "int":
+            raise Unsupported("an item set of another kind")
+        return ItemSet(at, key.src), lst[len("list:"):], name
 
     # -- reads -----------------------------------------------------------------------------------
     def _map_index(self, m: Ex, key: Ex) -> Ex:

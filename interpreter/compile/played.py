@@ -13,15 +13,9 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-from interpreter.compile.base import Fallback
+from interpreter.compile.base import RULE_ERRORS, Fallback
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
-
-# What a rule error the generated code does not test for is met as: the interpreter tests for
-# it and stops with a located error (`12 // (turn - 3)`, `g[...]` of no such cell, a die read
-# before its first roll). NameError, AttributeError and the like are not among them: never a
-# rule's error, always the generator's.
-_RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError)
 
 
 class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
@@ -129,7 +123,7 @@ class Specialized:
         except Fallback:
             self.fallbacks += 1
             return None
-        except _RULE_ERRORS as err:
+        except RULE_ERRORS as err:
             self.fallbacks += 1
             raise MustStop(err) from err
 

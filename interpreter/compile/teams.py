@@ -146,7 +146,7 @@ class TeamWriter:
         if key.kind != "int":
             raise Unsupported("an index that is not a whole number")
         got = self._team_index(node, ctx_scope).src if read else ""
-        return ItemSet(lst.src, (key.src,), got), lst.kind[len("list:"):], node.obj.name
+        return ItemSet(lst.src, key.src, got), lst.kind[len("list:"):], node.obj.name
 
     def _team_state_init(self, d: int) -> None:
         """Team state, once per team, each initial value read with `team` bound to it."""

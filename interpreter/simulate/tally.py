@@ -95,6 +95,7 @@ _COMPONENT: dict[tuple, tuple] = {}
 
 
 def counter_keys(counts: Any) -> dict[tuple, int]:
+    """One game's (fired, chosen, unruled) as the keys a paired comparison sums."""
     fired, chosen, _ = counts
     out: dict[tuple, int] = {("trigger", k): v for k, v in fired.items()}
     out.update({("decision", *k): v for k, v in chosen.items()})
