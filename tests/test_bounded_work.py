@@ -152,6 +152,22 @@ def test_a_set_of_a_billion_dice_is_refused_located_before_the_game_begins(tmp_p
     assert "r.yaml:6:26:" in result.output and f"{MAX_PIECES:,}" in result.output
 
 
+@pytest.mark.parametrize("dice", ["{sides: 6, count: 1000000}", "{sides: 1000000}"])
+def test_the_code_generator_refuses_a_million_dice_at_once_not_after_filling_memory(
+        tmp_path, dice):
+    # specialize() is called directly too (tests, bots): it refuses what setup would stop,
+    # before writing a local per die, and the interpreter gives the located error.
+    path = _ruleset(tmp_path, f"""\
+        components:
+          dice:
+            d: {dice}
+        flow: {{phases: {{play: {{do: [roll: d], next: end}}}}}}
+        """)
+    refused: list = []
+    assert specialize(load(path).program, refused=refused) is None
+    assert f"past {MAX_PIECES:,}" in str(refused[0])
+
+
 def test_a_ruleset_may_raise_its_budget_only_up_to_the_ceiling(tmp_path):
     over = LIMIT_CEILINGS["max_steps"] + 1
     path = _ruleset(tmp_path, f"""\

@@ -7,7 +7,8 @@ import textwrap
 
 import pytest
 
-from interpreter.compile.specialize import specialize
+from interpreter.compile.played import MustStop
+from interpreter.compile.specialize import Stop, specialize
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ScriptedChance, SeededChance
 from interpreter.engine.setup import load, new_game
@@ -536,3 +537,67 @@ def test_a_zone_in_a_list_of_things_to_move_stops_the_game_located(tmp_path):
     err = g.result.error
     assert err.message == "only dice and cards can be moved, not the zone cup"
     assert err.path == ("flow", "phases", "play", "do", 2, "move")
+
+
+def test_a_die_listed_twice_in_one_move_stops_the_game_located(tmp_path):
+    # One die cannot lie in a zone twice: the move names the slip instead of doubling it.
+    g = game(tmp_path, ZONES % '- move: "[red[0], red[1], red[0]]"\n          to: pool',
+             players=1)
+    err = g.result.error
+    assert err.code == "runtime-error" and err.message == "red[0] is listed twice in one move"
+    assert err.path == ("flow", "phases", "play", "do", 2, "move")
+    assert g.zones["pool"].items == []  # nothing moved
+    _generated_code_stops_there_too(g)
+
+
+@pytest.mark.parametrize("step,count", [("draw", "0 - 1"), ("deal", "0 - 2"),
+                                        ("draw", "count(cup) - 4")])
+def test_a_count_of_items_that_is_not_a_whole_number_of_0_or_more_stops_the_game(
+        tmp_path, step, count):
+    # A slice would read -1 as "all but the last": a draw or deal of -1 items is the rules' slip.
+    rest = "as: got" if step == "draw" else "to: pool"
+    g = game(tmp_path, ZONES % f'- {step}: cup\n          {rest}\n          count: "{count}"',
+             players=1)
+    err = g.result.error
+    assert err is not None and err.code == "runtime-error"
+    assert err.message.startswith("a count of items must be a whole number of 0 or more, not ")
+    assert err.path == ("flow", "phases", "play", "do", 2, "count")
+    assert len(g.zones["cup"].items) == 3  # nothing left the cup
+    _generated_code_stops_there_too(g)
+
+
+DECIDERS = """\
+flow:
+  phases:
+    play:
+      do:
+        - choose: bid
+          by: "%s"
+          min: 1
+          max: 3
+      next: end
+scoring: {score: 0, order: highest}
+"""
+
+
+@pytest.mark.parametrize("by,message", [
+    ("players + [p for p in players if p.seat == 1]", "Player 1 is asked twice in one decision"),
+    ("first([p for p in players if p.name == 'nobody'])",
+     "a decision needs a player to decide, not none")])
+def test_a_decision_by_nobody_or_by_a_player_twice_stops_the_game_at_by(tmp_path, by, message):
+    g = game(tmp_path, DECIDERS % by, players=2, dice=None)
+    err = g.result.error
+    assert err is not None and err.code == "runtime-error" and err.message == message
+    assert err.path == ("flow", "phases", "play", "do", 0, "by")
+    _generated_code_stops_there_too(g)
+
+
+def _generated_code_stops_there_too(g) -> None:
+    """The generated code stops the game itself (`Stop`, not a Python error met by chance),
+    and the interpreter's replay of that seed gives the same located error."""
+    special = specialize(g.program, g.players_n)
+    assert special is not None
+    with pytest.raises(MustStop) as stop:
+        special.try_raw(g.seed)
+    assert isinstance(stop.value.cause, Stop)
+    assert special.play(g.seed).result.to_json() == g.result.to_json()

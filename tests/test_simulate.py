@@ -33,6 +33,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.cli.main import main
+from interpreter.compile.base import Stop
 from interpreter.simulate import stats
 from tests.conftest import ROOT
 
@@ -337,7 +338,13 @@ def test_a_fault_of_the_interpreter_in_one_game_is_reported_not_raised(monkeypat
     assert "--seed 0:2" in out.output and "Traceback" not in out.output
 
 
-def test_a_fault_of_the_generated_code_is_reported_not_hidden_by_a_replay(monkeypatch):
+@pytest.mark.parametrize("fault,said", [
+    (TypeError("a generator bug"), "TypeError: a generator bug"),
+    (Stop(), "GeneratorFault: the generated code stopped the game as a rule error or a budget "
+             "would, but the reference interpreter's game went on")])
+def test_a_fault_of_the_generated_code_is_reported_not_hidden_by_a_replay(monkeypatch, fault,
+                                                                          said):
+    # A Python error that is no rule's, or a stop where the interpreter's game goes on.
     from interpreter.simulate import runner
 
     real = runner.specialized_for
@@ -348,7 +355,7 @@ def test_a_fault_of_the_generated_code_is_reported_not_hidden_by_a_replay(monkey
 
         def play(seed):
             if seed == "0:2":
-                raise TypeError("a generator bug")
+                raise fault
             return tracked(seed)
         return dataclasses.replace(special, play_tracked=play)
 
@@ -356,7 +363,7 @@ def test_a_fault_of_the_generated_code_is_reported_not_hidden_by_a_replay(monkey
     out = simulate(PIG, "--games", "5")
     assert out.exit_code == 1, out.output
     assert "1 of 5 games stopped with an error; the first, game 2:" in out.output
-    assert "the generated code failed: TypeError: a generator bug" in out.output
+    assert f"the generated code failed: {said}" in out.output
     assert "Traceback" not in out.output
     r = json.loads(simulate(PIG, "--games", "5", "--json").stdout)
     assert r["replayed"]["games"] == 0 and r["engine"] == "generated"
@@ -675,11 +682,32 @@ def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
     out = json.loads(done.stdout)
     assert out["engine"] == "generated"
     back = out["replayed"]
-    assert 0 < back["games"] == out["errors"]["games"] < 20  # some games end within 12 turns
+    assert 0 < back["games"] == back["stopped"] == out["errors"]["games"] < 20
     assert back["first"]["seed"] == out["errors"]["first"]["seed"]
     report = simulate(str(path), "--games", "20", "--seed", "3").output
-    assert f"note: {back['games']} game(s) went back from the generated code" in report
-    assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0}
+    assert (f"note: {back['games']} game(s) went back from the generated code to the reference "
+            f"interpreter, which played them exactly but slowly: {back['games']} stopped with a "
+            "rule error; the first is seed 3:") in report
+    assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0, "stopped": 0}
+
+
+def test_games_past_the_generated_codes_number_range_are_played_on_and_counted(tmp_path):
+    # Banked scores past ±2**40: legal (the language goes to ±2**63 - 1), beyond what the
+    # generated code follows; the interpreter plays those games to their end, and the report
+    # says so apart from games stopped by a rule error.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert text.count("- add: {current.score: turn_total}") == 1
+    path = tmp_path / "huge.yaml"
+    path.write_text(text.replace("- add: {current.score: turn_total}",
+                                 "- add: {current.score: turn_total * 1099511627776}"),
+                    encoding="utf-8")
+    out = simulate_json(str(path), "--games", "10", "--seed", "3")
+    assert out["engine"] == "generated" and out["errors"]["games"] == 0
+    assert out["replayed"]["games"] == 10 and out["replayed"]["stopped"] == 0
+    assert out["score_all_seats"]["max"] > 2**40
+    report = simulate(str(path), "--games", "10", "--seed", "3").output
+    assert ("10 went where the generated code does not follow (a whole number past "
+            "±1,099,511,627,776, or work near the step budget)") in report
 
 
 @settings(max_examples=200, deadline=None)

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.compile.specialize import specialize
+from interpreter.compile.played import GeneratorFault
+from interpreter.compile.specialize import Stop, specialize
 from interpreter.engine.setup import load, new_game
 from interpreter.simulate import runner as sim
 
@@ -80,6 +81,19 @@ def test_wreckdivers_policies_equal_interpreter(seats):
 def test_wreckdivers_variants_equal_interpreter(variant, sets, players):
     _same(WRECK, range(100), variant, sets, players)
 
+
+
+def test_a_stop_where_the_interpreters_game_goes_on_is_raised_as_a_generator_fault():
+    # The generated code's `Stop` says the rules cannot go on; a replay that ends normally
+    # proves it wrong, and that is raised, never taken as the game's result.
+    special = specialize(load(PIG).program)
+
+    def stops(seed):
+        raise Stop()
+
+    special.play_raw = stops
+    with pytest.raises(GeneratorFault, match="the reference interpreter's game went on"):
+        special.play(0)
 
 @pytest.mark.parametrize("ruleset,limit,value", [
     ("pig", "max_steps", 30), ("dice_survivor", "max_turns", 3),

@@ -194,16 +194,20 @@ def _variant(tmp_path, old: str, new: str):
     return load(str(path)).program
 
 
-def test_the_same_die_moved_twice_hands_the_seed_to_the_interpreter(tmp_path):
-    # The interpreter puts a die listed twice into the zone twice; that seed goes back.
+def test_the_same_die_moved_twice_stops_both_at_the_same_rule_error(tmp_path):
+    # A die listed twice in one move is the rules' error; the generated code stops there
+    # too and the interpreter's replay gives the located error and the exact counts.
     program = _variant(tmp_path, 'move: "[held]"', 'move: "[held, held]"')
     special = specialize(program)
     assert special is not None
+    stopped = 0
     for seed in range(30):
         played = special.play(seed)
         assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
             _interpreted(program, None, None, seed)
-    assert special.fallbacks > 0
+        error = played.result.error
+        stopped += error is not None and error.message.endswith("is listed twice in one move")
+    assert special.fallbacks == stopped > 0
 
 
 def test_a_policy_name_that_reads_option_equals_interpreter(tmp_path):

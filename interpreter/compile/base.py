@@ -2,7 +2,7 @@
 
 Input: nothing (definitions). Output: the generated expression `Ex` (Python source, kind,
 safety, value known now), the writing context `_Ctx`, the dice record `_Die`, the signals of
-generation (`Unsupported`) and of the generated code (`Fallback`, `_EndTurn`, `_EndPhase`,
+generation (`Unsupported`) and of the generated code (`Stop`, `Fallback`, `_EndTurn`, `_EndPhase`,
 `_EndGame`), literals as `Ex` (`_lit`) and ruleset values as expression nodes (`_node`).
 interpreter/compile/specialize.py, interpreter/compile/checks.py and
 interpreter/compile/decisions.py import them; see interpreter/compile/specialize.py for the whole.
@@ -30,8 +30,18 @@ class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
         self.path = path
 
 
+class Stop(Exception):  # noqa: N818 - a signal of the generated code
+    """The rules cannot go on (a budget, a rule error the generated code tests for): the
+    interpreter's game on this seed stops with an error too, and the caller plays it there
+    for that error, located, and its exact counts; a game that then ends normally is the code
+    generator's fault, reported, never taken as the result (interpreter/compile/played.py)."""
+
+
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code
-    """This seed leaves the specialized path (a budget, an error): the interpreter replays it."""
+    """The game goes where the generated code cannot follow it exactly though the rules go on:
+    a whole number past ±SAFE_INT, or a work meter past half the step budget (the meter counts
+    a built-in's lists more coarsely than the interpreter). The interpreter plays the seed, and
+    simulate reports how many games it played so."""
 
 
 # The generated code keeps whole numbers within ±SAFE_INT, and hands the seed to the
@@ -44,12 +54,13 @@ SMALL_STEP = 2**16  # an `add` of at most this much per step cannot leave the ra
 
 
 def within(value: Any) -> Any:
-    """A value a state write stores, within the range the generated code keeps (numbers) and
-    the size limits (texts, lists); else the interpreter replays the seed."""
+    """A value a state write stores, within the range the generated code keeps (numbers:
+    else `Fallback`) and the size limits (texts, lists: else `Stop`, the interpreter's error)."""
     kind = type(value)
-    if (kind is int and not -SAFE_INT <= value <= SAFE_INT) or (
-            kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS)):
+    if kind is int and not -SAFE_INT <= value <= SAFE_INT:
         raise Fallback()
+    if kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS):
+        raise Stop()
     return value
 
 
@@ -64,10 +75,10 @@ def times(a: Any, b: Any) -> Any:
 
 def span(start: int, stop: int) -> list:
     """`range(start, stop)` in generated code, as the built-in: a list of at most MAX_RANGE
-    numbers, else the interpreter replays the seed (and stops with the built-in's error). The
-    generated code counts a long one in its work meter, as the interpreter charges it."""
+    numbers, else `Stop` (the built-in's error). The generated code counts a long one in its
+    work meter, as the interpreter charges it."""
     if stop - start > MAX_RANGE:
-        raise Fallback()
+        raise Stop()
     return list(range(start, stop))
 
 
@@ -88,6 +99,12 @@ def tried(lookup: Any) -> Any:
         return lookup()
     except RULE_ERRORS:
         return HOIST_FAILED
+
+
+def halt() -> bool:
+    """A rule error met inside an expression (a lookup worked out ahead of its items that could
+    not be made, read where the rules read it): the interpreter's game stops there."""
+    raise Stop()
 
 
 def fb() -> bool:

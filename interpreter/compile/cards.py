@@ -97,20 +97,25 @@ class CardWriter:
         self.after_op(d, None, ctx)
 
     def _s_deal(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        """As steps._deal and Game.put: the first `count` items (Python's slice, as there)
+        """As steps._deal and Game.put: the first `count` items (a whole number of 0 or more)
         leave the zone and join the target's end, or leave play ('out')."""
         self._only(spec, "deal", "to", "count")
         zone = self._order_zone(spec, "deal", ctx)
         count = self.expr(_node(spec["count"]), ctx.scope) if "count" in spec else None
         if count is not None and count.kind != "int":
             raise Unsupported("a deal's count that is not a whole number")
-        k = count.src if count is not None else "1"
         to = self.expr(_node(spec["to"]), ctx.scope)
         if to.kind != "zone" and to.const != "out":
             raise Unsupported("deal to something not a zone")
         e = self.emit
         z, x, i = self.temp("z"), self.temp("x"), self.temp("i")
         e(d, f"{z} = {zone.src}")
+        k = count.src if count is not None else "1"
+        if count is not None and not (type(count.const) is int and count.const >= 0):
+            k = self.temp("k")
+            e(d, f"{k} = {count.src}")
+            e(d, f"if {k} < 0:")
+            e(d + 1, "raise _Stop()")  # the interpreter's error (a slice reads -1 otherwise)
         e(d, f"{x} = {z}[:{k}]")
         e(d, f"del {z}[:{k}]")
         if to.kind == "zone":

@@ -99,7 +99,7 @@ class CheckWriter:
         self.emit(d2, f"if not {fired}:")
         self.emit(d2 + 1, "break")
         self.emit(d1, "else:")
-        self.emit(d2, "raise _Fallback()")  # checks still hold: the interpreter's error
+        self.emit(d2, "raise _Stop()")  # checks still hold: the interpreter's error
         return pending
 
     # -- effects ---------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ class CheckWriter:
         src, dst = ends
         if amount.const is _NO or amount.const < 0:
             self.emit(d, f"if {a} < 0:")
-            self.emit(d + 1, "raise _Fallback()")  # the interpreter's error
+            self.emit(d + 1, "raise _Stop()")  # the interpreter's error
         py = var[1]
         if src is None:
             moved = a

@@ -67,7 +67,7 @@ class DeciderWriter:
         dl, picks, w, c = self.temp("dl"), self.temp("pk"), self.temp("w"), self.temp("ch")
         e(d, f"{dl} = list({who.src})")
         e(d, f"if len(set({dl})) != len({dl}):")
-        e(d + 1, "raise _Fallback()")  # a player asked twice: the interpreter's own reading
+        e(d + 1, "raise _Stop()")  # a player asked twice: the interpreter's own reading
         e(d, f"{picks} = {{}}")
         e(d, f"for {w} in {dl}:")
         bounds = []

@@ -73,14 +73,14 @@ class DecisionWriter:
                 else:
                     self.emit(d, f"{lg}.append({i})")
             self.emit(d, f"if not {lg}:")
-            self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
+            self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
             self.emit(d, f"if len({lg}) == 1:")
             self.emit(d + 1, f"{c} = {lg}[0]")
             self.emit(d, "else:")
             self._controllers(did, values, ("dynamic", lg), c, d + 1, who)
         else:
             if not static:
-                self.emit(d, "raise _Fallback()")
+                self.emit(d, "raise _Stop()")
                 return
             if len(static) == 1:  # nobody is asked: the one legal option
                 self.emit(d, f"{c} = {static[0]}")
@@ -157,7 +157,7 @@ class DecisionWriter:
         if not who.safe:
             # Nobody (none) decides: the interpreter's own behaviour, whatever it is.
             self.emit(d, f"if {t} is None:")
-            self.emit(d + 1, "raise _Fallback()")
+            self.emit(d + 1, "raise _Stop()")
         return Ex(t, "player", True)
 
     def _choose_values(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -176,7 +176,7 @@ class DecisionWriter:
         o, c = self.temp("op"), self.temp("ch")
         self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
         self.emit(d, f"if not {o}:")
-        self.emit(d + 1, "raise _Fallback()")  # no legal option: the interpreter's error
+        self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
@@ -328,7 +328,7 @@ class DecisionWriter:
         d1 = d + 1
         e(d1, f"{passes} += 1")
         e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
-        e(d1 + 1, "raise _Fallback()")
+        e(d1 + 1, "raise _Stop()")
         e(d1, f"{lg} = []")
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)

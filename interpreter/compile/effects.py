@@ -225,7 +225,7 @@ class EffectWriter:
         limit = f"{passes} > {self.max_loop}" + (f" or {passes} > {cap}" if most else "")
         guard = len(self.lines)
         self.emit(d2, f"if {limit} or steps > {self.max_steps}:")
-        self.emit(d2 + 1, "raise _Fallback()")
+        self.emit(d2 + 1, "raise _Stop()")
         self.block(spec["repeat"], d2, ctx.inside(in_loop=True))
         if until:
             self.emit(d2, f"if {until.src}:")
@@ -245,7 +245,7 @@ class EffectWriter:
             head = self.lines[guard]
             self.lines[guard] = head[:len(head) - len(head.lstrip())] + f"if {limit}:"
             self.emit(d, f"if steps > {self.max_steps}:")
-            self.emit(d + 1, "raise _Fallback()")
+            self.emit(d + 1, "raise _Stop()")
         if self.flag_exits != exits:
             self.emit(d, "if _et:")
             self.emit(d + 1, "break")
@@ -256,7 +256,7 @@ class EffectWriter:
                 raise Unsupported("break outside a loop written here")
             # Only a procedure's `break` can run loose (the checker refuses the rest), where
             # the interpreter stops with its located error: the seed goes back to it.
-            self.emit(d, "raise _Fallback()")
+            self.emit(d, "raise _Stop()")
             return
         self.emit(d, "break")
 
@@ -275,7 +275,7 @@ class EffectWriter:
         self._only(spec, "call", "with")
         depth = ctx.depth + 1
         if depth > self.max_chain * 4:
-            self.emit(d, "raise _Fallback()")  # the interpreter's nesting error
+            self.emit(d, "raise _Stop()")  # the interpreter's nesting error
             return
         if ctx.inline >= _MAX_INLINE:
             raise Unsupported("procedures nest too deeply to write out")
@@ -492,7 +492,7 @@ class EffectWriter:
             return
         depth = ctx.depth + 1
         if depth > self.max_chain:
-            self.emit(d, "raise _Fallback()")  # the interpreter's chain-depth error
+            self.emit(d, "raise _Stop()")  # the interpreter's chain-depth error
             return
         if ctx.inline >= _MAX_INLINE:
             raise Unsupported("triggers nest too deeply to write out")

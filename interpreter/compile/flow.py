@@ -110,9 +110,12 @@ class FlowWriter:
         # An `end_game` step gives its reason; the end condition its doc.
         e(d + 1, f"reason = _eg.args[0] if _eg.args else "
                  f"{(end.get('doc') or 'the end condition holds')!r}")
-        # The interpreter counts steps and items in one budget: a game whose two counts
-        # together passed half of it goes back to the interpreter.
-        e(d, f"if steps > {self.max_steps} or wk + steps > {self.max_steps // 2}:")
+        # Past the step budget the interpreter stopped. It counts steps and items in one
+        # budget, the work meter more finely than `wk` (see ExprWriter.charge): a game whose
+        # two counts together passed half of it is played there, exactly.
+        e(d, f"if steps > {self.max_steps}:")
+        e(d + 1, "raise _Stop()")
+        e(d, f"if wk + steps > {self.max_steps // 2}:")
         e(d + 1, "raise _Fallback()")
         self.scoring(d)
         src = "\n".join(tidy(self.lines))
@@ -191,7 +194,7 @@ class FlowWriter:
         e(d2, "passes += 1")
         limit = " or passes > cap" if most is not None else ""
         e(d2, f"if passes > {self.max_loop} or steps > {self.max_steps}{limit}:")
-        e(d2 + 1, "raise _Fallback()")
+        e(d2 + 1, "raise _Stop()")
         if spec.get("turns") is not None:
             self.round(spec, until, d2)
             e(d2, "if stop:")
@@ -280,7 +283,7 @@ class FlowWriter:
         e = self.emit
         e(d, "turn_n += 1")
         e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
-        e(d + 1, "raise _Fallback()")
+        e(d + 1, "raise _Stop()")
         self.reset("turn", d)
         ctx = _Ctx({})
         # The turn is a loop of one pass, so that an `end_turn` written in it (not in a

@@ -90,7 +90,7 @@ class KindWriter:
         moved = self._lift(careful)
         if moved == careful:
             return Ex(src, kind, safe, **kw)
-        return Ex(f"({moved} if {moved} is not _HF else _fb())", kind,
+        return Ex(f"({moved} if {moved} is not _HF else _halt())", kind,
                   kind not in ("cell", "card") or kw.get("some", False), **kw)
 
     def _lift(self, src: str) -> str:

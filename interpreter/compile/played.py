@@ -13,25 +13,40 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-from interpreter.compile.base import RULE_ERRORS, Fallback
+from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
 
 
 class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
-    """The generated code met a rule error as Python's own: the caller plays the seed with
-    the interpreter, whose game must stop with an error; `check` says a fault otherwise."""
+    """The generated code stopped the game (`Stop`: a budget, a rule error it tests for) or met
+    a rule error as Python's own (a division by zero, a key or item not there, none where a
+    number goes): the caller plays the seed with the interpreter, whose game must stop with an
+    error too; `check` says a fault of the code generator otherwise."""
 
     def __init__(self, cause: Exception):
         super().__init__(f"{type(cause).__name__}: {cause}")
         self.cause = cause
 
+    @property
+    def fault(self) -> Exception:
+        """What to report when the interpreter's game did not stop: the generated code's own
+        exception, or for a `Stop` a sentence saying so."""
+        if isinstance(self.cause, Stop):
+            return GeneratorFault("the generated code stopped the game as a rule error or a "
+                                  "budget would, but the reference interpreter's game went on")
+        return self.cause
+
     def check(self, error: Any) -> None:
-        """Raise the generated code's own exception when the interpreter's game on the same
-        seed did not stop with an error (`error` None): then it was not a rule's error but
-        the code generator's, which a replay must not hide."""
+        """Raise `fault` when the interpreter's game on the same seed did not stop with an
+        error (`error` None): then it was not a rule's error but the code generator's, which a
+        replay must not hide."""
         if error is None:
-            raise self.cause
+            raise self.fault from self.cause
+
+
+class GeneratorFault(Exception):
+    """The generated code and the reference interpreter disagree: a bug of the generator."""
 
 
 # -- the result -----------------------------------------------------------------------------------
@@ -112,18 +127,18 @@ class Specialized:
 
     def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
         """The generated code's own tuple for one game (what a bulk run reads without a
-        `Result`; `standings` ranks it); None when the generated code hands the seed to the
-        interpreter on purpose (`Fallback`: a work limit near its end, a rule error it tests
-        for); `MustStop` when it met a rule error as Python's own (a division by zero, a key
-        or item not there, none where a number goes): the interpreter's game on that seed
-        must stop with an error too. Any other exception is a fault of the code generator and
-        is raised, never hidden by a replay."""
+        `Result`; `standings` ranks it); None when the game goes where the generated code
+        cannot follow it exactly (`Fallback`: numbers past its range, work near the budget),
+        for the interpreter to play; `MustStop` when the rules cannot go on (`Stop`, or a rule
+        error met as Python's own): the interpreter's game on that seed must stop with an
+        error too. Any other exception is a fault of the code generator and is raised, never
+        hidden by a replay."""
         try:
             return (self.play_tracked if track else self.play_raw)(seed)
         except Fallback:
             self.fallbacks += 1
             return None
-        except RULE_ERRORS as err:
+        except (Stop, *RULE_ERRORS) as err:
             self.fallbacks += 1
             raise MustStop(err) from err
 

@@ -262,7 +262,7 @@ class PolicyWriter:
             self.emit(d + 1, f"{c} = {p}")
         elif kind == "best":
             if legal[0] == "number":
-                self.emit(d, "raise _Fallback()")  # `best` cannot weigh a number choice
+                self.emit(d, "raise _Stop()")  # `best` cannot weigh a number choice
             else:
                 self._best(action[1], legal, c, d, action[2], action[3])
         else:

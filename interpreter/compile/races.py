@@ -44,7 +44,7 @@ class RaceWriter:
         e(d, f"{rs} = list({racers.src})")
         if not racers.safe:  # a racer that is none: the interpreter's error
             e(d, f"if None in {rs}:")
-            e(d + 1, "raise _Fallback()")
+            e(d + 1, "raise _Stop()")
         e(d, f"{pool} = list({items.src})")
         # Each racer's numbers, in the order _racer works them out; each must be 0 or more.
         r = self.temp("r")
@@ -70,7 +70,7 @@ class RaceWriter:
             v = self.temp("v")
             e(d + 1, f"{v} = {x.src}")
             e(d + 1, f"if {v} < 0:")
-            e(d + 2, "raise _Fallback()")  # the interpreter's error
+            e(d + 2, "raise _Stop()")  # the interpreter's error
             values[key] = v
         c = f"int({values['capacity']})" if "capacity" in values else "None"
         if "model_capacity" in values:

@@ -58,10 +58,12 @@ in the same order under the same conditions. Where the language and Python could
 generator refuses: every expression has a kind known when generating (int, number, bool,
 text, player, dice...) and only operations whose Python meaning equals the language's for
 those kinds are emitted. What can still go wrong at run time (a die read before it was
-rolled, a division by zero, a budget: steps, turns, loop passes, chain depth) raises an
-exception in the generated code, and that seed is then played again by the interpreter, which
-gives its own result or located error. The tests/test_specialize*.py files compare both on
-many seeds.
+rolled, a division by zero, a budget: steps, turns, loop passes, chain depth) stops the
+generated code (`Stop`, or Python's own exception), and the interpreter plays that seed for its
+located error, which must come (interpreter/compile/played.py); a whole number past SAFE_INT or
+work near the budget, which the generated code does not follow, hands the seed to the
+interpreter to play on (`Fallback`). The tests/test_specialize*.py files compare both on many
+seeds.
 
 The writer is one class made of mixins, one module each: expressions (exprs.py), steps, time
 and triggers (effects.py), the game's frame, phases, rounds, turns and scoring (flow.py),
@@ -79,6 +81,7 @@ import math
 import random
 from typing import Any
 
+from dsl.limits import MAX_PIECES
 from interpreter.compile.base import (
     _NO,
     HOIST_FAILED,
@@ -86,6 +89,7 @@ from interpreter.compile.base import (
     RULE_ERRORS,
     Ex,
     Fallback,
+    Stop,
     Unsupported,
     _Die,
     _EndGame,
@@ -94,6 +98,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
     fb,
+    halt,
     set_in,
     span,
     times,
@@ -119,7 +124,7 @@ from interpreter.engine.decisions import PolicyController, RandomController
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
 
-__all__ = ["Ex", "Fallback", "Played", "Specialized", "Unsupported", "specialize"]
+__all__ = ["Ex", "Fallback", "Played", "Stop", "Specialized", "Unsupported", "specialize"]
 
 
 def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
@@ -274,9 +279,14 @@ class _Gen(MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWri
         self._learned_decisions()  # interpreter/compile/maps.py
 
     def _const(self, value: Any) -> Any:
+        """A number of dice or sides, known now: up to MAX_PIECES, else refused (the
+        interpreter's setup stops with its located error; a million dice never get a local
+        each here)."""
         v = self.expr(_node(value), {}).const
         if type(v) is not int:
             raise Unsupported("a count known only at run time")
+        if not 0 <= v <= MAX_PIECES:
+            raise Unsupported(f"a number of dice or sides past {MAX_PIECES:,}")
         return v
 
     def _infer_lists(self) -> None:
@@ -413,7 +423,8 @@ def specialize(program: Program, players: int | None = None,
                 gen._restart()
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_within": within, "_fb": fb, "_span": span, "_set_in": set_in,
+                     "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
+                     "_span": span, "_set_in": set_in,
                      "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,

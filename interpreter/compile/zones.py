@@ -255,7 +255,7 @@ class ZoneWriter:
             e(d, f"{x} = list({x})")
             # Twice the same die: the interpreter puts it twice; that seed goes back.
             e(d, f"if len({x}) > 1 and len(set({x})) != len({x}):")
-            e(d + 1, "raise _Fallback()")
+            e(d + 1, "raise _Stop()")
             i = self.temp("i")
             e(d, f"for {i} in {x}:")
             e(d + 1, f"{z} = W[{i}]")
@@ -295,7 +295,7 @@ class ZoneWriter:
                 k = self.temp("k")
                 e(d, f"{k} = {count.src}")
                 e(d, f"if type({k}) is not int or {k} < 0:")
-                e(d + 1, "raise _Fallback()")
+                e(d + 1, "raise _Stop()")
         if "duration" in spec:
             self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
         to = None

@@ -17,13 +17,27 @@ from interpreter.engine import compile_expr as cx
 from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Option, Request, option_for_value
 from interpreter.engine.race import RaceSpec, run_race
-from interpreter.engine.signals import Break
+from interpreter.engine.signals import Break, RuleError
 from interpreter.engine.step_runtime import count_use, label_later, within_limit
-from interpreter.engine.values import Zone
+from interpreter.engine.values import Player, Zone, show
 
 Step = Callable[[Any, Any], None]
 Block = Callable[[Any, Any], None]
 
+
+def _deciders(who: Any, path: tuple, many: bool = True) -> Any:
+    """Who a decision's `by` names: a player, or (`many`) a list of players each named once;
+    anything else (none, a player listed twice) is the rules' error, located at `by`."""
+    if type(who) is Player:
+        return who
+    if many and isinstance(who, (list, tuple)) and all(type(p) is Player for p in who):
+        twice = [p.name for i, p in enumerate(who) if any(p is q for q in who[:i])]
+        if not twice:
+            return who
+        raise RuleError("runtime-error", f"{twice[0]} is asked twice in one decision",
+                        path + ("by",), hint="list each player once in `by`")
+    raise RuleError("runtime-error", f"a decision needs a player to decide, not {show(who)}",
+                    path + ("by",))
 
 
 class DecisionSteps:
@@ -99,7 +113,7 @@ class DecisionSteps:
         def choose(g, env):
             if duration is not None:
                 g.advance(duration(env))
-            deciders = by(env) if by is not None else g.current
+            deciders = _deciders(by(env), path) if by is not None else g.current
             if isinstance(deciders, (list, tuple)):
                 picks = {}
                 for p in deciders:
@@ -138,7 +152,7 @@ class DecisionSteps:
         max_loop_path = path + ("actions",)
 
         def actions(g, env):
-            player = by(env) if by is not None else g.current
+            player = _deciders(by(env), path, many=False) if by is not None else g.current
             left = points(env)
             passes = 0
             try:

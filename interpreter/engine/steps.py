@@ -270,7 +270,7 @@ class StepCompiler(DecisionSteps):
 
         def draw(g, env):
             zone = _zone(source(env), path + ("draw",))
-            k = count(env) if count is not None else 1
+            k = _how_many(count(env), path) if count is not None else 1
             if duration is not None:
                 g.advance(duration(env))
             blind = zone.kind not in ("deck", "row")
@@ -309,6 +309,11 @@ class StepCompiler(DecisionSteps):
                         raise RuleError("runtime-error", f"only dice and cards can be moved, "
                                         f"not {shown}", path + ("move",),
                                         hint="`move: ZONE` moves what the zone holds, in order")
+                if len({id(it) for it in what}) != len(what):
+                    # One die cannot lie in a zone twice: a list naming it twice is a rule's slip.
+                    twice = next(it for i, it in enumerate(what) if any(it is x for x in what[:i]))
+                    raise RuleError("runtime-error", f"{twice.id} is listed twice in one move",
+                                    path + ("move",), hint="move each die or card once")
             target = dest(env)
             unseen = g.unseen(what) if g.logging else set()
             g.put(what, target, path + ("to",), at_start)
@@ -335,7 +340,7 @@ class StepCompiler(DecisionSteps):
 
         def deal(g, env):
             zone = _zone(source(env), path + ("deal",))
-            k = count(env) if count is not None else 1
+            k = _how_many(count(env), path) if count is not None else 1
             items = zone.items[:k]
             unseen = g.unseen(items) if g.logging else set()  # dealt face down
             del zone.items[:k]
@@ -507,6 +512,15 @@ class StepCompiler(DecisionSteps):
             if g.narrating:
                 g.narrate(text(env), to(env) if to is not None else None)
         return say
+
+
+def _how_many(k: Any, path: tuple) -> int:
+    """A draw's or a deal's count: a whole number of 0 or more (a slice would read -1 as
+    "all but the last")."""
+    if type(k) is not int or k < 0:
+        raise RuleError("runtime-error", f"a count of items must be a whole number of 0 or "
+                        f"more, not {show(k)}", path + ("count",))
+    return k
 
 
 _FACE = frozenset({"face"})

@@ -225,7 +225,7 @@ def play_game(program: Program, setup: Setup, seed: str, index: int,
             return record, counts if raw_counts else counts.as_dicts()
     record, counters = _interpreted(program, setup, seed, index)
     if stop is not None and record.error is None:  # no rule error: the generator's own
-        return _faulty(index, special.players, "generated code", stop.cause), ({}, {}, {})
+        return _faulty(index, special.players, "generated code", stop.fault), ({}, {}, {})
     return (record._replace(replayed=True) if special is not None else record), counters
 
 

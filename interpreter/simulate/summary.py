@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.diagnostics import Diagnostic
+from interpreter.compile.base import SAFE_INT
 from interpreter.engine.setup import Loaded, located
 from interpreter.engine.signals import RuleError
 from interpreter.simulate.runner import GameRecord, Setup, game_seed
@@ -198,10 +199,12 @@ def _errors(info: SetupInfo, records: Sequence[GameRecord], seed: Any) -> dict:
 
 
 def _replayed(records: Sequence[GameRecord], seed: Any) -> dict:
-    """The games the generated code handed back to the reference interpreter: how many, and
-    the first, to watch again."""
+    """The games the generated code handed back to the reference interpreter: how many, how
+    many of them stopped with a rule error (the interpreter plays those for the located error
+    and exact counts), and the first, to watch again."""
     back = [r for r in records if r.replayed]
-    out: dict[str, Any] = {"games": len(back)}
+    out: dict[str, Any] = {"games": len(back),
+                           "stopped": sum(1 for r in back if r.error is not None)}
     if back:
         out["first"] = {"game": back[0].index, "seed": game_seed(seed, back[0].index)}
     return out
@@ -383,9 +386,13 @@ def text_report(stats: dict) -> list[str]:
         lines += table(["decision = answer", "taken per game", "share", "in games", "total"], rows)
     back = stats["replayed"]
     if back["games"]:
+        went_on = back["games"] - back["stopped"]
+        why = [f"{back['stopped']:,} stopped with a rule error"] if back["stopped"] else []
+        why += [f"{went_on:,} went where the generated code does not follow (a whole number "
+                f"past ±{SAFE_INT:,}, or work near the step budget)"] if went_on else []
         lines.append(f"note: {back['games']:,} game(s) went back from the generated code to the "
-                     "reference interpreter, which played them exactly but slowly (a rule error, "
-                     f"or a work limit near its end); the first is seed {back['first']['seed']}")
+                     f"reference interpreter, which played them exactly but slowly: "
+                     f"{'; '.join(why)}; the first is seed {back['first']['seed']}")
     for u in stats["unruled"]:
         lines.append(f"note: policy {u['policy']} has no rule for '{u['decision']}'; "
                      f"{u['times']:,} such decisions were taken at random")
