@@ -61,6 +61,7 @@ class CheckWriter:
         check's steps ends those steps and waits: its name is returned, holding it or None.
         A first round where nothing holds changes nothing, so one test of every condition
         decides whether the rounds are written out at all."""
+        self.unlogged("checks")
         bindings = []  # (check spec, binding scope or None, test Ex)
         for _, spec in self._check_specs():
             if spec.get("for_each") == "player":

@@ -54,6 +54,7 @@ class DeciderWriter:
         who = self.expr(_node(spec["by"]), ctx.scope)
         if who.kind == "player":
             return False
+        self.unlogged("a decision by several players")
         did = spec["choose"]
         kind = self.decisions.get(did, "?")
         if who.kind != "list:player" or "options" in spec or not kind.startswith("map:player="):

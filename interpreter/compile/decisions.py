@@ -36,6 +36,8 @@ class DecisionWriter:
         if self._choose_by_many(spec, d, ctx):  # interpreter/compile/deciders.py
             return  # (`sealed` with one decider only hides the answer in a log: none here)
         did = spec["choose"]
+        if spec.get("sealed"):
+            self.unlogged("a sealed decision")
         opts = spec.get("options")
         if opts is None:
             self._choose_number(spec, d, ctx)
@@ -89,6 +91,9 @@ class DecisionWriter:
         if not self._count_where_picked(mark, c, base, did, values):
             self.emit(d, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
             self.emit(d, f"D_{did} = {vals}[{c}]")
+        if self.logged:
+            only = f"len({lg}) == 1" if dynamic else str(len(static) == 1)
+            self.rec_decision(d, did, who, f"{vals}[{c}]", only, self._labels(named, c))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
@@ -100,6 +105,20 @@ class DecisionWriter:
             if "duration" in o:
                 self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
             self.block(o.get("do"), d + 1, ctx)
+
+    def _labels(self, named: list[tuple[str, dict]], c: str) -> str | None:
+        """The source of the chosen option's own label for the log (None where the option
+        has none that says more than its name), for labels known now; one with holes is
+        not written yet."""
+        labels = []
+        for key, o in named:
+            text = o.get("label")
+            if isinstance(text, str) and "{" in text:
+                raise Unsupported("an option's label with holes in a game that writes its log")
+            labels.append(None if text is None or str(text) in ("", key) else str(text))
+        if not any(x is not None for x in labels):
+            return None
+        return f"{self.const(tuple(labels), 'LB')}[{c}]"
 
     def _count_where_picked(self, mark: int, c: str, base: int, did: str,
                             values: list) -> bool:
@@ -191,6 +210,15 @@ class DecisionWriter:
         else:  # keys known when chosen: counted by key
             self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
+        if self.logged:  # the answer's key: a player's name, a die's id, the value itself
+            if "option_label" in spec:
+                raise Unsupported("option_label in a game that writes its log")
+            key = {"player": self.who_src(Ex(c, "player", True)),
+                   "dref": f"{self.const(tuple(self.die_ids), 'DI')}[{c}]" if kind == "dref"
+                   else ""}.get(kind) or (c if kind in ("int", "num", "str") else None)
+            if key is None:
+                raise Unsupported(f"options of {kind} in a game that writes its log")
+            self.rec_decision(d, did, who, key, f"len({o}) == 1")
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
 
@@ -215,6 +243,7 @@ class DecisionWriter:
         self._controllers(did, None, ("number", *bounds), c, d, who)
         self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
+        self.rec_decision(d, did, who, c)
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
 

@@ -1,14 +1,13 @@
-"""Phase 5b, compile for simulation (effects): steps, time and triggers as Python statements.
+"""Phase 5b, compile for simulation (effects): steps and triggers as Python statements.
 
 Input: a ruleset's steps (checked effect dicts), the depth to write them at and a `_Ctx`
 (scope, loop nesting, whether `end_turn` may be a flag). Output: lines appended to the writer's
-source: `set`, `add`, `if`, `repeat`, `for_each`, `call`, `emit`, `roll`, timers and waits, the
-modelled clock's advance with the hazards and timers it crosses, and the triggers an event
-fires. A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
+source: `set`, `add`, `say`, `if`, `repeat`, `for_each`, `call`, `emit`, `roll`, and the
+triggers an event fires (timers, waits and the modelled clock are interpreter/compile/clock.py).
+A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +30,7 @@ from interpreter.compile.base import (
     _node,
     stored,
 )
+from interpreter.compile.records import UNLOGGED
 from interpreter.engine.step_runtime import step_name
 
 
@@ -60,6 +60,8 @@ class EffectWriter:
         method = getattr(self, "_s_" + name, None)
         if method is None:
             raise Unsupported(f"effect {name}")
+        if name in UNLOGGED:
+            self.unlogged(f"effect {name}")
         method(spec, d, ctx)
 
     def _target(self, text: str, ctx: _Ctx, read: bool = False) -> tuple[str, str, str]:
@@ -189,7 +191,12 @@ class EffectWriter:
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        return None  # narration is off in simulation: nothing is evaluated
+        # Narration is off in simulation: nothing is evaluated. A logged game says it (steps
+        # ._say: no step counted).
+        if not self.logged:
+            return
+        self._only(spec, "say")
+        self.rec(d, "say", ("text", self.text_of(spec["say"], ctx.scope)))
 
     def _s_if(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "if", "then", "else")
@@ -346,6 +353,7 @@ class EffectWriter:
                           else f"{t} = list({dice.src})")
                 dice = Ex(t, dice.kind, dice.safe)
                 self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.unlogged("a roll of dice known only at run time")
             self._roll_dyn(dice, d)
             self.emit(d, "rolls += 1")
             self.fire("rolled", d, ctx)
@@ -362,127 +370,16 @@ class EffectWriter:
                 self.emit(d, f"{die.var} = int(rnd() * {sides}) + 1")
             else:
                 self.emit(d, f"{die.var} = {self.const(die.faces, 'FA')}[int(rnd() * {sides})]")
+        if self.logged:  # as step_runtime.record_roll, for dice in no zone
+            if "by" in spec:
+                raise Unsupported("a roll's `by` in a game that writes its log")
+            roller = f"({self.names_of()}[cur] if itn else None)"
+            self.rec(d, "roll", ("dice", repr([die.id for die in dice.dice])),
+                     ("faces", f"[{', '.join(die.var for die in dice.dice)}]"),
+                     ("by", f"[{roller}] * {len(dice.dice)}"))
         self.emit(d, "rolls += 1")
         self.fire("rolled", d, ctx)
         self.after_op(d, frozenset({"face"}), ctx)
-
-    def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "start_timer", "seconds")
-        t = spec["start_timer"]
-        s = self.expr(_node(spec["seconds"]), ctx.scope)
-        if s.kind not in _NUMS:
-            raise Unsupported("timer seconds")
-        self.emit(d, f"TS_{t} = {s.src}")
-        self.emit(d, f"TA_{t} = now")
-        self.emit(d, f"TR_{t} = True")
-        self.after_op(d, None, ctx)
-
-    def _s_stop_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "stop_timer")
-        self.emit(d, f"TR_{spec['stop_timer']} = False")
-        self.after_op(d, None, ctx)
-
-    def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "wait")
-        self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
-        self.after_op(d, None, ctx)
-
-    # -- time ------------------------------------------------------------------------------------
-    def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
-        """As Game.advance on a modelled clock: timers that run out and hazard events within
-        the stretch happen in time order, each at its moment."""
-        if secs.kind not in _NUMS:
-            raise Unsupported("duration")
-        s, start, end, pend = self.temp("s"), self.temp("st"), self.temp("en"), self.temp("pd")
-        if secs.const is not _NO and secs.const <= 0:
-            return  # no time passes
-        self.emit(d, f"{s} = {secs.src}")
-        if secs.const is _NO:
-            self.emit(d, f"if {s} > 0:")
-            d1 = d + 1
-        else:
-            d1 = d
-        self.emit(d1, f"{start} = now")
-        self.emit(d1, f"{end} = {start} + {s}")
-        self.emit(d1, f"{pend} = None")  # most stretches see no event: no list made
-        for t in self.timers:
-            self.emit(d1, f"if TR_{t} and TA_{t} + TS_{t} <= {end}:")
-            item = f"(TA_{t} + TS_{t}, 0, 'timer', {t!r})"
-            self.emit(d1 + 1, f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]")
-        for event, spec in (self.data.get("events") or {}).items():
-            if "hazard" not in spec:
-                continue
-            rate = self.expr(_node(spec["hazard"]), {})
-            if rate.kind not in _NUMS:
-                raise Unsupported("hazard rate")
-            if rate.const is not _NO and rate.const <= 0:
-                continue  # never happens, and draws nothing
-            dd = d1
-            if "during" in spec:
-                c = self.cond(spec["during"], {})
-                if c.const is False:
-                    continue
-                if c.const is not True:
-                    self.emit(d1, f"if {c.src}:")
-                    dd = d1 + 1
-            # As SeededChance.hazard: no draw for a rate <= 0; else one draw, 0.0 at rate 1.
-            at = self.temp("at")
-            item = f"({start} + {at}, 1, 'event', {event!r})"
-            add = f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]"
-            if rate.const is _NO:
-                r = self.temp("r")
-                self.emit(dd, f"{r} = {rate.src}")
-                self.emit(dd, f"if {r} > 0:")
-                self.emit(dd + 1, f"{at} = rnd()")
-                self.emit(dd + 1, f"{at} = 0.0 if {r} >= 1 else _log1p(-{at}) / _log1p(-{r})")
-                self.emit(dd + 1, f"if {at} < {s}:")
-                self.emit(dd + 2, add)
-            elif rate.const >= 1:
-                self.emit(dd, "rnd()")
-                self.emit(dd, f"{at} = 0.0")
-                self.emit(dd, add)
-            elif rate.const > 0 and secs.const is not _NO:
-                # A stretch known now: the draw u gives a moment within it only below
-                # 1 - (1 - rate) ** seconds; far from that bound (a billionth) the moment is
-                # not worked out, near it and below it is, exactly as the interpreter does.
-                log_rate = math.log1p(-rate.const)
-                bound = -math.expm1(secs.const * log_rate) * (1 + 1e-9) + 1e-300
-                u = self.temp("u")
-                self.emit(dd, f"{u} = rnd()")
-                self.emit(dd, f"if {u} < {bound!r}:")
-                self.emit(dd + 1, f"{at} = _log1p(-{u}) / {log_rate!r}")
-                self.emit(dd + 1, f"if {at} < {s}:")
-                self.emit(dd + 2, add)
-            elif rate.const > 0:
-                # log1p(-rate) is the same number computed now or at each query.
-                self.emit(dd, f"{at} = _log1p(-rnd()) / {math.log1p(-rate.const)!r}")
-                self.emit(dd, f"if {at} < {s}:")
-                self.emit(dd + 1, add)
-        self.emit(d1, f"if {pend} is not None:")
-        d2 = d1 + 1
-        self.emit(d2, f"{pend}.sort()")
-        at, kind, name = self.temp("at"), self.temp("k"), self.temp("nm")
-        self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
-        d3 = d2 + 1
-        self.emit(d3, f"now = max(now, {at})")
-        # A `break` in a trigger here would leave this loop, not the language's; an
-        # `end_turn` by flag leaves it, and the loop around it, below.
-        inner = ctx.inside(in_loop=False)
-        exits = self.flag_exits
-        for t in self.timers:
-            self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
-            self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
-            self.emit(d3 + 2, f"TR_{t} = False")
-            self.fire("timer_expired", d3 + 2, inner)
-        for event, spec in (self.data.get("events") or {}).items():
-            if "hazard" in spec:
-                self.emit(d3, f"if {kind} == 'event' and {name} == {event!r}:")
-                self.emit(d3 + 1, "pass")
-                self.fire(event, d3 + 1, inner)
-        if self.flag_exits != exits:
-            self.emit(d2, "if _et:")
-            self.emit(d2 + 1, "break")
-        self.emit(d1, f"now = {end}")
 
     # -- triggers --------------------------------------------------------------------------------
     def fire(self, event: str, d: int, ctx: _Ctx) -> None:
@@ -536,6 +433,7 @@ class EffectWriter:
                 self.emit(at, "else:" if m and not rest and m == len(members) - 1 else
                           f"{'elif' if m else 'if'} {_joined(rest)}:")
                 self.emit(at + 1, f"fi{k} += 1")
+                self.rec(at + 1, "trigger", ("trigger", repr(trig.name)), ("event", repr(event)))
                 self.block(spec.get("do"), at + 1,
                            ctx.inside({}, depth=depth, in_loop=False, inline=ctx.inline + 1))
 

@@ -48,8 +48,11 @@ class FlowWriter:
 
     def generate(self) -> str:
         e = self.emit
-        e(0, "def play(seed):")
+        e(0, "def play(seed, _rec):" if self.logged else "def play(seed):")
         d = 1
+        if self.logged:
+            e(d, "itn = False")  # within a turn: a roll is the current player's
+            e(d, "hq = 0")       # hazard queries, numbered in the log as Game.advance does
         if self.dyn:
             e(d, "R = _Random(seed)")
             e(d, "rnd = R.random")
@@ -161,6 +164,7 @@ class FlowWriter:
         self._only(spec, "do", "on_begin", "on_end", "turns", "repeat", "next")
         ctx = _Ctx({})
         e(d, "phases_n += 1")
+        self.rec(d, "phase", ("phase", repr(name)))
         self.block(spec.get("on_begin"), d, ctx)
         self.fire("phase_start", d, ctx)
         rep = spec.get("repeat") or {}
@@ -285,6 +289,10 @@ class FlowWriter:
         e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
         e(d + 1, "raise _Stop()")
         self.reset("turn", d)
+        self.rec(d, "turn", ("player", self.who_src(Ex("cur", "player", True))),
+                 ("turn", "turn_n"), ("round", "round_n"))
+        if self.logged:
+            e(d, "itn = True")
         ctx = _Ctx({})
         # The turn is a loop of one pass, so that an `end_turn` written in it (not in a
         # check, a decision's actions or the advance of time) leaves it by `break`.
@@ -303,6 +311,8 @@ class FlowWriter:
             self.fire("turn_end", d + 1, ctx)
             e(d, "except _EndTurn:")
             e(d + 1, "pass")
+        if self.logged:
+            e(d, "itn = False")
         if self.track:
             e(d, "if first is None:")
             e(d + 1, "first = cur + 1")
@@ -396,7 +406,8 @@ class FlowWriter:
         # so a game builds no dict it does not need.
         e(d, f"return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
              f"winners, ({_Late('fired_list')}), CH, UN, {tracked}, "
-             f"{'E' if self.elim else 'None'}, {_Late('keyed_sums')})")
+             f"{'E' if self.elim else 'None'}, {_Late('keyed_sums')}"
+             f"{', hq' if self.logged else ''})")
 
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
+from interpreter.engine.values import plain
 
 
 class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
@@ -142,10 +143,32 @@ class Specialized:
             self.fallbacks += 1
             raise MustStop(err) from err
 
-    def _interpreted(self, seed: Any) -> Played:
+    def play_logged(self, seed: Any) -> tuple[Played, list[dict]]:
+        """One game on `seed` with its log, record for record as the interpreter's game
+        logs it (a `Specialized` made with `logged=True`); handed back and stopped games as
+        `play` hands them, the interpreter writing their log."""
+        log: list[dict] = []
+        try:
+            raw = self.play_raw(seed, log.append)
+        except Fallback:
+            self.fallbacks += 1
+            played = self._interpreted(seed, logging=True)
+            return played, played.game.log
+        except (Stop, *RULE_ERRORS) as err:
+            self.fallbacks += 1
+            played = self._interpreted(seed, logging=True)
+            MustStop(err).check(played.result.error)
+            return played, played.game.log
+        result = self._result(raw)
+        log.append({"t": "end", "reason": result.reason, "winners": result.winners,
+                    "scores": {s.name: plain(s.score) for s in result.seats},
+                    "hazard_queries": raw[17]})
+        return Played(result, *self.counters(raw)), log
+
+    def _interpreted(self, seed: Any, logging: bool = False) -> Played:
         from interpreter.engine.setup import new_game
         game = new_game(self.program, self.players, dict(self.seats), seed=seed)
-        game.logging = game.narrating = False
+        game.logging = game.narrating = logging
         result = game.run()
         return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
                       game=game)

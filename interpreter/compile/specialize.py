@@ -65,13 +65,14 @@ work near the budget, which the generated code does not follow, hands the seed t
 interpreter to play on (`Fallback`). The tests/test_specialize*.py files compare both on many
 seeds.
 
-The writer is one class made of mixins, one module each: expressions (exprs.py), steps, time
-and triggers (effects.py), the game's frame, phases, rounds, turns and scoring (flow.py),
-decisions (decisions.py), the seats' controllers at a decision (policies.py), races
-(races.py), zones (zones.py), checks (checks.py), teams (teams.py), grids (grids.py), cards
-(cards.py), maps and learned kinds (maps.py), the expressions of those kinds (kinds.py) and
-decisions by several players (deciders.py); this module holds the
-names it works out first (state, dice, seats) and `specialize`. The vocabulary the writers
+The writer is one class made of mixins, one module each: expressions (exprs.py), steps and
+triggers (effects.py), timers and the modelled clock (clock.py), the game's frame, phases,
+rounds, turns and scoring (flow.py), decisions (decisions.py), the seats' controllers at a
+decision (policies.py), races (races.py), zones (zones.py), checks (checks.py), teams
+(teams.py), grids (grids.py), cards (cards.py), maps and learned kinds (maps.py), the
+expressions of those kinds (kinds.py), decisions by several players (deciders.py) and the
+records of a logged game (records.py); this module holds the names it works out first
+(state, dice, seats) and `specialize`. The vocabulary the writers
 share (`Ex`, `_Ctx`, the signals) is interpreter/compile/base.py.
 """
 
@@ -107,6 +108,7 @@ from interpreter.compile.base import (
 )
 from interpreter.compile.cards import CardWriter
 from interpreter.compile.checks import CheckWriter
+from interpreter.compile.clock import ClockWriter
 from interpreter.compile.deciders import DeciderWriter
 from interpreter.compile.decisions import DecisionWriter
 from interpreter.compile.effects import EffectWriter
@@ -118,6 +120,7 @@ from interpreter.compile.maps import MapWriter
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
+from interpreter.compile.records import RecordWriter
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.decisions import PolicyController, RandomController
@@ -148,15 +151,17 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 class _Gen(MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter, EffectWriter,
            FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter, ZoneWriter,
-           TeamWriter):
+           TeamWriter, RecordWriter, ClockWriter):
     """Writes the source of one game's function for one seat configuration."""
 
-    def __init__(self, program: Program, players: int, controllers: list[Any], track: bool):
+    def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
+                 logged: bool = False):
         self.p = program
         self.data = program.data
         self.n = players
         self.controllers = controllers
         self.track = track
+        self.logged = logged  # the game writes its log (interpreter/compile/records.py)
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
         self.consts: dict[str, Any] = {}
@@ -391,10 +396,11 @@ def _paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
 
 def specialize(program: Program, players: int | None = None,
                seats: dict[int, str] | None = None,
-               refused: list | None = None) -> Specialized | None:
+               refused: list | None = None, logged: bool = False) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
-    what and where."""
+    what and where. `logged`: the function also writes the game's log, record for record as
+    the interpreter's game writes it (`Specialized.play_logged`; no tracked function)."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -415,9 +421,9 @@ def specialize(program: Program, players: int | None = None,
         sources = []
         counted = []  # per function: what each of its counters counts
         gen = None
-        for track in (False, True):
+        for track, logs in ((False, False), (False, True) if logged else (True, False)):
             learned = gen.learned if gen is not None else None
-            gen = _Gen(program, n, controllers, track)
+            gen = _Gen(program, n, controllers, track, logs)
             if learned:  # the kinds the first writer learned hold for the second (maps.py)
                 gen.learned = learned
                 gen._restart()
@@ -430,8 +436,8 @@ def specialize(program: Program, players: int | None = None,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET,
                      **gen.consts}
-            code = compile(source, f"<meeple specialized {'tracked' if track else 'game'}>",
-                           "exec")
+            kind = "logged" if logs else "tracked" if track else "game"
+            code = compile(source, f"<meeple specialized {kind}>", "exec")
             exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
             fns.append(names["play"])
             sources.append(source)
@@ -445,6 +451,8 @@ def specialize(program: Program, players: int | None = None,
             refused.append(Unsupported(f"something the code generator failed on ({err!r})"))
         return None
     sc = program.data.get("scoring") or {}
+    if logged:  # the logged function alone: it plays, and counts as the first does
+        fns, sources, counted = [fns[1], None], [sources[1]], [counted[1]] * 2
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
                        [c.name for c in controllers], sc.get("order", "highest"),
                        sc.get("ties", "shared"), "score" in sc,

@@ -1,0 +1,152 @@
+"""Phase 5b, compile for simulation (time): timers, waits and the modelled clock.
+
+Input: the ruleset's timers and hazard events, and the steps `start_timer`, `stop_timer` and
+`wait` (or any duration). Output: lines appended to the writer's source: a timer as three locals
+(`TS_` seconds, `TA_` start, `TR_` running), and the modelled clock's advance, in which the
+timers that run out and the hazard events that happen within the stretch fire in time order,
+each at its moment, with the chance draws SeededChance makes. A mixin of the specializer's
+writer (interpreter/compile/specialize.py)."""
+
+from __future__ import annotations
+
+import math
+
+from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
+
+
+class ClockWriter:
+    """Writes timers and the modelled clock; `self` is the specializer's writer."""
+
+    def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "start_timer", "seconds")
+        t = spec["start_timer"]
+        s = self.expr(_node(spec["seconds"]), ctx.scope)
+        if s.kind not in _NUMS:
+            raise Unsupported("timer seconds")
+        self.emit(d, f"TS_{t} = {s.src}")
+        self.emit(d, f"TA_{t} = now")
+        self.emit(d, f"TR_{t} = True")
+        self.rec(d, "timer", ("timer", repr(t)), ("action", "'start'"), ("seconds", f"TS_{t}"))
+        self.after_op(d, None, ctx)
+
+    def _s_stop_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "stop_timer")
+        t = spec["stop_timer"]
+        if self.logged:  # as Game.stop_timer: a running timer's stop, with the time left
+            self.emit(d, f"if TR_{t}:")
+            self.rec(d + 1, "timer", ("timer", repr(t)), ("action", "'stop'"),
+                     ("left", f"round(max(0, TA_{t} + TS_{t} - now), 3)"))
+        self.emit(d, f"TR_{t} = False")
+        self.after_op(d, None, ctx)
+
+    def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
+        self._only(spec, "wait")
+        self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
+        self.after_op(d, None, ctx)
+
+    # -- time ------------------------------------------------------------------------------------
+    def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
+        """As Game.advance on a modelled clock: timers that run out and hazard events within
+        the stretch happen in time order, each at its moment."""
+        if secs.kind not in _NUMS:
+            raise Unsupported("duration")
+        s, start, end, pend = self.temp("s"), self.temp("st"), self.temp("en"), self.temp("pd")
+        if secs.const is not _NO and secs.const <= 0:
+            return  # no time passes
+        self.emit(d, f"{s} = {secs.src}")
+        if secs.const is _NO:
+            self.emit(d, f"if {s} > 0:")
+            d1 = d + 1
+        else:
+            d1 = d
+        self.emit(d1, f"{start} = now")
+        self.emit(d1, f"{end} = {start} + {s}")
+        self.emit(d1, f"{pend} = None")  # most stretches see no event: no list made
+        for t in self.timers:
+            self.emit(d1, f"if TR_{t} and TA_{t} + TS_{t} <= {end}:")
+            item = f"(TA_{t} + TS_{t}, 0, 'timer', {t!r})"
+            self.emit(d1 + 1, f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]")
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" not in spec:
+                continue
+            rate = self.expr(_node(spec["hazard"]), {})
+            if rate.kind not in _NUMS:
+                raise Unsupported("hazard rate")
+            never = rate.const is not _NO and rate.const <= 0
+            if never and not self.logged:
+                continue  # never happens, and draws nothing
+            dd = d1
+            if "during" in spec:
+                c = self.cond(spec["during"], {})
+                if c.const is False:
+                    continue
+                if c.const is not True:
+                    self.emit(d1, f"if {c.src}:")
+                    dd = d1 + 1
+            if self.logged:
+                self.emit(dd, "hq += 1")  # Game.advance counts every query, even at rate 0
+                if never:
+                    continue
+            # As SeededChance.hazard: no draw for a rate <= 0; else one draw, 0.0 at rate 1.
+            at = self.temp("at")
+            item = f"({start} + {at}, 1, 'event', {event!r})"
+            add = f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]"
+            if self.logged:  # the query that happens is logged with its number and offset
+                add += (f"; _rec({{'t': 'hazard', 'event': {event!r}, 'query': hq, "
+                        f"'at': {at}}})")
+            if rate.const is _NO:
+                r = self.temp("r")
+                self.emit(dd, f"{r} = {rate.src}")
+                self.emit(dd, f"if {r} > 0:")
+                self.emit(dd + 1, f"{at} = rnd()")
+                self.emit(dd + 1, f"{at} = 0.0 if {r} >= 1 else _log1p(-{at}) / _log1p(-{r})")
+                self.emit(dd + 1, f"if {at} < {s}:")
+                self.emit(dd + 2, add)
+            elif rate.const >= 1:
+                self.emit(dd, "rnd()")
+                self.emit(dd, f"{at} = 0.0")
+                self.emit(dd, add)
+            elif rate.const > 0 and secs.const is not _NO:
+                # A stretch known now: the draw u gives a moment within it only below
+                # 1 - (1 - rate) ** seconds; far from that bound (a billionth) the moment is
+                # not worked out, near it and below it is, exactly as the interpreter does.
+                log_rate = math.log1p(-rate.const)
+                bound = -math.expm1(secs.const * log_rate) * (1 + 1e-9) + 1e-300
+                u = self.temp("u")
+                self.emit(dd, f"{u} = rnd()")
+                self.emit(dd, f"if {u} < {bound!r}:")
+                self.emit(dd + 1, f"{at} = _log1p(-{u}) / {log_rate!r}")
+                self.emit(dd + 1, f"if {at} < {s}:")
+                self.emit(dd + 2, add)
+            elif rate.const > 0:
+                # log1p(-rate) is the same number computed now or at each query.
+                self.emit(dd, f"{at} = _log1p(-rnd()) / {math.log1p(-rate.const)!r}")
+                self.emit(dd, f"if {at} < {s}:")
+                self.emit(dd + 1, add)
+        self.emit(d1, f"if {pend} is not None:")
+        d2 = d1 + 1
+        self.emit(d2, f"{pend}.sort()")
+        at, kind, name = self.temp("at"), self.temp("k"), self.temp("nm")
+        self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
+        d3 = d2 + 1
+        self.emit(d3, f"now = max(now, {at})")
+        # A `break` in a trigger here would leave this loop, not the language's; an
+        # `end_turn` by flag leaves it, and the loop around it, below.
+        inner = ctx.inside(in_loop=False)
+        exits = self.flag_exits
+        for t in self.timers:
+            self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
+            self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
+            self.emit(d3 + 2, f"TR_{t} = False")
+            self.rec(d3 + 2, "timer", ("timer", repr(t)), ("action", "'expired'"))
+            self.fire("timer_expired", d3 + 2, inner)
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" in spec:
+                self.emit(d3, f"if {kind} == 'event' and {name} == {event!r}:")
+                self.emit(d3 + 1, "pass")
+                self.rec(d3 + 1, "raised", ("event", repr(event)))  # Game.raise_event
+                self.fire(event, d3 + 1, inner)
+        if self.flag_exits != exits:
+            self.emit(d2, "if _et:")
+            self.emit(d2 + 1, "break")
+        self.emit(d1, f"now = {end}")

@@ -1,0 +1,80 @@
+"""The generated code writes the game's log as the reference interpreter writes it.
+
+A `specialize(..., logged=True)` game's log must equal, record for record (every roll,
+decision, trigger, timer, hazard, line of narration and the end), the log of the interpreter's
+game on the same seed and seats; and what a logged game cannot write yet is refused, located,
+never written differently.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load, new_game
+from tests.conftest import ROOT
+
+PIG = str(ROOT / "rulesets" / "pig.yaml")
+WRECK = str(ROOT / "rulesets" / "wreckdivers.yaml")
+
+
+def _json(log: list[dict]) -> list[dict]:
+    """A log as its file holds it (JSON lines): tuples become lists, as a reader sees them."""
+    return json.loads(json.dumps(log, ensure_ascii=False, default=str))
+
+
+def _same_logs(path: str, seeds: range, variant=None, sets=None, players=None,
+               seats=None) -> int:
+    """Asserts equal logs and results on every seed; returns how many seeds the generated
+    code played itself (not handed back)."""
+    program = load(path, variant, sets).program
+    special = specialize(program, players, seats, logged=True)
+    assert special is not None
+    for seed in seeds:
+        played, log = special.play_logged(seed)
+        game = new_game(program, players, dict(seats or {}), seed=seed)
+        result = game.run()
+        assert _json(log) == _json(game.log), f"seed {seed}"
+        assert played.result.to_json() == result.to_json(), f"seed {seed}"
+        assert (played.fired, played.chosen) == (game.fired, game.chosen), f"seed {seed}"
+    return len(seeds) - special.fallbacks
+
+
+def test_pig_logs_equal_the_interpreters():
+    assert _same_logs(PIG, range(200)) == 200
+
+
+def test_pig_logs_with_a_random_seat_and_parameters_equal_the_interpreters():
+    _same_logs(PIG, range(100), sets={"goal": "30", "hold_at": "5"}, seats={2: "random"})
+
+
+@pytest.mark.parametrize("variant,sets,players,seats", [
+    (None, None, None, None),
+    (None, None, None, {1: "counting", 2: "reckless", 3: "random_tens"}),
+    ("hidden_timer", None, None, None),
+    (None, {"tie": "sudden_death"}, 2, None),
+    (None, {"double_double": "cancel", "laugh_hazard": "0.2"}, None, None),  # many hazards
+])
+def test_wreckdivers_logs_equal_the_interpreters(variant, sets, players, seats):
+    # Timers started, stopped and run out, hazards with their query numbers, events raised
+    # by chance, triggers, labelled decisions and narration with holes.
+    _same_logs(WRECK, range(120), variant, sets, players, seats)
+
+
+def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert "max_turns: 10000" in text
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace("max_turns: 10000", "max_turns: 5"), encoding="utf-8")
+    assert _same_logs(str(path), range(20)) < 20  # some games run past five turns
+
+
+def test_what_a_logged_game_cannot_write_yet_is_refused_located():
+    # The dungeon draws from its bag at once: draws are not logged by generated code yet.
+    program = load(str(ROOT / "rulesets" / "dice_bag_dungeon.yaml")).program
+    refused: list = []
+    assert specialize(program, logged=True, refused=refused) is None
+    assert "in a game that writes its log" in str(refused[0]) and refused[0].path
+    assert specialize(program) is not None  # bulk games, which keep no log, are generated
