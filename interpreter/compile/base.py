@@ -101,6 +101,39 @@ def tried(lookup: Any) -> Any:
         return HOIST_FAILED
 
 
+def unseen(items: Any, where: list, hidden: dict) -> set[int]:
+    """A logged game's Game.unseen: the places of the items lying in a zone that not every
+    player sees (`where`: each item's zone list; `hidden`: such zones by id())."""
+    return {i for i, it in enumerate(items)
+            if (z := where[it]) is not None and id(z) in hidden}
+
+
+def with_private(rec: dict, items: Any, where: list, hidden: dict,
+                 before: set[int] | None = None) -> dict:
+    """A logged game's Game.record_items: the record, with `private` when some of the items
+    now lie in a zone not every player sees (each such zone's id, owner, who sees it and the
+    items' places); for a move or a draw (`before`) only those out of sight before it."""
+    groups: dict[str, dict] = {}
+    for i, it in enumerate(items):
+        z = where[it]
+        info = hidden.get(id(z)) if z is not None else None
+        if info is None:
+            continue
+        g = groups.get(info[0])
+        if g is None:
+            g = groups[info[0]] = {"zone": info[0], "owner": info[1], "to": list(info[2]),
+                                   "items": []}
+        g["items"].append(i)
+    private = list(groups.values())
+    if private and before is not None:
+        for g in private:
+            g["items"] = [i for i in g["items"] if i in before]
+        private = [g for g in private if g["items"]]
+    if private:
+        rec["private"] = private
+    return rec
+
+
 def halt() -> bool:
     """A rule error met inside an expression (a lookup worked out ahead of its items that could
     not be made, read where the rules read it): the interpreter's game stops there."""

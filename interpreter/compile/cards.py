@@ -93,7 +93,13 @@ class CardWriter:
         generator: a shuffled copy put back, or the list shuffled in place, draw the same)."""
         self._only(spec, "shuffle")
         zone = self._order_zone(spec, "shuffle", ctx)
+        if self.logged:  # as steps._shuffle: the zone and its new order
+            z = self.temp("z")
+            self.emit(d, f"{z} = {zone.src}")
+            zone = Ex(z, "zone", True)
         self.emit(d, f"R.shuffle({zone.src})")
+        self.rec(d, "shuffle", ("zone", f"ZID[id({zone.src})]"),
+                 ("order", f"[{self.item_ids() if self.logged else ''}[_i] for _i in {zone.src}]"))
         self.after_op(d, None, ctx)
 
     def _s_deal(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -117,6 +123,9 @@ class CardWriter:
             e(d, f"if {k} < 0:")
             e(d + 1, "raise _Stop()")  # the interpreter's error (a slice reads -1 otherwise)
         e(d, f"{x} = {z}[:{k}]")
+        us = self.temp("us") if self.logged else None
+        if us is not None:  # dealt face down: the places out of sight before (Game.unseen)
+            e(d, f"{us} = _unseen({x}, W, ZH)")
         e(d, f"del {z}[:{k}]")
         if to.kind == "zone":
             t = self.temp("tz")
@@ -125,6 +134,9 @@ class CardWriter:
         e(d + 1, f"W[{i}] = {t if to.kind == 'zone' else 'None'}")
         if to.kind == "zone":
             e(d, f"{t}.extend({x})")
+        if us is not None:
+            self.rec_items(d, "deal", x, us, ("source", f"ZID[id({z})]"),
+                           ("items", f"[{self.item_ids()}[_i] for _i in {x}]"))
         self.after_op(d, None, ctx)
 
 

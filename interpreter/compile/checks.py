@@ -61,17 +61,16 @@ class CheckWriter:
         check's steps ends those steps and waits: its name is returned, holding it or None.
         A first round where nothing holds changes nothing, so one test of every condition
         decides whether the rounds are written out at all."""
-        self.unlogged("checks")
-        bindings = []  # (check spec, binding scope or None, test Ex)
-        for _, spec in self._check_specs():
+        bindings = []  # (check name and spec, binding scope or None, test Ex)
+        for name, spec in self._check_specs():
             if spec.get("for_each") == "player":
                 if self.n > _UNROLL:
                     raise Unsupported("checks for each of many players")
                 for i in range(self.n):
                     scope = {"player": Ex(str(i), "player", True)}
-                    bindings.append((spec, scope, self.cond(spec["when"], scope), i))
+                    bindings.append(((name, spec), scope, self.cond(spec["when"], scope), i))
             else:
-                bindings.append((spec, {}, self.cond(spec["when"], {}), None))
+                bindings.append(((name, spec), {}, self.cond(spec["when"], {}), None))
         live = [(spec, scope, c, i) for spec, scope, c, i in bindings if c.const is not False]
         if not live:
             return None
@@ -89,8 +88,10 @@ class CheckWriter:
         self.emit(d1, f"for {r} in range({self.max_chain}):")
         d2 = d1 + 1
         self.emit(d2, f"{fired} = False")
-        for spec, scope, c, i in live:
+        for (name, spec), scope, c, i in live:
             self.emit(d2, f"if {test(c, i)}:")
+            who = () if i is None else (("player", self.who_src(Ex(str(i), "player", True))),)
+            self.rec(d2 + 1, "check", ("check", repr(name)), *who)
             self.emit(d2 + 1, f"{fired} = True")
             self.emit(d2 + 1, "try:")
             self.block(spec.get("do"), d2 + 2, _Ctx(scope, ctx.depth, False, ctx.inline, True))
@@ -109,6 +110,15 @@ class CheckWriter:
         who = self.expr(_node(spec["eliminate"]), ctx.scope)
         if who.kind != "player":
             raise Unsupported("eliminate")
+        if self.logged:  # as steps._eliminate: logged the first time, with its reason
+            w = self.temp("w")
+            self.emit(d, f"{w} = {who.src}")
+            who = Ex(w, "player", True)
+            self.emit(d, f"if not E[{w}]:")
+            self.emit(d + 1, f"E[{w}] = True")  # before the reason, which may read it
+            because = (("because", self.text_of(spec["because"], ctx.scope)),) \
+                if "because" in spec else ()
+            self.rec(d + 1, "eliminated", ("player", self.who_src(who)), *because)
         self.emit(d, f"E[{who.src}] = True")  # none: an error, the interpreter replays
         self.after_op(d, frozenset({"eliminated"}), ctx)
 
@@ -156,6 +166,10 @@ class CheckWriter:
             self.emit(d, f"{py}[{src}] = {h} - {moved}")
         if dst is not None:
             self.emit(d, f"{py}[{dst}] += {moved}")
+        names = self.names_of()
+        self.rec(d, "transfer", ("amount", moved), ("of", repr(of)),
+                 *((key, "'bank'" if end is None else f"{names}[{end}]")
+                   for key, end in (("source", src), ("to", dst))))
         self.after_op(d, frozenset({of}), ctx)
 
     def _s_end_game(self, spec: dict, d: int, ctx: _Ctx) -> None:

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.engine.decision_steps import PASS_LABEL
 from interpreter.engine.decisions import PolicyController
 
 # The period a `limit` counts in, as interpreter/engine/steps.py's _period reads it.
@@ -211,14 +212,16 @@ class DecisionWriter:
             self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
         if self.logged:  # the answer's key: a player's name, a die's id, the value itself
-            if "option_label" in spec:
-                raise Unsupported("option_label in a game that writes its log")
             key = {"player": self.who_src(Ex(c, "player", True)),
                    "dref": f"{self.const(tuple(self.die_ids), 'DI')}[{c}]" if kind == "dref"
                    else ""}.get(kind) or (c if kind in ("int", "num", "str") else None)
             if key is None:
                 raise Unsupported(f"options of {kind} in a game that writes its log")
-            self.rec_decision(d, did, who, key, f"len({o}) == 1")
+            label = None
+            if "option_label" in spec:
+                label = self.label_of(spec["option_label"], {**ctx.scope, "option": Ex(
+                    c, kind, True)}, f"str({key})", d)
+            self.rec_decision(d, did, who, key, f"len({o}) == 1", label)
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
 
@@ -380,6 +383,11 @@ class DecisionWriter:
         self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who)
         e(d1, f"CH[{base} + {c}] += 1")
         e(d1, f"D_{did} = {vals}[{c}]")
+        if self.logged:  # options without labels; `pass` with its own (steps._actions)
+            labels = self.const((None,) * len(named) + ((PASS_LABEL,) if allow_pass else ()),
+                                "LB")
+            self.rec_decision(d1, did, who, f"{vals}[{c}]", f"len({lg}) == 1",
+                              f"{labels}[{c}]" if allow_pass else None)
         self.fire("decided", d1, ctx)
         self.after_op(d1, frozenset({did}), ctx)
         if allow_pass:

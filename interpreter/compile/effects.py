@@ -345,16 +345,25 @@ class EffectWriter:
         self._only(spec, "roll", "duration", "by")
         dice = self._as_list(self.expr(_node(spec["roll"]), ctx.scope))
         if dice.kind in ("dref", "list:dref"):
-            if "duration" in spec:
+            if "duration" in spec or self.logged:
                 # As steps._roll: the dice are the ones named before the time passes (a
                 # trigger in that time may move others into the zone rolled).
                 t = self.temp("rd")
                 self.emit(d, f"{t} = {dice.src}" if dice.kind == "dref"
                           else f"{t} = list({dice.src})")
                 dice = Ex(t, dice.kind, dice.safe)
-                self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
-            self.unlogged("a roll of dice known only at run time")
+                if "duration" in spec:
+                    self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
             self._roll_dyn(dice, d)
+            if self.logged:  # as step_runtime.record_roll: a die's roller is its zone's owner
+                listed = f"[{dice.src}]" if dice.kind == "dref" else dice.src
+                mine = f"({self.names_of()}[cur] if itn else None)"
+                rollers = (f"[{self.named_doer(spec['by'], d, ctx)}] * len({listed})"
+                           if "by" in spec else
+                           f"[ZO.get(id(W[_i]), {mine}) for _i in {listed}]")
+                self.rec_items(d, "roll", listed, None,
+                               ("dice", f"[{self.item_ids()}[_i] for _i in {listed}]"),
+                               ("faces", f"[F[_i] for _i in {listed}]"), ("by", rollers))
             self.emit(d, "rolls += 1")
             self.fire("rolled", d, ctx)
             self.after_op(d, frozenset({"face"}), ctx)
@@ -371,9 +380,8 @@ class EffectWriter:
             else:
                 self.emit(d, f"{die.var} = {self.const(die.faces, 'FA')}[int(rnd() * {sides})]")
         if self.logged:  # as step_runtime.record_roll, for dice in no zone
-            if "by" in spec:
-                raise Unsupported("a roll's `by` in a game that writes its log")
-            roller = f"({self.names_of()}[cur] if itn else None)"
+            roller = (self.named_doer(spec["by"], d, ctx) if "by" in spec
+                      else f"({self.names_of()}[cur] if itn else None)")
             self.rec(d, "roll", ("dice", repr([die.id for die in dice.dice])),
                      ("faces", f"[{', '.join(die.var for die in dice.dice)}]"),
                      ("by", f"[{roller}] * {len(dice.dice)}"))

@@ -54,8 +54,8 @@ class ExprWriter:
         seed would only go to the interpreter."""
         var, moved = level
         src = e.src
-        if (not src.startswith("[") or " for " not in src or ":=" in src
-                or var.search(src)):
+        built = (src.startswith("[") and " for " in src) or src.startswith("list(map(")
+        if not built or ":=" in src or var.search(src):
             return e
         name = self.temp("h")
         moved.append((name, src))

@@ -287,13 +287,18 @@ class KindWriter:
         return found
 
     def _text(self, x: Ex) -> Ex | None:
-        """`text(x)` of a number, text, true/false or cell: the built-in's own text."""
+        """`text(x)` of a number, text, true/false, cell or a list of numbers or texts: the
+        built-in's own text."""
         if x.kind == "str":
             return x
         if x.kind == "int":  # a whole number (never true/false here) as Python writes it
             return Ex(f"str({x.src})", "str", x.safe)
         if x.kind in ("num", "bool", "cell", "none"):
             return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe)
+        if x.kind in ("list:int", "list:num", "list:str"):
+            # builtins._written: the items by commas, an empty list `none`; past the longest
+            # text, the built-in's error (`_within` stops there too).
+            return Ex(f"_within(', '.join(map(str, {x.src})) or 'none')", "str", x.safe)
         return None
 
     def _ordering(self, f: str, args: list[Ex]) -> Ex | None:

@@ -15,10 +15,10 @@ from typing import Any
 from dsl import nodes as n
 from dsl.parser import parse_template
 from interpreter.compile.base import Ex, Unsupported
+from interpreter.compile.base import _node as n_node
 
 # Effects whose records a logged game does not write yet: refused rather than left out.
-UNLOGGED = frozenset({"move", "draw", "deal", "shuffle", "reveal", "transfer", "eliminate",
-                      "race", "actions"})
+UNLOGGED = frozenset({"reveal", "race"})
 
 
 class RecordWriter:
@@ -57,6 +57,85 @@ class RecordWriter:
         self.rec(d, "decision", ("id", repr(did)), ("by", self.who_src(who)),
                  ("choice", choice), ("", f"**({rest})") if rest != "{}" else ("", ""))
 
+    def zone_tables(self, d: int) -> None:
+        """In a logged game, after the zones are made: `ZID`, each zone's id by the id() of
+        its list; `ZH`, the zones not every player sees, with their id, owner and who sees
+        them (as Zone.seen_by: fixed at setup, owners and teams never change); `ZO`, the
+        owned zones' owners by name."""
+        if not self.logged or not getattr(self, "dyn", False):
+            return
+        comps = (self.data.get("components") or {}).get("zones") or {}
+        ids, hidden, owned = [], [], []
+        for name, (owner, _) in self.zones.items():
+            vis = comps[name].get("visibility", "public")
+            if owner == "player":
+                made = [(f"ZP_{name}[{i}]", f"{self.seat_names[i]}.{name}", self.seat_names[i],
+                         {i}) for i in range(self.n)]
+            elif owner == "team":
+                made = [(f"ZT_{name}[{t}]", f"{tm}.{name}", tm, set(self.team_members[t]))
+                        for t, tm in enumerate(self.team_names)]
+            else:
+                made = [(f"Z_{name}", name, None, None)]
+            for src, zid, owner_name, owners in made:
+                ids.append(f"id({src}): {zid!r}")
+                if owner_name is not None:
+                    owned.append(f"id({src}): {owner_name!r}")
+                if vis == "public" or (vis == "others" and owners is None):
+                    continue
+                sees = [self.seat_names[i] for i in range(self.n)
+                        if (vis == "owner" and owners is not None and i in owners)
+                        or (vis == "others" and (owners is None or i not in owners))]
+                hidden.append(f"id({src}): ({zid!r}, {owner_name!r}, {tuple(sees)!r})")
+        self.emit(d, "ZID = {" + ", ".join(ids) + "}")
+        self.emit(d, "ZH = {" + ", ".join(hidden) + "}")
+        self.emit(d, "ZO = {" + ", ".join(owned) + "}")  # owners' names, who roll its dice
+
+    def item_ids(self) -> str:
+        """The table of the items zones hold (dice or cards), their ids by number."""
+        ids = self.die_ids if self.item_kind == "dref" else self.card_ids
+        return self.const(tuple(ids), "IT")
+
+    def rec_items(self, d: int, kind: str, items: str, before: str | None,
+                  *fields: tuple[str, str]) -> None:
+        """A record of items that moved or were rolled (Game.record_items), with `private`
+        worked out from where they lie now (`before`: the local holding the places out of
+        sight before the move, or None for a roll)."""
+        if not self.logged:
+            return
+        parts = [f"'t': {kind!r}", *(f"{name!r}: {src}" for name, src in fields)]
+        self.emit(d, f"_rec(_private({{{', '.join(parts)}}}, {items}, W, ZH, {before}))")
+
+    def named_doer(self, by: Any, d: int, ctx: Any) -> str:
+        """As step_runtime.named_doer: the name of the player a step's `by` names, for the
+        log only (its work is not counted: the meter is put back), None when it names
+        nobody or cannot be worked out. Returns a local holding it."""
+        x = self.expr(n_node(by), ctx.scope)
+        if x.kind != "player":
+            raise Unsupported("a `by` that is not a player in a game that writes its log")
+        t, w = self.temp("dn"), self.temp("wk")
+        self.emit(d, f"{w} = wk")
+        self.emit(d, "try:")
+        self.emit(d + 1, f"{t} = {x.src}")
+        self.emit(d, "except _RULE_ERRORS:")
+        self.emit(d + 1, f"{t} = None")
+        self.emit(d, f"wk = {w}")
+        self.emit(d, f"{t} = {self.names_of()}[{t}] if type({t}) is int else None")
+        return t
+
+    def label_of(self, template: Any, scope: dict, key: str, d: int) -> str:
+        """As asking._label for a label made from a template (`option_label`): worked out for
+        the log only (no work counted), None when it cannot be made or says no more than the
+        key (`key`: source of its text). Returns a local holding it."""
+        t, w = self.temp("lb"), self.temp("wk")
+        self.emit(d, f"{w} = wk")
+        self.emit(d, "try:")
+        self.emit(d + 1, f"{t} = {self.text_of(template, scope)}")
+        self.emit(d, "except (_Stop, *_RULE_ERRORS):")
+        self.emit(d + 1, f"{t} = None")
+        self.emit(d, f"wk = {w}")
+        self.emit(d, f"{t} = {t} if {t} and {t} != {key} else None")
+        return t
+
     def text_of(self, value: Any, scope: dict) -> str:
         """A template's text (`say`, a label), as compile_template renders it: its parts
         joined, each hole shown as the built-in `text` shows a value."""
@@ -71,6 +150,15 @@ class RecordWriter:
             if x.kind == "player":  # a player is written by name (str of a Player)
                 who = self.who_src(x)
                 parts.append(who if x.safe else f"({who} if {x.src} is not None else 'none')")
+                continue
+            if x.kind in ("die", "dice"):  # a die as its repr, `b[0]=4`, joined by commas
+                parts.append(" + ', ' + ".join(f"{die.id + '='!r} + str({die.var})"
+                                               for die in x.dice) or "'none'")
+                continue
+            if x.kind in ("list:player", "list:dref") and x.safe:  # `map`: no `:=` limits
+                one = (f"{self.names_of()}.__getitem__" if x.kind == "list:player" else
+                       f"lambda _i: {self.item_ids()}[_i] + '=' + str(F[_i])")
+                parts.append(f"(', '.join(map({one}, {x.src})) or 'none')")
                 continue
             shown = self.expr(n.Call(part.pos, "text", (part,)), scope)
             if shown.kind != "str":

@@ -104,6 +104,8 @@ from interpreter.compile.base import (
     span,
     times,
     tried,
+    unseen,
+    with_private,
     within,
 )
 from interpreter.compile.cards import CardWriter
@@ -430,7 +432,8 @@ def specialize(program: Program, players: int | None = None,
             source = gen.generate()
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
-                     "_span": span, "_set_in": set_in,
+                     "_span": span, "_set_in": set_in, "_unseen": unseen,
+                     "_private": with_private,
                      "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,

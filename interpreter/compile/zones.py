@@ -115,6 +115,7 @@ class ZoneWriter:
         for zone in dict.fromkeys(z for z, _, _ in self.placed):
             e(d, f"for _i in Z_{zone}:")
             e(d + 1, f"W[_i] = Z_{zone}")
+        self.zone_tables(d)
 
     # -- expressions -----------------------------------------------------------------------------
     def _zone_name(self, name: str) -> Ex | None:
@@ -195,9 +196,9 @@ class ZoneWriter:
             fn = "max" if f == "highest" else "min"
             return Ex(f"({fn}({t}, key=F.__getitem__) if ({t} := {a.src}) else None)",
                       "dref", False)
-        if f == "faces":
-            c = self.temp("c")
-            return Ex(f"[F[{c}] for {c} in {a.src}]", "list:" + self.face_kind, False)
+        if f == "faces":  # `map`: the list may bind the work meter (`:=`), which a
+            # comprehension's iterable may not hold
+            return Ex(f"list(map(F.__getitem__, {a.src}))", "list:" + self.face_kind, False)
         return None
 
     # -- effects ---------------------------------------------------------------------------------
@@ -241,6 +242,9 @@ class ZoneWriter:
             tz = to.src if to.src.isidentifier() else self.temp("tz")
             if tz != to.src:
                 e(d, f"{tz} = {to.src}")
+        us = self.temp("us") if self.logged else None
+        if us is not None:  # the places out of sight before the move (Game.unseen)
+            e(d, f"{us} = _unseen({f'[{x}]' if one else x}, W, ZH)")
         if one:
             e(d, f"{z} = W[{x}]")
             e(d, f"if {z} is not None:")
@@ -264,6 +268,11 @@ class ZoneWriter:
             e(d + 1, f"W[{i}] = {tz if to.kind == 'zone' else 'None'}")
             if to.kind == "zone":
                 e(d, f"{tz}.extend({x})" if at == "end" else f"{tz}[:0] = {x}")
+        if us is not None:
+            ids = self.item_ids()
+            listed = f"[{x}]" if one else x
+            self.rec_items(d, "move", listed, us, ("items", f"[{ids}[_i] for _i in {listed}]"),
+                           ("to", f"ZID[id({tz})]" if to.kind == "zone" else "'out'"))
         self.fire("moved", d, ctx)
         self.after_op(d, None, ctx)
 
@@ -306,20 +315,31 @@ class ZoneWriter:
             if to.kind != "zone" and to.const != "out":
                 raise Unsupported("draw to something not a zone")
         target = to.src if to is not None and to.kind == "zone" else None
+        us = self.temp("us") if self.logged else None
+        if us is not None and target is not None and not target.isidentifier():
+            t = self.temp("tz")  # the target's list, named for the record below
+            e(d, f"{t} = {target}")
+            target = t
         if not many:
             at = f"rbelow(len({z}))" if blind else "0"
             e(d, f"if {z}:")
             e(d + 1, f"{x} = {z}[{at}]" if replace else f"{x} = {z}.pop({at})")
+            if us is not None:  # the places out of sight before the draw (Game.unseen)
+                e(d + 1, f"{us} = _unseen([{x}], W, ZH)")
             if not replace:
                 e(d + 1, f"W[{x}] = {target}")
                 if target is not None:
                     e(d + 1, f"{target}.append({x})")
             e(d, "else:")
             e(d + 1, f"{x} = None")
+            if us is not None:
+                e(d + 1, f"{us} = set()")
         elif blind:
             e(d, f"{x} = R.sample({z}, min({k}, len({z})))")
         else:
             e(d, f"{x} = {z}[:{k}]")
+        if many and us is not None:
+            e(d, f"{us} = _unseen({x}, W, ZH)")
         if many and not replace:
             i = self.temp("i")
             e(d, f"for {i} in {x}:")
@@ -327,6 +347,12 @@ class ZoneWriter:
             e(d + 1, f"W[{i}] = {target}")
             if target is not None:
                 e(d, f"{target}.extend({x})")
+        if us is not None:  # as steps._draw: the items drawn, from where, blind or not, by whom
+            listed = x if many else f"([{x}] if {x} is not None else [])"
+            by = (("by", self.named_doer(spec["by"], d, ctx)),) if "by" in spec else ()
+            self.rec_items(d, "draw", listed, us, ("source", f"ZID[id({z})]"),
+                           ("items", f"[{self.item_ids()}[_i] for _i in {listed}]"),
+                           ("blind", repr(blind)), *by)
         item = self.item_kind
         ctx.scope[spec["as"]] = Ex(x, "list:" + item, True) if many else Ex(x, item)
         self.fire("drawn", d, ctx)

@@ -23,6 +23,7 @@ from interpreter.engine.values import Player, Zone, show
 
 Step = Callable[[Any, Any], None]
 Block = Callable[[Any, Any], None]
+PASS_LABEL = "Pass (end the turn's actions)"  # how people see `actions`' pass, in logs too
 
 
 def _deciders(who: Any, path: tuple, many: bool = True) -> Any:
@@ -147,7 +148,7 @@ class DecisionSteps:
         options = self._options(spec["options"], path + ("options",))
         allow_pass = spec.get("pass", True)
         prompt = cx.template(spec["prompt"], path + ("prompt",)) if "prompt" in spec else None
-        pass_option = Option("pass", "pass", "Pass (end the turn's actions)")
+        pass_option = Option("pass", "pass", PASS_LABEL)
         writes = frozenset({did})
         max_loop_path = path + ("actions",)
 
