@@ -23,6 +23,7 @@ import click
 from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
+from interpreter.cli.run_generated import play_generated
 from interpreter.engine.chance import (
     ChanceError,
     ChanceSource,
@@ -185,6 +186,22 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
         head["from"] = {"path": from_path, "text": where.source.text}
     session = _Session(loaded, head, as_json, log_path, dice, where)
     writer = _writer(log_path, head, force=force)
+    if not (live or dice != "seeded" or where is not None or scripted or as_json):
+        # Bots on seeded dice: the generated code plays, logs and narrates it as the
+        # interpreter would (interpreter/cli/run_generated.py); a game it hands back is
+        # played by the interpreter from the start, a fresh one.
+        _announce(game, loaded, seed_value, variant)
+        result = play_generated(game, seat_specs, writer, click.echo)
+        if result is not None:
+            if writer is not None:
+                writer.close()
+            session.game = game
+            session.finish(result)
+        game = new_game(loaded.program, players, seat_specs, _dice_source(dice, seed_value, echo),
+                        seed_value, ModelledClock(), scripted, human=HumanController)
+        _seat_and_narrate(game, False, as_json, writer)
+        session.finish(session.play(game, writer))
+        return
     _seat_and_narrate(game, live or dice in TABLES, as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)

@@ -54,7 +54,6 @@ class DeciderWriter:
         who = self.expr(_node(spec["by"]), ctx.scope)
         if who.kind == "player":
             return False
-        self.unlogged("a decision by several players")
         did = spec["choose"]
         kind = self.decisions.get(did, "?")
         if who.kind != "list:player" or "options" in spec or not kind.startswith("map:player="):
@@ -83,10 +82,17 @@ class DeciderWriter:
             bounds.append(x.src)
         self._controllers(did, None, ("number", *bounds), c, d + 1, Ex(w, "player", True))
         self._count_by_key(did, c, d + 1)
+        if self.logged:  # each answer as GameAsking._took logs it, sealed ones marked so
+            self.rec(d + 1, "decision", ("id", repr(did)),
+                     ("by", self.who_src(Ex(w, "player", True))), ("choice", c),
+                     *((("sealed", "True"),) if sealed else ()))
         e(d + 1, f"{picks}[{w}] = {c}")
         if not sealed:
             e(d + 1, f"D_{did} = dict({picks})")
         e(d, f"D_{did} = {picks}")
+        if sealed:  # the answers shown together (decision_steps: `revealed`)
+            self.rec(d, "revealed", ("id", repr(did)),
+                     ("choices", f"{{{self.names_of()}[_p]: _a for _p, _a in {picks}.items()}}"))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
         return True

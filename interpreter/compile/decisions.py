@@ -35,10 +35,8 @@ class DecisionWriter:
         self._only(spec, "choose", "options", "duration", "by", "prompt", "option_label",
                    "min", "max", "sealed")
         if self._choose_by_many(spec, d, ctx):  # interpreter/compile/deciders.py
-            return  # (`sealed` with one decider only hides the answer in a log: none here)
+            return
         did = spec["choose"]
-        if spec.get("sealed"):
-            self.unlogged("a sealed decision")
         opts = spec.get("options")
         if opts is None:
             self._choose_number(spec, d, ctx)
@@ -94,7 +92,8 @@ class DecisionWriter:
             self.emit(d, f"D_{did} = {vals}[{c}]")
         if self.logged:
             only = f"len({lg}) == 1" if dynamic else str(len(static) == 1)
-            self.rec_decision(d, did, who, f"{vals}[{c}]", only, self._labels(named, c))
+            self.rec_decision(d, did, who, f"{vals}[{c}]", only,
+                              self._labels(named, c, d, ctx), bool(spec.get("sealed")))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
@@ -107,19 +106,28 @@ class DecisionWriter:
                 self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
             self.block(o.get("do"), d + 1, ctx)
 
-    def _labels(self, named: list[tuple[str, dict]], c: str) -> str | None:
-        """The source of the chosen option's own label for the log (None where the option
-        has none that says more than its name), for labels known now; one with holes is
-        not written yet."""
-        labels = []
-        for key, o in named:
+    def _labels(self, named: list[tuple[str, dict]], c: str, d: int, ctx: _Ctx,
+                more: tuple = ()) -> str | None:
+        """The source of the chosen option's own label for the log: None where the option
+        has none that says more than its name; a label with holes worked out for the chosen
+        option only, as asking._label does (no work counted, None when it cannot be made)."""
+        labels, made = [], []
+        for i, (key, o) in enumerate(named):
             text = o.get("label")
             if isinstance(text, str) and "{" in text:
-                raise Unsupported("an option's label with holes in a game that writes its log")
-            labels.append(None if text is None or str(text) in ("", key) else str(text))
-        if not any(x is not None for x in labels):
+                labels.append(None)
+                made.append((i, key, text))
+            else:
+                labels.append(None if text is None or str(text) in ("", key) else str(text))
+        labels += more  # options after the named ones (`actions`' pass)
+        if not made and not any(x is not None for x in labels):
             return None
-        return f"{self.const(tuple(labels), 'LB')}[{c}]"
+        lb = self.temp("lb")
+        self.emit(d, f"{lb} = {self.const(tuple(labels), 'LB')}[{c}]")
+        for j, (i, key, text) in enumerate(made):
+            self.emit(d, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
+            self.emit(d + 1, f"{lb} = {self.label_of(text, ctx.scope, repr(key), d + 1)}")
+        return lb
 
     def _count_where_picked(self, mark: int, c: str, base: int, did: str,
                             values: list) -> bool:
@@ -214,14 +222,17 @@ class DecisionWriter:
         if self.logged:  # the answer's key: a player's name, a die's id, the value itself
             key = {"player": self.who_src(Ex(c, "player", True)),
                    "dref": f"{self.const(tuple(self.die_ids), 'DI')}[{c}]" if kind == "dref"
-                   else ""}.get(kind) or (c if kind in ("int", "num", "str") else None)
+                   else "",
+                   "card": f"{self.const(tuple(self.card_ids), 'CI')}[{c}]" if kind == "card"
+                   else ""}.get(kind) or (c if kind in ("int", "num", "str", "cell") else None)
             if key is None:
                 raise Unsupported(f"options of {kind} in a game that writes its log")
             label = None
             if "option_label" in spec:
                 label = self.label_of(spec["option_label"], {**ctx.scope, "option": Ex(
                     c, kind, True)}, f"str({key})", d)
-            self.rec_decision(d, did, who, key, f"len({o}) == 1", label)
+            self.rec_decision(d, did, who, key, f"len({o}) == 1", label,
+                              bool(spec.get("sealed")))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
 
@@ -246,7 +257,7 @@ class DecisionWriter:
         self._controllers(did, None, ("number", *bounds), c, d, who)
         self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
-        self.rec_decision(d, did, who, c)
+        self.rec_decision(d, did, who, c, sealed=bool(spec.get("sealed")))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
 
@@ -383,11 +394,10 @@ class DecisionWriter:
         self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who)
         e(d1, f"CH[{base} + {c}] += 1")
         e(d1, f"D_{did} = {vals}[{c}]")
-        if self.logged:  # options without labels; `pass` with its own (steps._actions)
-            labels = self.const((None,) * len(named) + ((PASS_LABEL,) if allow_pass else ()),
-                                "LB")
+        if self.logged:  # the options' labels, and `pass` with its own (steps._actions)
             self.rec_decision(d1, did, who, f"{vals}[{c}]", f"len({lg}) == 1",
-                              f"{labels}[{c}]" if allow_pass else None)
+                              self._labels(named, c, d1, ctx,
+                                           (PASS_LABEL,) if allow_pass else ()))
         self.fire("decided", d1, ctx)
         self.after_op(d1, frozenset({did}), ctx)
         if allow_pass:

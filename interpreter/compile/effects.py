@@ -30,7 +30,6 @@ from interpreter.compile.base import (
     _node,
     stored,
 )
-from interpreter.compile.records import UNLOGGED
 from interpreter.engine.step_runtime import step_name
 
 
@@ -60,8 +59,6 @@ class EffectWriter:
         method = getattr(self, "_s_" + name, None)
         if method is None:
             raise Unsupported(f"effect {name}")
-        if name in UNLOGGED:
-            self.unlogged(f"effect {name}")
         method(spec, d, ctx)
 
     def _target(self, text: str, ctx: _Ctx, read: bool = False) -> tuple[str, str, str]:
@@ -195,8 +192,9 @@ class EffectWriter:
         # ._say: no step counted).
         if not self.logged:
             return
-        self._only(spec, "say")
-        self.rec(d, "say", ("text", self.text_of(spec["say"], ctx.scope)))
+        self._only(spec, "say", "to")
+        self.rec(d, "say", ("text", self.text_of(spec["say"], ctx.scope)),
+                 *self.to_whom(spec, ctx))
 
     def _s_if(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "if", "then", "else")

@@ -175,7 +175,8 @@ class ExprWriter:
         kinds = {x.kind for x in items}
         if len(kinds) != 1 or next(iter(kinds)).startswith(("list", "timer", "die", "zone")):
             raise Unsupported("a mixed list")
-        if kinds & {"player", "team"} and not all(x.safe for x in items):
+        if kinds & {"player", "team"} and not all(x.safe for x in items) and not getattr(
+                self, "loose", False):  # (a log's `by`, where anything else is no one)
             raise Unsupported("a list that may hold none")
         return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + items[0].kind,
                   all(x.safe for x in items))

@@ -48,7 +48,7 @@ class FlowWriter:
 
     def generate(self) -> str:
         e = self.emit
-        e(0, "def play(seed, _rec):" if self.logged else "def play(seed):")
+        e(0, "def play(seed, _rec, _look=None):" if self.logged else "def play(seed):")
         d = 1
         if self.logged:
             e(d, "itn = False")  # within a turn: a roll is the current player's
@@ -98,6 +98,7 @@ class FlowWriter:
             e(d, "first = leader = None")
             # No score, no standings: simulate counts no lead changes (its _Standings.ok).
             e(d, f"changes = {0 if 'score' in (self.data.get('scoring') or {}) else None}")
+        self.look(d)
         e(d, "try:")
         ctx = _Ctx({})
         self.fire("game_start", d + 1, ctx)

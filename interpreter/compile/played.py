@@ -149,21 +149,35 @@ class Specialized:
         `play` hands them, the interpreter writing their log."""
         log: list[dict] = []
         try:
-            raw = self.play_raw(seed, log.append)
+            played = self.try_logged(seed, log.append)
+        except MustStop as stop:
+            played = self._interpreted(seed, logging=True)
+            stop.check(played.result.error)
+            return played, played.game.log
+        if played is None:
+            played = self._interpreted(seed, logging=True)
+            return played, played.game.log
+        return played, log
+
+    def try_logged(self, seed: Any, record: Callable[[dict], Any],
+                   look: Callable[[Callable], Any] | None = None) -> Played | None:
+        """One logged game on `seed` by the generated code alone: each record goes to
+        `record` as it is made, the end's last; `look`, if given, first receives the function
+        that tells the game's state as it stands (interpreter/table/mirror.py). None or
+        `MustStop` as `try_raw`: the records made so far are then not the whole game."""
+        try:
+            raw = self.play_raw(seed, record, look)
         except Fallback:
             self.fallbacks += 1
-            played = self._interpreted(seed, logging=True)
-            return played, played.game.log
+            return None
         except (Stop, *RULE_ERRORS) as err:
             self.fallbacks += 1
-            played = self._interpreted(seed, logging=True)
-            MustStop(err).check(played.result.error)
-            return played, played.game.log
+            raise MustStop(err) from err
         result = self._result(raw)
-        log.append({"t": "end", "reason": result.reason, "winners": result.winners,
-                    "scores": {s.name: plain(s.score) for s in result.seats},
-                    "hazard_queries": raw[17]})
-        return Played(result, *self.counters(raw)), log
+        record({"t": "end", "reason": result.reason, "winners": result.winners,
+                "scores": {s.name: plain(s.score) for s in result.seats},
+                "hazard_queries": raw[17]})
+        return Played(result, *self.counters(raw))
 
     def _interpreted(self, seed: Any, logging: bool = False) -> Played:
         from interpreter.engine.setup import new_game

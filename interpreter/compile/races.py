@@ -91,6 +91,12 @@ class RaceWriter:
         e(d, f"for {r}, {cl}_i in zip({rs}, {cl}):")
         e(d + 1, f"{res}[{r}] = {cl}_i")
         e(d, f"R_{rid} = {res}")
+        if self.logged:  # as race.run_race: each racer's claims, the seconds, the draws
+            claims = (f"{{{self.names_of()}[_r]: [{self.item_ids()}[_x] for _x in _c] "
+                      f"for _r, _c in zip({rs}, {cl})}}")
+            self.rec(d, "race", ("id", repr(rid)), ("claims", claims),
+                     ("seconds", f"round({last}, 3)"),
+                     ("", "**({'uniforms': un} if un else {})"))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({rid}), ctx)
 
@@ -108,10 +114,14 @@ class RaceWriter:
             # As _Uniforms.gap: no draw at a rate of 0 or less (never claims).
             e(depth, f"if {rate}[{i}] > 0:")
             e(depth + 1, f"{target} = {base} - _log(1.0 - rnd()) / {rate}[{i}]")
+            if self.logged:
+                e(depth + 1, "un += 1")  # the model's draws, which the race's record counts
             e(depth, "else:")
             e(depth + 1, f"{target} = _inf")
         e(d, f"{cl} = [[] for _ in {rs}]")
         e(d, f"{nx} = [0.0] * len({rs})")
+        if self.logged:
+            e(d, "un = 0")
         e(d, f"for {i} in range(len({rs})):")
         gap(d + 1, f"{nx}[{i}]", f"{lat}[{i}]")
         e(d, f"{ac} = [{i} for {i} in range(len({rs})) if {nx}[{i}] < _inf]")
@@ -150,10 +160,17 @@ class RaceWriter:
         e(d1 + 1, "continue")
         e(d1, f"{it} = None")
         uw = self.temp("uw")
-        e(d1, f"if {err}[{i}] > 0 and rnd() < {err}[{i}]:")
+        if self.logged:  # the same draws, counted
+            e(d1, f"if {err}[{i}] > 0:")
+            e(d1 + 1, "un += 1")
+            e(d1, f"if {err}[{i}] > 0 and rnd() < {err}[{i}]:")
+        else:
+            e(d1, f"if {err}[{i}] > 0 and rnd() < {err}[{i}]:")
         e(d1 + 1, f"{uw} = [{x} for {x} in {rem} if {x} not in {wn}]")  # dice: numbers
         e(d1 + 1, f"if {uw}:")
         e(d1 + 2, f"{it} = {uw}[min(len({uw}) - 1, int(rnd() * len({uw})))]")
+        if self.logged:
+            e(d1 + 2, "un += 1")
         e(d1, f"if {it} is None:")
         e(d1 + 1, f"if len({wn}) == 1:")
         e(d1 + 2, f"{it} = {wn}[0]")

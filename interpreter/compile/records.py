@@ -4,9 +4,8 @@ Input: the writer's names (seat names, dice, decisions) and a record's kind with
 as Python source. Output: in a logged game (`_Gen.logged`), a line `_rec({...})` where the
 interpreter's game calls `Game.record` (interpreter/engine/game.py), with the same fields in
 the same order, so the generated game's log equals the interpreter's record for record
-(tests/test_specialize_logs.py compares them). What a logged game cannot write yet is refused
-(`Unsupported`), never written differently; an unlogged game writes nothing here. A mixin of
-the specializer's writer (interpreter/compile/specialize.py)."""
+(tests/test_specialize_logs.py compares them); an unlogged game writes nothing here. A
+mixin of the specializer's writer (interpreter/compile/specialize.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +15,7 @@ from dsl import nodes as n
 from dsl.parser import parse_template
 from interpreter.compile.base import Ex, Unsupported
 from interpreter.compile.base import _node as n_node
-
-# Effects whose records a logged game does not write yet: refused rather than left out.
-UNLOGGED = frozenset({"reveal", "race"})
+from interpreter.engine.words import capital, items_words, zone_words
 
 
 class RecordWriter:
@@ -32,11 +29,6 @@ class RecordWriter:
                                      for name, src in fields if src)]
         self.emit(d, "_rec({" + ", ".join(parts) + "})")
 
-    def unlogged(self, what: str) -> None:
-        """Refuses, in a logged game, something whose records are not written yet."""
-        if self.logged:
-            raise Unsupported(f"{what} in a game that writes its log")
-
     def names_of(self) -> str:
         """The table of seat names, by seat index."""
         return self.const(tuple(self.seat_names), "NM")
@@ -46,16 +38,41 @@ class RecordWriter:
         return f"{self.names_of()}[{player.src}]"
 
     def rec_decision(self, d: int, did: str, who: Ex, choice: str, only: str = "False",
-                     label: str | None = None) -> None:
+                     label: str | None = None, sealed: bool = False) -> None:
         """As GameAsking._took: the decision, by whom, the answer's key; `only` (source) when
-        it was the one legal option, else the option's own `label` (source of a text or
-        None) when it has one."""
+        it was the one legal option; `sealed` when the others see it only at the reveal;
+        else the option's own `label` (source of a text or None) when it has one."""
         if not self.logged:
             return
-        extra = f"{{'label': {label}}} if {label} is not None else {{}}" if label else "{}"
-        rest = extra if only == "False" else f"{{'only': True}} if {only} else ({extra})"
-        self.rec(d, "decision", ("id", repr(did)), ("by", self.who_src(who)),
-                 ("choice", choice), ("", f"**({rest})") if rest != "{}" else ("", ""))
+        fields = [("id", repr(did)), ("by", self.who_src(who)), ("choice", choice)]
+        if only != "False":
+            fields.append(("", f"**({{'only': True}} if {only} else {{}})"))
+        if sealed:
+            fields.append(("sealed", "True"))
+        if label:
+            lone = "" if only == "False" else f"not ({only}) and "
+            fields.append(("", f"**({{'label': {label}}} if {lone}{label} is not None else {{}})"))
+        self.rec(d, "decision", *fields)
+
+    def look(self, d: int) -> None:
+        """In a logged game, once its locals are set up: `_look(f)`, where `f()` tells the
+        game as it stands then (whose turn, in a turn or not, turn and round, the faces of
+        dice, what each zone holds, the players' and the game's state of plain kinds): what
+        narration reads of a game besides the records (interpreter/table/mirror.py)."""
+        if not self.logged:
+            return
+        faces = ", ".join(f"{die.id!r}: {die.var}" for ds in self.dice.values() for die in ds)
+        plain = ("int", "num", "str", "bool")
+        players = ", ".join(f"{name!r}: {py}" for name, (sc, py, kind) in self.vars.items()
+                            if sc == "player" and kind in plain)
+        state = ", ".join(f"{name!r}: {py}" for name, (sc, py, kind) in self.vars.items()
+                          if sc in ("global", "turn", "round") and kind in plain)
+        dyn = getattr(self, "dyn", False)
+        items = f"{self.item_ids()}, F if {self.item_kind == 'dref'} else None, ZL" if dyn \
+            else "(), None, {}"
+        self.emit(d, "if _look is not None:")
+        self.emit(d + 1, f"_look(lambda: (cur, itn, turn_n, round_n, now, {{{faces}}}, "
+                         f"{{{players}}}, {{{state}}}, {items}))")
 
     def zone_tables(self, d: int) -> None:
         """In a logged game, after the zones are made: `ZID`, each zone's id by the id() of
@@ -65,7 +82,7 @@ class RecordWriter:
         if not self.logged or not getattr(self, "dyn", False):
             return
         comps = (self.data.get("components") or {}).get("zones") or {}
-        ids, hidden, owned = [], [], []
+        ids, hidden, owned, lists = [], [], [], []
         for name, (owner, _) in self.zones.items():
             vis = comps[name].get("visibility", "public")
             if owner == "player":
@@ -78,6 +95,7 @@ class RecordWriter:
                 made = [(f"Z_{name}", name, None, None)]
             for src, zid, owner_name, owners in made:
                 ids.append(f"id({src}): {zid!r}")
+                lists.append(f"{zid!r}: {src}")
                 if owner_name is not None:
                     owned.append(f"id({src}): {owner_name!r}")
                 if vis == "public" or (vis == "others" and owners is None):
@@ -89,6 +107,7 @@ class RecordWriter:
         self.emit(d, "ZID = {" + ", ".join(ids) + "}")
         self.emit(d, "ZH = {" + ", ".join(hidden) + "}")
         self.emit(d, "ZO = {" + ", ".join(owned) + "}")  # owners' names, who roll its dice
+        self.emit(d, "ZL = {" + ", ".join(lists) + "}")  # each zone's list, by its id
 
     def item_ids(self) -> str:
         """The table of the items zones hold (dice or cards), their ids by number."""
@@ -105,11 +124,58 @@ class RecordWriter:
         parts = [f"'t': {kind!r}", *(f"{name!r}: {src}" for name, src in fields)]
         self.emit(d, f"_rec(_private({{{', '.join(parts)}}}, {items}, W, ZH, {before}))")
 
+    def rec_revealed(self, spec: dict, d: int, ctx: Any) -> None:
+        """As steps._reveal in a logged game: the line words.revealed says, to everyone or
+        to the players of `to`; a zone by its owner and label with the items it holds and
+        their faces, dice with their faces, anything else as the `text` built-in writes it.
+        The words are worked out by interpreter/engine/words.py on a game set up for them
+        (names, labels, components), with the faces the generated game has."""
+        x = self.expr(n_node(spec["reveal"]), ctx.scope)
+        words = self.const(_WordsGame(self.p, self.n), "WG")
+        ids = self.item_ids() if getattr(self, "dyn", False) else None
+        if x.kind == "zone":
+            v = self.temp("rv")
+            self.emit(d, f"{v} = {x.src}")
+            text = (f"_revealed_zone({words}, ZID[id({v})], ZO.get(id({v})), "
+                    f"[{ids}[_i] for _i in {v}], {self._faces_of(v)})")
+        elif x.kind in ("dref", "list:dref"):
+            v = self.temp("rv")
+            self.emit(d, f"{v} = {f'[{x.src}]' if x.kind == 'dref' else f'list({x.src})'}")
+            text = (f"'Revealed: ' + _items_words({words}, [{ids}[_i] for _i in {v}], "
+                    f"{self._faces_of(v)})")
+        elif x.kind in ("die", "dice"):
+            text = (f"'Revealed: ' + _items_words({words}, {[die.id for die in x.dice]!r}, "
+                    f"[{', '.join(die.var for die in x.dice)}])")
+        else:
+            text = f"'Revealed: ' + {self.text_of('{' + spec['reveal'] + '}', ctx.scope)}"
+        self.rec(d, "say", ("text", text), *self.to_whom(spec, ctx))
+
+    def to_whom(self, spec: dict, ctx: Any) -> tuple:
+        """A line's `to` (Game.narrate): the names of the player or players it is for."""
+        if "to" not in spec:
+            return ()
+        who = self.expr(n_node(spec["to"]), ctx.scope)
+        if who.kind == "player" and who.safe:
+            return (("to", f"[{self.who_src(who)}]"),)
+        if who.kind == "list:player" and who.safe:
+            return (("to", f"list(map({self.names_of()}.__getitem__, {who.src}))"),)
+        raise Unsupported("a line's `to` in a game that writes its log")
+
+    def _faces_of(self, items: str) -> str:
+        """The faces of the dice among `items` (None for cards), as a roll records them."""
+        return f"[F[_i] for _i in {items}]" if self.item_kind == "dref" else "None"
+
     def named_doer(self, by: Any, d: int, ctx: Any) -> str:
         """As step_runtime.named_doer: the name of the player a step's `by` names, for the
         log only (its work is not counted: the meter is put back), None when it names
         nobody or cannot be worked out. Returns a local holding it."""
-        x = self.expr(n_node(by), ctx.scope)
+        # Worked out for the log only, where a value it cannot give is no one: a list that
+        # may hold none is written here, and any Python error it meets is no one too.
+        self.loose = True
+        try:
+            x = self.expr(n_node(by), ctx.scope)
+        finally:
+            self.loose = False
         if x.kind != "player":
             raise Unsupported("a `by` that is not a player in a game that writes its log")
         t, w = self.temp("dn"), self.temp("wk")
@@ -166,3 +232,24 @@ class RecordWriter:
             parts.append(shown.src)
         # Past the language's longest text the interpreter stops: so does `_within`.
         return f"_within({' + '.join(parts)})" if parts else "''"
+
+
+class _WordsGame:
+    """What interpreter/engine/words.py reads of a game to name things (players, teams,
+    labels, components), set up once for a logged game's reveals: never played."""
+
+    def __init__(self, program: Any, players: int):
+        from interpreter.engine.setup import new_game
+        game = new_game(program, players)
+        self.program, self.players, self.teams, self.env = (
+            game.program, game.players, game.teams, game.env)
+
+
+def revealed_zone(game: Any, zone_id: str, owner: str | None, ids: list, faces: list | None
+                  ) -> str:
+    """words.revealed of a zone, from its id, its owner's name and what it holds."""
+    shown = items_words(game, ids, faces) if ids else "nothing"
+    if owner is None:
+        return f"Revealed, {zone_words(game, zone_id)}: {shown}"
+    spoken = owner if any(p.name == owner for p in game.players) else f"team {owner}"
+    return f"{capital(spoken)} reveals {zone_words(game, zone_id, spoken)}: {shown}"

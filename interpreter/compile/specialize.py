@@ -122,12 +122,13 @@ from interpreter.compile.maps import MapWriter
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
-from interpreter.compile.records import RecordWriter
+from interpreter.compile.records import RecordWriter, revealed_zone
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.decisions import PolicyController, RandomController
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
+from interpreter.engine.words import items_words
 
 __all__ = ["Ex", "Fallback", "Played", "Stop", "Specialized", "Unsupported", "specialize"]
 
@@ -433,7 +434,8 @@ def specialize(program: Program, players: int | None = None,
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
                      "_span": span, "_set_in": set_in, "_unseen": unseen,
-                     "_private": with_private,
+                     "_private": with_private, "_revealed_zone": revealed_zone,
+                     "_items_words": items_words,
                      "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,

@@ -362,6 +362,10 @@ class ZoneWriter:
         """As steps._reveal: narration only; what it shows (and to whom) is still worked out,
         for the error a value that is not there gives."""
         self._only(spec, "reveal", "to")
+        if self.logged:
+            self.rec_revealed(spec, d, ctx)
+            self.after_op(d, None, ctx)
+            return
         for key in ("reveal", "to"):
             if key in spec:
                 x = self.expr(_node(spec[key]), ctx.scope)

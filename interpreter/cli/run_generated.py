@@ -1,0 +1,57 @@
+"""The `meeple run` command's fast path: a game of bots on seeded dice, played by the
+generated code (interpreter/compile/specialize.py with `logged=True`).
+
+Input: the `Game` that `meeple run` set up (never run: its players, controllers, zones and
+labels are what narration names things by), its program and seats, the log writer and where
+narration goes. Output: the game's `Result`, with its records written to the log and
+narrated exactly as the interpreter's own game writes and narrates them (the `Game` mirrors
+the generated game's state at each record: interpreter/table/mirror.py); or None when the
+generated code does not take this game (a ruleset it does not generate) or hands it back
+(a rule error, a number past its range), before anything was written: the caller then plays
+it with the interpreter from the start, which gives the same game and its located error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.compile.played import MustStop
+from interpreter.compile.specialize import specialize
+from interpreter.engine.results import Result
+from interpreter.table.mirror import Mirror
+from interpreter.table.narrate import describe
+
+
+def play_generated(game: Any, seats: dict[int, str], writer: Any,
+                   echo: Callable[[str], Any] | None) -> Result | None:
+    """Plays `game`'s seed on the generated code; see the module's docstring. Narration is
+    worked out as each record is made and printed (`echo`; None: not narrated) once the game
+    has ended, with the log, so that a game handed back has printed nothing."""
+    special = specialize(game.program, game.players_n, seats, logged=True)
+    if special is None:
+        return None
+    said: list[tuple[dict, str | None]] = []
+    mirror: list[Mirror] = []
+
+    def look(state: Callable[[], tuple]) -> None:
+        mirror.append(Mirror(game, state))
+
+    def record(rec: dict) -> None:
+        mirror[0].sync()
+        said.append((rec, describe(game, rec) if echo is not None else None))
+
+    try:
+        played = special.try_logged(game.seed, record, look)
+    except MustStop:
+        return None  # the interpreter plays it again, to its located error
+    if played is None:
+        return None
+    game.log = [rec for rec, _ in said]
+    game.fired, game.chosen, game.unruled = played.fired, played.chosen, played.unruled
+    for rec, line in said:
+        if writer is not None:
+            writer.write(rec)
+        if line is not None:
+            echo(line)
+    return played.result

@@ -1,0 +1,77 @@
+"""`meeple run` plays a game of bots on seeded dice on the generated code.
+
+Issue 15's promise: `meeple run` gets the one fast path too, and says and writes exactly what
+the reference interpreter's game says and writes: the same narration line for line, the same
+log byte for byte, the same result and exit code. A game the generated code hands back is
+played by the interpreter from the start, and the output shows it once.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli import run as run_module
+from interpreter.cli.main import main
+from interpreter.cli.run_generated import play_generated
+from tests.conftest import ROOT, RULESETS
+
+
+def _run(args: list[str], monkeypatch, generated: bool) -> tuple[str, int, int]:
+    """The output and exit code of `meeple run ARGS`, and how many games the generated code
+    played (with `generated` False it is kept out, so the interpreter plays)."""
+    played = []
+
+    def spy(*a, **k):
+        result = play_generated(*a, **k) if generated else None
+        played.append(result is not None)
+        return result
+
+    monkeypatch.setattr(run_module, "play_generated", spy)
+    out = CliRunner().invoke(main, ["run", *args])
+    return out.output, out.exit_code, sum(played)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_a_bot_game_runs_on_the_generated_code_as_the_interpreter_plays_it(path, tmp_path,
+                                                                          monkeypatch):
+    for seed in ("1", "7"):
+        logs = [tmp_path / f"g{seed}.jsonl", tmp_path / f"i{seed}.jsonl"]
+        got = _run([str(path), "--seed", seed, "--log", str(logs[0])], monkeypatch, True)
+        want = _run([str(path), "--seed", seed, "--log", str(logs[1])], monkeypatch, False)
+        assert got[2] == 1 and want[2] == 0  # each path played where it was meant to
+        assert got[:2] == want[:2], seed  # narration, result and exit code
+        assert logs[0].read_bytes() == logs[1].read_bytes()
+
+
+def test_a_game_the_generated_code_hands_back_is_played_by_the_interpreter_once(
+        tmp_path, monkeypatch):
+    # Five turns at most: games stop with the interpreter's located error, said once, and
+    # nothing the generated code did before it handed the game back is shown or logged.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert "max_turns: 10000" in text
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace("max_turns: 10000", "max_turns: 5"), encoding="utf-8")
+    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
+    got = _run([str(path), "--seed", "3", "--log", str(logs[0])], monkeypatch, True)
+    want = _run([str(path), "--seed", "3", "--log", str(logs[1])], monkeypatch, False)
+    assert got[2] == 0 and got[1] == want[1] == 1
+    assert got[0] == want[0] and got[0].count("limits.max_turns") == 1
+    assert logs[0].read_bytes() == logs[1].read_bytes()
+
+
+@pytest.mark.parametrize("extra", [["--seat", "2=random"], ["--players", "3"],
+                                   ["--set", "goal=30"]])
+def test_seats_players_and_settings_take_the_generated_code_too(extra, monkeypatch):
+    pig = str(ROOT / "rulesets" / "pig.yaml")
+    got = _run([pig, "--seed", "4", *extra], monkeypatch, True)
+    want = _run([pig, "--seed", "4", *extra], monkeypatch, False)
+    assert got[2] == 1 and got[:2] == want[:2]
+
+
+@pytest.mark.parametrize("extra", [["--json"], ["--dice", "table"]])
+def test_json_output_and_the_referees_table_stay_with_the_interpreter(extra, monkeypatch):
+    # The final table of --json and dice typed at the table are not the generated code's yet.
+    pig = str(ROOT / "rulesets" / "pig.yaml")
+    _, _, played = _run([pig, "--seed", "4", *extra], monkeypatch, True)
+    assert played == 0
