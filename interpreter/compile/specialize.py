@@ -3,8 +3,10 @@
 Input: a compiled `Program` (its checked `data`, `symbols`, parameter values and policies) and
 a seat configuration (players, and which controller each seat plays). Output: a `Specialized`
 whose `play(seed)` plays one seeded game with no log and returns the interpreter's `Result`,
-trigger counts (`fired`), decision counts (`chosen`) and policy gaps (`unruled`); or None when
-the ruleset uses something this module does not specialize (callers keep the interpreter).
+trigger counts (`fired`), decision counts (`chosen`) and policy gaps (`unruled`); with
+`logged=True`, one that also writes the game's log as the interpreter writes it
+(`play_logged`, interpreter/compile/records.py); or None when the ruleset uses something this
+module does not specialize (callers keep the interpreter).
 
 How (DESIGN §9, "compile further"): the generic state model of interpreter/engine/game.py (env
 dicts, `Player` objects, `Request`s, exceptions per step) is replaced by Python locals. Each
