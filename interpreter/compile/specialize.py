@@ -426,7 +426,8 @@ def specialize(program: Program, players: int | None = None,
         sources = []
         counted = []  # per function: what each of its counters counts
         gen = None
-        for track, logs in ((False, False), (False, True) if logged else (True, False)):
+        # A logged game is one function (it learns kinds as the first of the two does).
+        for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
             learned = gen.learned if gen is not None else None
             gen = _Gen(program, n, controllers, track, logs)
             if learned:  # the kinds the first writer learned hold for the second (maps.py)
@@ -458,8 +459,8 @@ def specialize(program: Program, players: int | None = None,
             refused.append(Unsupported(f"something the code generator failed on ({err!r})"))
         return None
     sc = program.data.get("scoring") or {}
-    if logged:  # the logged function alone: it plays, and counts as the first does
-        fns, sources, counted = [fns[1], None], [sources[1]], [counted[1]] * 2
+    if logged:  # the logged function alone: it plays, and counts as the first would
+        fns, counted = [fns[0], None], [counted[0]] * 2
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
                        [c.name for c in controllers], sc.get("order", "highest"),
                        sc.get("ties", "shared"), "score" in sc,
