@@ -8,6 +8,8 @@ played by the interpreter from the start, and the output shows it once.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -72,9 +74,19 @@ def test_seats_players_settings_and_variants_take_the_generated_code_too(game, e
     assert got[2] == 1 and got[:2] == want[:2]
 
 
-@pytest.mark.parametrize("extra", [["--json"], ["--dice", "table"]])
-def test_json_output_and_the_referees_table_stay_with_the_interpreter(extra, monkeypatch):
-    # The final table of --json and dice typed at the table are not the generated code's yet.
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_json_gives_the_interpreters_result_final_table_and_position(path, monkeypatch):
+    # --json's "view" and "position" read the whole state at the end: the Game is shown all
+    # of it (players, teams, decisions, races, timers, who is out, what left play).
+    for seed in ("2", "9"):
+        got = _run([str(path), "--seed", seed, "--json"], monkeypatch, True)
+        want = _run([str(path), "--seed", seed, "--json"], monkeypatch, False)
+        assert got[2] == 1 and want[2] == 0
+        assert json.loads(got[0]) == json.loads(want[0]), seed
+
+
+def test_the_referees_table_stays_with_the_interpreter(monkeypatch):
+    # Dice typed at the table come through the interpreter's chance source, as they are typed.
     pig = str(ROOT / "rulesets" / "pig.yaml")
-    _, _, played = _run([pig, "--seed", "4", *extra], monkeypatch, True)
+    _, _, played = _run([pig, "--seed", "4", "--dice", "table"], monkeypatch, True)
     assert played == 0

@@ -186,12 +186,13 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
         head["from"] = {"path": from_path, "text": where.source.text}
     session = _Session(loaded, head, as_json, log_path, dice, where)
     writer = _writer(log_path, head, force=force)
-    if not (live or dice != "seeded" or where is not None or scripted or as_json):
+    if not (live or dice != "seeded" or where is not None or scripted):
         # Bots on seeded dice: the generated code plays, logs and narrates it as the
         # interpreter would (interpreter/cli/run_generated.py); a game it hands back is
         # played by the interpreter from the start, a fresh one.
-        _announce(game, loaded, seed_value, variant)
-        result = play_generated(game, seat_specs, writer, click.echo)
+        if not as_json:
+            _announce(game, loaded, seed_value, variant)
+        result = play_generated(game, seat_specs, writer, None if as_json else click.echo)
         if result is not None:
             if writer is not None:
                 writer.close()

@@ -47,6 +47,7 @@ def play_generated(game: Any, seats: dict[int, str], writer: Any,
         return None  # the interpreter plays it again, to its located error
     if played is None:
         return None
+    mirror[0].sync_all()  # the final table and position (--json) read the whole state
     game.log = [rec for rec, _ in said]
     game.fired, game.chosen, game.unruled = played.fired, played.chosen, played.unruled
     for rec, line in said:

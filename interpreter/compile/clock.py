@@ -26,6 +26,8 @@ class ClockWriter:
         self.emit(d, f"TS_{t} = {s.src}")
         self.emit(d, f"TA_{t} = now")
         self.emit(d, f"TR_{t} = True")
+        if self.logged:  # who started it, for a logged game's final table (Game.start_timer)
+            self.emit(d, f"TO_{t} = cur")
         self.rec(d, "timer", ("timer", repr(t)), ("action", "'start'"), ("seconds", f"TS_{t}"))
         self.after_op(d, None, ctx)
 
@@ -36,6 +38,7 @@ class ClockWriter:
             self.emit(d, f"if TR_{t}:")
             self.rec(d + 1, "timer", ("timer", repr(t)), ("action", "'stop'"),
                      ("left", f"round(max(0, TA_{t} + TS_{t} - now), 3)"))
+            self.emit(d + 1, f"TP_{t} = now")  # when it stopped (Timer.stopped_at)
         self.emit(d, f"TR_{t} = False")
         self.after_op(d, None, ctx)
 
@@ -138,6 +141,8 @@ class ClockWriter:
             self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
             self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
             self.emit(d3 + 2, f"TR_{t} = False")
+            if self.logged:
+                self.emit(d3 + 2, f"TP_{t} = TA_{t} + TS_{t}")
             self.rec(d3 + 2, "timer", ("timer", repr(t)), ("action", "'expired'"))
             self.fire("timer_expired", d3 + 2, inner)
         for event, spec in (self.data.get("events") or {}).items():

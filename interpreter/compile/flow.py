@@ -85,6 +85,8 @@ class FlowWriter:
             e(d, f"TS_{t} = 0")
             e(d, f"TA_{t} = None")
             e(d, f"TR_{t} = False")
+            if self.logged:
+                e(d, f"TP_{t} = TO_{t} = None")
         self.reset("global", d)
         for name, (sc, py, kind) in self.vars.items():
             if sc == "player":

@@ -72,7 +72,31 @@ class RecordWriter:
             else "(), None, {}"
         self.emit(d, "if _look is not None:")
         self.emit(d + 1, f"_look(lambda: (cur, itn, turn_n, round_n, now, {{{faces}}}, "
-                         f"{{{players}}}, {{{state}}}, {items}))")
+                         f"{{{players}}}, {{{state}}}, {items}, {self._whole()}))")
+
+    def _whole(self) -> str:
+        """The rest of the game's state, for its final table (interpreter/table/mirror.py
+        `sync_all`): every state variable, decision and race by scope with its kind, who is
+        out, and the timers."""
+        kinds: dict[str, str] = {}
+        scopes: dict[str, list[str]] = {}
+        for name, (sc, py, _) in self.vars.items():
+            try:
+                kinds[name] = self._state_kind(name)
+            except Unsupported:
+                kinds[name] = "?"
+            scopes.setdefault(sc, []).append(f"{name!r}: {py}")
+        for did, kind in self.decisions.items():
+            kinds[did] = kind
+        table = self.const(kinds, "KN")
+        parts = [f"{sc!r}: {{{', '.join(v)}}}" for sc, v in scopes.items()]
+        parts.append("'decisions': {" + ", ".join(f"{did!r}: D_{did}" for did in self.decisions)
+                     + "}")
+        parts.append("'races': {" + ", ".join(f"{rid!r}: R_{rid}" for rid in self.races) + "}")
+        parts.append(f"'out': {'E' if self.elim else 'None'}")
+        parts.append("'timers': {" + ", ".join(
+            f"{t!r}: (TS_{t}, TA_{t}, TR_{t}, TP_{t}, TO_{t})" for t in self.timers) + "}")
+        return f"({table}, {{{', '.join(parts)}}})"
 
     def zone_tables(self, d: int) -> None:
         """In a logged game, after the zones are made: `ZID`, each zone's id by the id() of

@@ -31,6 +31,10 @@ class Mirror:
                 if isinstance(x, (Die, Card)):
                     self.items[x.id] = x
         self.zones: dict[str, Zone] = {z.id: z for z in game.zones.values()}
+        self.cells: dict[str, Any] = {c.id: c for value in env.values()
+                                      for c in getattr(value, "cells", None) or ()
+                                      if hasattr(c, "id")}
+        self.ids: tuple = ()
         for owner in [*game.players, *game.teams]:
             for value in vars(owner).values():
                 if isinstance(value, Zone):
@@ -39,7 +43,7 @@ class Mirror:
     def sync(self) -> None:
         """The generated game's state as it stands now, written into the `Game`."""
         (cur, in_turn, turn, round_, now, faces, players, state, ids, dice_faces,
-         zones) = self.look()
+         zones, _) = self.look()
         g = self.game
         g.current = g.players[cur]
         g.env["current"] = g.current
@@ -61,3 +65,61 @@ class Mirror:
             for p, v in zip(g.players, values, strict=True):
                 setattr(p, name, v)
         g.env.update(state)
+        self.ids = ids
+
+    def sync_all(self) -> None:
+        """`sync`, and the whole state besides, as the game's final table and position read
+        it (interpreter/table/view_model.py, position.py): every state variable, decision
+        and race in the interpreter's values (seat numbers as players, die and card numbers
+        as dice and cards, a cell's id as the cell), who is out, the timers, and what left
+        play."""
+        self.sync()
+        kinds, whole = self.look()[-1]
+        g = self.game
+        value = self._value
+        for scope, values in whole.items():
+            if scope in ("global", "turn", "round"):
+                for name, v in values.items():
+                    g.env[name] = value(v, kinds[name])
+            elif scope in ("player", "team"):
+                owners = g.players if scope == "player" else g.teams
+                for name, vs in values.items():
+                    for owner, v in zip(owners, vs, strict=True):
+                        setattr(owner, name, value(v, kinds[name]))
+        for did, v in whole["decisions"].items():
+            g.env[did] = value(v, kinds.get(did, "?"))
+        for rid, claims in whole["races"].items():
+            g.env[rid] = None if claims is None else {
+                g.players[i]: [self.items[self.ids[x]] for x in c]
+                for i, c in enumerate(claims) if c is not None}
+        if whole["out"] is not None:
+            for p, out in zip(g.players, whole["out"], strict=True):
+                p.eliminated = out
+        for name, (seconds, started, running, stopped, owner) in whole["timers"].items():
+            t = g.timers[name]
+            t.seconds, t.started_at, t.running, t.stopped_at = seconds, started, running, stopped
+            t.owner = g.players[owner] if owner is not None else None
+        placed = {id(x) for z in self.zones.values() for x in z.items}
+        for x in self.items.values():
+            if id(x) not in placed:
+                x.zone = ""
+
+    def _value(self, v: Any, kind: str) -> Any:
+        """A generated game's value as the interpreter holds it, by its kind."""
+        if v is None or kind in ("int", "num", "str", "bool", "?"):
+            return v
+        g = self.game
+        if kind.startswith("list:"):
+            return [self._value(x, kind[5:]) for x in v]
+        if kind.startswith("map:"):
+            key, _, item = kind[4:].partition("=")
+            return {self._value(k, key): self._value(x, item) for k, x in v.items()}
+        if kind == "player":
+            return g.players[v]
+        if kind == "team":
+            return g.teams[v]
+        if kind in ("dref", "card"):
+            return self.items[self.ids[v]]
+        if kind == "cell":
+            return self.cells[v]
+        return v
