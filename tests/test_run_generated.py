@@ -16,17 +16,18 @@ from click.testing import CliRunner
 from interpreter.cli import run as run_module
 from interpreter.cli.main import main
 from interpreter.cli.run_generated import play_generated
+from interpreter.engine.results import Result
 from tests.conftest import ROOT, RULESETS
 
 
 def _run(args: list[str], monkeypatch, generated: bool) -> tuple[str, int, int]:
     """The output and exit code of `meeple run ARGS`, and how many games the generated code
-    played (with `generated` False it is kept out, so the interpreter plays)."""
+    played to their end (with `generated` False it is kept out, so the interpreter plays)."""
     played = []
 
     def spy(*a, **k):
         result = play_generated(*a, **k) if generated else None
-        played.append(result is not None)
+        played.append(isinstance(result, Result))
         return result
 
     monkeypatch.setattr(run_module, "play_generated", spy)
@@ -90,3 +91,26 @@ def test_the_referees_table_stays_with_the_interpreter(monkeypatch):
     pig = str(ROOT / "rulesets" / "pig.yaml")
     _, _, played = _run([pig, "--seed", "4", "--dice", "table"], monkeypatch, True)
     assert played == 0
+
+
+def test_a_stop_where_the_interpreters_game_goes_on_is_reported_not_hidden(monkeypatch):
+    # The generated code stops a game the interpreter then plays to its end: the game shown
+    # is the interpreter's, and a warning says the generator failed, to be reported.
+    from interpreter.cli import run_generated
+    from interpreter.compile.base import Stop
+
+    real = run_generated.specialize
+
+    def stopping(*a, **k):
+        special = real(*a, **k)
+
+        def stops(seed, record, look=None):
+            raise Stop()
+        special.play_raw = stops
+        return special
+
+    monkeypatch.setattr(run_generated, "specialize", stopping)
+    out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "pig.yaml"), "--seed", "2"])
+    assert "Winner" in out.output
+    assert "warning: meeple's code generator failed on this game" in out.output
+    assert "the reference interpreter's game went on" in out.output

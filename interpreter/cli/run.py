@@ -24,6 +24,7 @@ from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
 from interpreter.cli.run_generated import play_generated
+from interpreter.compile.played import MustStop
 from interpreter.engine.chance import (
     ChanceError,
     ChanceSource,
@@ -192,16 +193,22 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
         # played by the interpreter from the start, a fresh one.
         if not as_json:
             _announce(game, loaded, seed_value, variant)
-        result = play_generated(game, seat_specs, writer, None if as_json else click.echo)
-        if result is not None:
+        outcome = play_generated(game, seat_specs, writer, None if as_json else click.echo)
+        if isinstance(outcome, Result):
             if writer is not None:
                 writer.close()
             session.game = game
-            session.finish(result)
+            session.finish(outcome)
+            return
         game = new_game(loaded.program, players, seat_specs, _dice_source(dice, seed_value, echo),
                         seed_value, ModelledClock(), scripted, human=HumanController)
         _seat_and_narrate(game, False, as_json, writer)
-        session.finish(session.play(game, writer))
+        result = session.play(game, writer)
+        if isinstance(outcome, MustStop) and result.error is None:  # never hidden by a replay
+            click.echo(f"warning: meeple's code generator failed on this game ({outcome.fault}); "
+                       "the game shown is the reference interpreter's. Please report it, with "
+                       "the ruleset and the seed.", err=True)
+        session.finish(result)
         return
     _seat_and_narrate(game, live or dice in TABLES, as_json, writer)
     if not as_json:

@@ -6,9 +6,10 @@ labels are what narration names things by), its program and seats, the log write
 narration goes. Output: the game's `Result`, with its records written to the log and
 narrated exactly as the interpreter's own game writes and narrates them (the `Game` mirrors
 the generated game's state at each record: interpreter/table/mirror.py); or None when the
-generated code does not take this game (a ruleset it does not generate) or hands it back
-(a rule error, a number past its range), before anything was written: the caller then plays
-it with the interpreter from the start, which gives the same game and its located error.
+generated code does not take this game (a ruleset it does not generate) or hands it back (a
+number past its range), or the `MustStop` of a game its rules stopped, before anything was
+written: the caller then plays it with the interpreter from the start, which gives the same
+game and its located error.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from interpreter.table.narrate import describe
 
 
 def play_generated(game: Any, seats: dict[int, str], writer: Any,
-                   echo: Callable[[str], Any] | None) -> Result | None:
+                   echo: Callable[[str], Any] | None) -> Result | MustStop | None:
     """Plays `game`'s seed on the generated code; see the module's docstring. Narration is
     worked out as each record is made and printed (`echo`; None: not narrated) once the game
-    has ended, with the log, so that a game handed back has printed nothing."""
+    has ended, with the log, so that a game handed back has printed nothing. A game the
+    generated code stopped (a rule error) gives its `MustStop`: the interpreter's game must
+    then stop with an error too, else `MustStop.fault` is a bug to report."""
     special = specialize(game.program, game.players_n, seats, logged=True)
     if special is None:
         return None
@@ -43,8 +46,8 @@ def play_generated(game: Any, seats: dict[int, str], writer: Any,
 
     try:
         played = special.try_logged(game.seed, record, look)
-    except MustStop:
-        return None  # the interpreter plays it again, to its located error
+    except MustStop as stop:
+        return stop  # the interpreter plays it again, to its located error
     if played is None:
         return None
     mirror[0].sync_all()  # the final table and position (--json) read the whole state

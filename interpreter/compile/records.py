@@ -202,27 +202,28 @@ class RecordWriter:
             self.loose = False
         if x.kind != "player":
             raise Unsupported("a `by` that is not a player in a game that writes its log")
-        t, w = self.temp("dn"), self.temp("wk")
+        t = self._for_log("dn", x.src, d)
+        self.emit(d, f"{t} = {self.names_of()}[{t}] if type({t}) is int else None")
+        return t
+
+    def _for_log(self, hint: str, src: str, d: int) -> str:
+        """A value worked out for the log only, as the interpreter works it out (outside the
+        work meter, a rule error giving None): a local holding `src`'s value or None, with
+        the work meter put back."""
+        t, w = self.temp(hint), self.temp("wk")
         self.emit(d, f"{w} = wk")
         self.emit(d, "try:")
-        self.emit(d + 1, f"{t} = {x.src}")
-        self.emit(d, "except _RULE_ERRORS:")
+        self.emit(d + 1, f"{t} = {src}")
+        self.emit(d, "except (_Stop, *_RULE_ERRORS):")
         self.emit(d + 1, f"{t} = None")
         self.emit(d, f"wk = {w}")
-        self.emit(d, f"{t} = {self.names_of()}[{t}] if type({t}) is int else None")
         return t
 
     def label_of(self, template: Any, scope: dict, key: str, d: int) -> str:
         """As asking._label for a label made from a template (`option_label`): worked out for
         the log only (no work counted), None when it cannot be made or says no more than the
         key (`key`: source of its text). Returns a local holding it."""
-        t, w = self.temp("lb"), self.temp("wk")
-        self.emit(d, f"{w} = wk")
-        self.emit(d, "try:")
-        self.emit(d + 1, f"{t} = {self.text_of(template, scope)}")
-        self.emit(d, "except (_Stop, *_RULE_ERRORS):")
-        self.emit(d + 1, f"{t} = None")
-        self.emit(d, f"wk = {w}")
+        t = self._for_log("lb", self.text_of(template, scope), d)
         self.emit(d, f"{t} = {t} if {t} and {t} != {key} else None")
         return t
 
