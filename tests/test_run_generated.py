@@ -104,7 +104,7 @@ def test_a_stop_where_the_interpreters_game_goes_on_is_reported_not_hidden(monke
     def stopping(*a, **k):
         special = real(*a, **k)
 
-        def stops(seed, record, look=None):
+        def stops(seed, record, look=None, forced=None):
             raise Stop()
         special.play_raw = stops
         return special
@@ -114,3 +114,58 @@ def test_a_stop_where_the_interpreters_game_goes_on_is_reported_not_hidden(monke
     assert "Winner" in out.output
     assert "warning: meeple's code generator failed on this game" in out.output
     assert "the reference interpreter's game went on" in out.output
+
+
+def _decisions_file(tmp_path, entries: list) -> str:
+    path = tmp_path / "decisions.json"
+    path.write_text(json.dumps(entries), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_a_decisions_file_is_taken_first_on_the_generated_code_as_by_the_interpreter(
+        path, tmp_path, monkeypatch):
+    # The bots' own answers of another game, by id: every kind of decision (names, players,
+    # dice, cells, numbers, actions, several deciders) matched by its key, until the file
+    # runs out or no longer fits (a located bad-input error, on both paths alike).
+    log = tmp_path / "first.jsonl"
+    _run([str(path), "--seed", "3", "--log", str(log)], monkeypatch, True)
+    answers = [{"id": r["id"], "choice": r["choice"]}
+               for r in map(json.loads, log.read_text().splitlines()[1:])
+               if r["t"] == "decision" and not r.get("only")][:40]
+    script = _decisions_file(tmp_path, answers)
+    got = _run([str(path), "--seed", "8", "--decisions", script], monkeypatch, True)
+    want = _run([str(path), "--seed", "8", "--decisions", script], monkeypatch, False)
+    assert got[:2] == want[:2]
+    assert got[2] == 1 or "[bad-input]" in got[0]  # played here, or stopped by the script
+
+
+@pytest.mark.parametrize("game,entries", [
+    ("pig", ["hold", "hold", "roll", {"id": "roll_or_hold", "choice": "hold"}, "hold"]),
+    ("wreckdivers", [{"id": "tens_colour", "choice": "red"}, "roll", "roll", "ascend",
+                     "white", "ascend"]),
+])
+def test_scripted_answers_change_the_game_alike_on_both_paths(game, entries, tmp_path,
+                                                               monkeypatch):
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    script = _decisions_file(tmp_path, entries)
+    plain = _run([path, "--seed", "5"], monkeypatch, True)
+    got = _run([path, "--seed", "5", "--decisions", script], monkeypatch, True)
+    want = _run([path, "--seed", "5", "--decisions", script], monkeypatch, False)
+    assert got[2] == 1 and got[:2] == want[:2]
+    assert got[0] != plain[0]  # the script took decisions the bots would not have
+
+
+@pytest.mark.parametrize("game,entries", [
+    ("pig", ["roll", "sideways"]),                                 # not legal: an error
+    ("pig", [{"id": "roll_or_hold", "choice": "hold", "at": 3}]),  # moves the clock
+    ("shipwrecked", [{"race": "grab", "claims": {}}]),             # a race's report
+])
+def test_a_script_the_generated_code_cannot_take_goes_to_the_interpreter(
+        game, entries, tmp_path, monkeypatch):
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    script = _decisions_file(tmp_path, entries)
+    got = _run([path, "--seed", "5", "--decisions", script], monkeypatch, True)
+    want = _run([path, "--seed", "5", "--decisions", script], monkeypatch, False)
+    assert got[2] == 0 and got[:2] == want[:2]
+    assert "warning" not in got[0]

@@ -187,13 +187,14 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
         head["from"] = {"path": from_path, "text": where.source.text}
     session = _Session(loaded, head, as_json, log_path, dice, where)
     writer = _writer(log_path, head, force=force)
-    if not (live or dice != "seeded" or where is not None or scripted):
+    if not (live or dice != "seeded" or where is not None):
         # Bots on seeded dice: the generated code plays, logs and narrates it as the
         # interpreter would (interpreter/cli/run_generated.py); a game it hands back is
         # played by the interpreter from the start, a fresh one.
         if not as_json:
             _announce(game, loaded, seed_value, variant)
-        outcome = play_generated(game, seat_specs, writer, None if as_json else click.echo)
+        outcome = play_generated(game, seat_specs, writer, None if as_json else click.echo,
+                                 scripted)
         if isinstance(outcome, Result):
             if writer is not None:
                 writer.close()

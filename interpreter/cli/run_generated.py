@@ -2,14 +2,15 @@
 generated code (interpreter/compile/specialize.py with `logged=True`).
 
 Input: the `Game` that `meeple run` set up (never run: its players, controllers, zones and
-labels are what narration names things by), its program and seats, the log writer and where
-narration goes. Output: the game's `Result`, with its records written to the log and
-narrated exactly as the interpreter's own game writes and narrates them (the `Game` mirrors
-the generated game's state at each record: interpreter/table/mirror.py); or None when the
-generated code does not take this game (a ruleset it does not generate) or hands it back (a
-number past its range), or the `MustStop` of a game its rules stopped, before anything was
-written: the caller then plays it with the interpreter from the start, which gives the same
-game and its located error.
+labels are what narration names things by), its program and seats, the answers of a
+decisions file, the log writer and where narration goes. Output: the game's `Result`, with
+its records written to the log and narrated exactly as the interpreter's own game writes and
+narrates them (the `Game` mirrors the generated game's state at each record:
+interpreter/table/mirror.py); or None when the generated code does not take this game (a
+ruleset it does not generate) or hands it back (a number past its range, a scripted entry
+that times out, moves time or raises an event), or the `MustStop` of a game its rules
+stopped, before anything was written: the caller then plays it with the interpreter from the
+start, which gives the same game and its located error.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ from interpreter.table.narrate import describe
 
 
 def play_generated(game: Any, seats: dict[int, str], writer: Any,
-                   echo: Callable[[str], Any] | None) -> Result | MustStop | None:
+                   echo: Callable[[str], Any] | None,
+                   scripted: list | None = None) -> Result | MustStop | None:
     """Plays `game`'s seed on the generated code; see the module's docstring. Narration is
     worked out as each record is made and printed (`echo`; None: not narrated) once the game
-    has ended, with the log, so that a game handed back has printed nothing. A game the
+    has ended, with the log, so that a game handed back has printed nothing. `scripted`: the
+    answers of a decisions file, taken first as the interpreter takes them. A game the
     generated code stopped (a rule error) gives its `MustStop`: the interpreter's game must
     then stop with an error too, else `MustStop.fault` is a bug to report."""
     special = specialize(game.program, game.players_n, seats, logged=True)
@@ -45,7 +48,7 @@ def play_generated(game: Any, seats: dict[int, str], writer: Any,
         said.append((rec, describe(game, rec) if echo is not None else None))
 
     try:
-        played = special.try_logged(game.seed, record, look)
+        played = special.try_logged(game.seed, record, look, scripted)
     except MustStop as stop:
         return stop  # the interpreter plays it again, to its located error
     if played is None:

@@ -101,6 +101,58 @@ def tried(lookup: Any) -> Any:
         return HOIST_FAILED
 
 
+def _forced_answer(queue: Any, did: str) -> Any:
+    """The next answer of a decisions file (Game._scripted): a plain answer, or `{id,
+    choice}` whose id, when given, must be the decision's (else the interpreter's bad-input
+    error: `Stop`). An entry that moves time, times out or raises an event is the
+    interpreter's to play (`Fallback`)."""
+    entry = queue[0]
+    answer = entry
+    if isinstance(entry, dict):
+        if set(entry) - {"id", "choice"}:
+            raise Fallback()
+        if entry.get("id") not in (None, did):
+            raise Stop()
+        answer = entry.get("choice")
+    queue.popleft()
+    return answer
+
+
+def _names(answer: Any, key: Any) -> bool:
+    """Request.match: an answer names an option by its key, or by the key's text."""
+    return answer == key or (isinstance(answer, str) and answer == str(key))
+
+
+def forced_pick(queue: Any, did: str, legal: Any, keys: tuple) -> int:
+    """A scripted answer among named options: the index of the legal one it names."""
+    answer = _forced_answer(queue, did)
+    for i in legal:
+        if _names(answer, keys[i]):
+            return i
+    raise Stop()  # not legal now: the interpreter's bad-input error
+
+
+def forced_value(queue: Any, did: str, legal: list, keys: Any) -> Any:
+    """A scripted answer among options given by values (`keys`: each value's key by the
+    value, or None where the value is its own key)."""
+    answer = _forced_answer(queue, did)
+    for v in legal:
+        if _names(answer, keys[v] if keys is not None else v):
+            return v
+    raise Stop()
+
+
+def forced_number(queue: Any, did: str, low: Any, high: Any) -> Any:
+    """A scripted number within the bounds (a text of digits read as a number)."""
+    answer = _forced_answer(queue, did)
+    if isinstance(answer, str) and answer.strip().lstrip("-").isdigit():
+        answer = int(answer)
+    if isinstance(answer, (int, float)) and not isinstance(answer, bool) and (
+            low <= answer <= high):
+        return answer
+    raise Stop()
+
+
 def unseen(items: Any, where: list, hidden: dict) -> set[int]:
     """A logged game's Game.unseen: the places of the items lying in a zone that not every
     player sees (`where`: each item's zone list; `hidden`: such zones by id())."""

@@ -8,6 +8,7 @@ runs) and `standings` (winners and places ranked as `Game._result` ranks them).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
@@ -160,13 +161,15 @@ class Specialized:
         return played, log
 
     def try_logged(self, seed: Any, record: Callable[[dict], Any],
-                   look: Callable[[Callable], Any] | None = None) -> Played | None:
+                   look: Callable[[Callable], Any] | None = None,
+                   forced: list | None = None) -> Played | None:
         """One logged game on `seed` by the generated code alone: each record goes to
         `record` as it is made, the end's last; `look`, if given, first receives the function
-        that tells the game's state as it stands (interpreter/table/mirror.py). None or
-        `MustStop` as `try_raw`: the records made so far are then not the whole game."""
+        that tells the game's state as it stands (interpreter/table/mirror.py); `forced`: the
+        answers of a decisions file, taken first (Game.forced). None or `MustStop` as
+        `try_raw`: the records made so far are then not the whole game."""
         try:
-            raw = self.play_raw(seed, record, look)
+            raw = self.play_raw(seed, record, look, deque(forced or ()))
         except Fallback:
             self.fallbacks += 1
             return None

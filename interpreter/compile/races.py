@@ -40,6 +40,9 @@ class RaceWriter:
         if items.kind not in ("zone", "list:dref"):
             raise Unsupported("a race for items that are not dice")
         e = self.emit
+        if self.logged:  # a decisions file's race report or event: the interpreter's to play
+            e(d, "if FQ and isinstance(FQ[0], dict) and ('race' in FQ[0] or 'raise' in FQ[0]):")
+            e(d + 1, "raise _Fallback()")
         rs, pool, cl, nx = self.temp("rs"), self.temp("po"), self.temp("cl"), self.temp("nx")
         e(d, f"{rs} = list({racers.src})")
         if not racers.safe:  # a racer that is none: the interpreter's error

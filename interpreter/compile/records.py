@@ -54,6 +54,20 @@ class RecordWriter:
             fields.append(("", f"**({{'label': {label}}} if {lone}{label} is not None else {{}})"))
         self.rec(d, "decision", *fields)
 
+    def forced_src(self, did: str, values: Any, legal: tuple) -> str:
+        """The next scripted answer to a decision, as the generated code holds the choice:
+        an option's index, a value (a seat, a die's or card's number, a cell's id, a number
+        or a text) or a number (base.forced_*: Game._scripted and Request.match)."""
+        if legal[0] == "number":
+            return f"_forced_number(FQ, {did!r}, {legal[1]}, {legal[2]})"
+        if legal[0] in ("static", "dynamic"):
+            lg = self.const(legal[1], "LG") if legal[0] == "static" else legal[1]
+            return f"_forced_pick(FQ, {did!r}, {lg}, {self.const(tuple(values), 'VA')})"
+        keys = {"player": self.names_of(), "dref": self.const(tuple(self.die_ids), "DI")
+                if values == "dref" else None, "card": self.const(tuple(self.card_ids), "CI")
+                if values == "card" else None}.get(values)
+        return f"_forced_value(FQ, {did!r}, {legal[1]}, {keys})"
+
     def look(self, d: int) -> None:
         """In a logged game, once its locals are set up: `_look(f)`, where `f()` tells the
         game as it stands then (whose turn, in a turn or not, turn and round, the faces of
