@@ -107,6 +107,8 @@ components:
   dice:
     d: {sides: 6}
 state:
+  global:
+    last_payer: {type: player}
   player:
     coins: {type: int, initial: 5}
 checks:
@@ -131,6 +133,8 @@ flow:
         - choose: guess
           options: [high, low]
           sealed: true
+        - say: "{current.name} follows {last_payer}"
+        - set: {last_payer: current}
         - if: "d.face == 6"
           then: [{transfer: 3, of: coins, from: "'bank'", to: current}]
       next: end
@@ -148,7 +152,8 @@ policies:
 
 def test_transfers_eliminations_checks_and_actions_log_as_the_interpreter(tmp_path):
     # A transfer with what moved, a check per player, an elimination with its reason (worked
-    # out after the player is out), `actions` with its labelled pass and a sealed choice.
+    # out after the player is out), `actions` with its labelled pass, a sealed choice, and a
+    # player that may be none in a line of narration.
     path = tmp_path / "tolls.yaml"
     path.write_text(TRANSFERS, encoding="utf-8")
     assert _same_logs(str(path), range(60)) > 0

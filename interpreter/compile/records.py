@@ -254,7 +254,8 @@ class RecordWriter:
             x = self.expr(part, scope)
             if x.kind == "player":  # a player is written by name (str of a Player)
                 who = self.who_src(x)
-                parts.append(who if x.safe else f"({who} if {x.src} is not None else 'none')")
+                # One that may be none is read once (its work counted once, as there).
+                parts.append(who if x.safe else f"_name_or_none({self.names_of()}, {x.src})")
                 continue
             if x.kind in ("die", "dice"):  # a die as its repr, `b[0]=4`, joined by commas
                 parts.append(" + ', ' + ".join(f"{die.id + '='!r} + str({die.var})"
@@ -292,3 +293,8 @@ def revealed_zone(game: Any, zone_id: str, owner: str | None, ids: list, faces: 
         return f"Revealed, {zone_words(game, zone_id)}: {shown}"
     spoken = owner if any(p.name == owner for p in game.players) else f"team {owner}"
     return f"{capital(spoken)} reveals {zone_words(game, zone_id, spoken)}: {shown}"
+
+
+def name_or_none(names: tuple, seat: int | None) -> str:
+    """A player that may be none, written in a text: its name, or `none`."""
+    return "none" if seat is None else names[seat]

@@ -127,7 +127,7 @@ from interpreter.compile.maps import MapWriter
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
-from interpreter.compile.records import RecordWriter, revealed_zone
+from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.decisions import PolicyController, RandomController
@@ -441,6 +441,7 @@ def specialize(program: Program, players: int | None = None,
                      "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
                      "_span": span, "_set_in": set_in, "_unseen": unseen,
                      "_private": with_private, "_revealed_zone": revealed_zone,
+                     "_name_or_none": name_or_none,
                      "_items_words": items_words, "_forced_pick": forced_pick,
                      "_forced_value": forced_value, "_forced_number": forced_number,
                      "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
