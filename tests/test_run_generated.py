@@ -9,6 +9,7 @@ played by the interpreter from the start, and the output shows it once.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from click.testing import CliRunner
@@ -104,7 +105,7 @@ def test_a_stop_where_the_interpreters_game_goes_on_is_reported_not_hidden(monke
     def stopping(*a, **k):
         special = real(*a, **k)
 
-        def stops(seed, record, look=None, forced=None):
+        def stops(*args):
             raise Stop()
         special.play_raw = stops
         return special
@@ -169,3 +170,38 @@ def test_a_script_the_generated_code_cannot_take_goes_to_the_interpreter(
     want = _run([path, "--seed", "5", "--decisions", script], monkeypatch, False)
     assert got[2] == 0 and got[:2] == want[:2]
     assert "warning" not in got[0]
+
+
+SALVAGE_DICE = """\
+shuffles:
+  - [Kestrel, Amber Gull]
+  - {zone: location_pile, order: ["locations[20]", "locations[3]"]}
+  - {zone: value_pile, order: [V12]}
+draws:
+  - [turn_order_cards=2]
+  - [turn_order_cards=1]
+  - {zone: bag, items: [chips=10, chips=10, chips=10]}
+"""
+
+
+@pytest.mark.parametrize("game,extra,dice,generated", [
+    # Faces for a whole game, then faces that run out mid-game (the interpreter says so).
+    ("pig", [], json.dumps([(i * 7) % 6 + 1 for i in range(3000)]), 1),
+    ("pig", [], json.dumps([6, 5, 4, 3]), 0),
+    # Shuffles and blind draws named by piece, face and zone (docs/running.md's example).
+    ("dark_water_salvage", ["--players", "2"], SALVAGE_DICE, 1),
+    # Races: with a dice file the model's random numbers are the script's (none: 0.5).
+    ("shipwrecked", [], json.dumps([
+        r.randint(1, 6) for r in [random.Random(7)] for _ in range(20000)]), 1),
+])
+def test_a_dice_file_is_asked_by_the_generated_code_as_by_the_interpreter(
+        game, extra, dice, generated, tmp_path, monkeypatch):
+    path = tmp_path / "game.dice.yaml"
+    path.write_text(dice, encoding="utf-8")
+    ruleset = str(ROOT / "rulesets" / f"{game}.yaml")
+    args = [ruleset, "--seed", "2", "--dice", str(path), *extra]
+    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
+    got = _run([*args, "--log", str(logs[0])], monkeypatch, True)
+    want = _run([*args, "--log", str(logs[1])], monkeypatch, False)
+    assert got[2] == generated and got[:2] == want[:2]
+    assert logs[0].read_bytes() == logs[1].read_bytes()

@@ -187,7 +187,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
         head["from"] = {"path": from_path, "text": where.source.text}
     session = _Session(loaded, head, as_json, log_path, dice, where)
     writer = _writer(log_path, head, force=force)
-    if not (live or dice != "seeded" or where is not None):
+    if not (live or dice in TABLES or where is not None):
         # Bots on seeded dice: the generated code plays, logs and narrates it as the
         # interpreter would (interpreter/cli/run_generated.py); a game it hands back is
         # played by the interpreter from the start, a fresh one.
@@ -203,6 +203,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
             return
         game = new_game(loaded.program, players, seat_specs, _dice_source(dice, seed_value, echo),
                         seed_value, ModelledClock(), scripted, human=HumanController)
+        _start(game, None)  # a dice file's names, bound to this game's pieces
         _seat_and_narrate(game, False, as_json, writer)
         result = session.play(game, writer)
         if isinstance(outcome, MustStop) and result.error is None:  # never hidden by a replay

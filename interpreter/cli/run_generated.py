@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compile.played import MustStop
+from interpreter.compile.played import ChanceDoor, MustStop
 from interpreter.compile.specialize import specialize
+from interpreter.engine.chance import ChanceError, SeededChance
 from interpreter.engine.results import Result
 from interpreter.table.mirror import Mirror
 from interpreter.table.narrate import describe
@@ -42,15 +43,21 @@ def play_generated(game: Any, seats: dict[int, str], writer: Any,
 
     def look(state: Callable[[], tuple]) -> None:
         mirror.append(Mirror(game, state))
+        if not isinstance(game.chance, SeededChance):  # a dice file reads faces and zones
+            chance.sync = mirror[0].sync
+
+    chance = ChanceDoor(game.chance, game)
 
     def record(rec: dict) -> None:
         mirror[0].sync()
         said.append((rec, describe(game, rec) if echo is not None else None))
 
     try:
-        played = special.try_logged(game.seed, record, look, scripted)
+        played = special.try_logged(game.seed, record, look, scripted, chance)
     except MustStop as stop:
         return stop  # the interpreter plays it again, to its located error
+    except ChanceError:
+        return None  # a dice file that runs out or does not fit: the interpreter says so
     if played is None:
         return None
     mirror[0].sync_all()  # the final table and position (--json) read the whole state

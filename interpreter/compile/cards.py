@@ -97,7 +97,8 @@ class CardWriter:
             z = self.temp("z")
             self.emit(d, f"{z} = {zone.src}")
             zone = Ex(z, "zone", True)
-        self.emit(d, f"R.shuffle({zone.src})")
+        self.emit(d, f"{zone.src}[:] = _CS.order({zone.src}, {self.item_ids()})" if self.logged
+                  else f"R.shuffle({zone.src})")
         self.rec(d, "shuffle", ("zone", f"ZID[id({zone.src})]"),
                  ("order", f"[{self.item_ids() if self.logged else ''}[_i] for _i in {zone.src}]"))
         self.after_op(d, None, ctx)

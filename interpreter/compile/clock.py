@@ -97,6 +97,11 @@ class ClockWriter:
             if self.logged:  # the query that happens is logged with its number and offset
                 add += (f"; _rec({{'t': 'hazard', 'event': {event!r}, 'query': hq, "
                         f"'at': {at}}})")
+                # Asked of the game's chance source (seeded: the same draw as below).
+                self.emit(dd, f"{at} = _CS.hazard({event!r}, {rate.src}, {s})")
+                self.emit(dd, f"if {at} is not None:")
+                self.emit(dd + 1, add)
+                continue
             if rate.const is _NO:
                 r = self.temp("r")
                 self.emit(dd, f"{r} = {rate.src}")

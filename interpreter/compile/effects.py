@@ -370,8 +370,12 @@ class EffectWriter:
             raise Unsupported("roll of something not dice known now")
         if "duration" in spec:
             self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
-        # As SeededChance.roll: one draw per die, in order.
-        for die in dice.dice:
+        # As SeededChance.roll: one draw per die, in order (a logged game asks its chance
+        # source: seeded, or a dice file's faces).
+        if self.logged:
+            self.emit(d, f"{', '.join(die.var for die in dice.dice)}, = "
+                         f"_CS.roll({[die.id for die in dice.dice]!r})")
+        for die in dice.dice if not self.logged else ():
             sides = len(die.faces)
             if die.faces == tuple(range(1, sides + 1)):
                 self.emit(d, f"{die.var} = int(rnd() * {sides}) + 1")

@@ -17,7 +17,7 @@ from typing import Any
 from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
-from interpreter.engine.values import plain
+from interpreter.engine.values import Card, Die, plain
 
 
 class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
@@ -49,6 +49,45 @@ class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
 
 class GeneratorFault(Exception):
     """The generated code and the reference interpreter disagree: a bug of the generator."""
+
+
+class ChanceDoor:
+    """A game's chance source (interpreter/engine/chance.py), as a logged generated game asks
+    it: dice and cards by their numbers and the table of their ids, answered with the game's
+    own pieces, so a seeded source draws exactly what the interpreter's game draws and a
+    dice file gives its faces, shuffles and blind draws. `sync`, when set, first brings the
+    pieces' faces and zones up to date (a dice file names pieces by face and zone)."""
+
+    def __init__(self, chance: Any, game: Any, sync: Callable[[], Any] | None = None):
+        self.chance, self.sync = chance, sync
+        self.items: dict[str, Any] = {}
+        for value in game.env.values():
+            for x in value if isinstance(value, list) else [value]:
+                if isinstance(x, (Die, Card)):
+                    self.items[x.id] = x
+
+    def roll(self, ids: list) -> list:
+        return self.chance.roll([self.items[i] for i in ids])
+
+    def pick(self, held: list, count: int, ids: tuple) -> list:
+        return self._back(held, ids, lambda xs: self.chance.pick(xs, count))
+
+    def order(self, held: list, ids: tuple) -> list:
+        return self._back(held, ids, self.chance.order)
+
+    def hazard(self, name: str, per_second: float, seconds: float) -> float | None:
+        return self.chance.hazard(name, per_second, seconds)
+
+    def uniform(self) -> float:
+        return self.chance.uniform()
+
+    def _back(self, held: list, ids: tuple, ask: Callable[[list], list]) -> list:
+        """The numbers of the pieces the source chose among `held`."""
+        if self.sync is not None:
+            self.sync()
+        pieces = [self.items[ids[i]] for i in held]
+        number = {id(x): i for x, i in zip(pieces, held, strict=True)}
+        return [number[id(x)] for x in ask(pieces)]
 
 
 # -- the result -----------------------------------------------------------------------------------
@@ -162,14 +201,20 @@ class Specialized:
 
     def try_logged(self, seed: Any, record: Callable[[dict], Any],
                    look: Callable[[Callable], Any] | None = None,
-                   forced: list | None = None) -> Played | None:
+                   forced: list | None = None, chance: ChanceDoor | None = None
+                   ) -> Played | None:
         """One logged game on `seed` by the generated code alone: each record goes to
         `record` as it is made, the end's last; `look`, if given, first receives the function
         that tells the game's state as it stands (interpreter/table/mirror.py); `forced`: the
-        answers of a decisions file, taken first (Game.forced). None or `MustStop` as
-        `try_raw`: the records made so far are then not the whole game."""
+        answers of a decisions file, taken first (Game.forced); `chance`: where its chance
+        comes from (default: seeded by `seed`, as the interpreter's game). None or
+        `MustStop` as `try_raw`: the records made so far are then not the whole game."""
+        if chance is None:
+            from interpreter.engine.setup import new_game
+            game = new_game(self.program, self.players, dict(self.seats), seed=seed)
+            chance = ChanceDoor(game.chance, game)
         try:
-            raw = self.play_raw(seed, record, look, deque(forced or ()))
+            raw = self.play_raw(seed, record, look, deque(forced or ()), chance)
         except Fallback:
             self.fallbacks += 1
             return None

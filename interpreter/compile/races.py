@@ -109,6 +109,8 @@ class RaceWriter:
         last claim (the race's seconds)."""
         held, rate, lat, err = per
         e = self.emit
+        # race._Uniforms: a logged game asks its chance source (seeded: the same draws)
+        u = "_CS.uniform()" if self.logged else "rnd()"
         i, rem, wn, it, last = (self.temp("i"), self.temp("rm"), self.temp("wn"),
                                 self.temp("it"), self.temp("ls"))
         ac = self.temp("ac")
@@ -116,7 +118,7 @@ class RaceWriter:
         def gap(depth: int, target: str, base: str) -> None:
             # As _Uniforms.gap: no draw at a rate of 0 or less (never claims).
             e(depth, f"if {rate}[{i}] > 0:")
-            e(depth + 1, f"{target} = {base} - _log(1.0 - rnd()) / {rate}[{i}]")
+            e(depth + 1, f"{target} = {base} - _log(1.0 - {u}) / {rate}[{i}]")
             if self.logged:
                 e(depth + 1, "un += 1")  # the model's draws, which the race's record counts
             e(depth, "else:")
@@ -166,12 +168,12 @@ class RaceWriter:
         if self.logged:  # the same draws, counted
             e(d1, f"if {err}[{i}] > 0:")
             e(d1 + 1, "un += 1")
-            e(d1, f"if {err}[{i}] > 0 and rnd() < {err}[{i}]:")
+            e(d1, f"if {err}[{i}] > 0 and {u} < {err}[{i}]:")
         else:
-            e(d1, f"if {err}[{i}] > 0 and rnd() < {err}[{i}]:")
+            e(d1, f"if {err}[{i}] > 0 and {u} < {err}[{i}]:")
         e(d1 + 1, f"{uw} = [{x} for {x} in {rem} if {x} not in {wn}]")  # dice: numbers
         e(d1 + 1, f"if {uw}:")
-        e(d1 + 2, f"{it} = {uw}[min(len({uw}) - 1, int(rnd() * len({uw})))]")
+        e(d1 + 2, f"{it} = {uw}[min(len({uw}) - 1, int({u} * len({uw})))]")
         if self.logged:
             e(d1 + 2, "un += 1")
         e(d1, f"if {it} is None:")

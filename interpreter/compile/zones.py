@@ -322,6 +322,8 @@ class ZoneWriter:
             target = t
         if not many:
             at = f"rbelow(len({z}))" if blind else "0"
+            if blind and self.logged:  # the chance source's pick (SeededChance: the same draw)
+                at = f"{z}.index(_CS.pick({z}, 1, {self.item_ids()})[0])"
             e(d, f"if {z}:")
             e(d + 1, f"{x} = {z}[{at}]" if replace else f"{x} = {z}.pop({at})")
             if us is not None:  # the places out of sight before the draw (Game.unseen)
@@ -335,7 +337,8 @@ class ZoneWriter:
             if us is not None:
                 e(d + 1, f"{us} = set()")
         elif blind:
-            e(d, f"{x} = R.sample({z}, min({k}, len({z})))")
+            e(d, f"{x} = _CS.pick({z}, {k}, {self.item_ids()})" if self.logged
+              else f"{x} = R.sample({z}, min({k}, len({z})))")
         else:
             e(d, f"{x} = {z}[:{k}]")
         if many and us is not None:
@@ -374,9 +377,16 @@ class ZoneWriter:
         self.after_op(d, None, ctx)
 
     def _roll_dyn(self, dice: Ex, d: int) -> None:
-        """The chance calls of a roll of dice known at run time (as SeededChance.roll)."""
+        """The chance calls of a roll of dice known at run time (as SeededChance.roll; a
+        logged game asks its chance source)."""
         faces = set(self.die_faces)
         e = self.emit
+        if self.logged:
+            x, f = self.temp("x"), self.temp("f")
+            e(d, f"{x} = {f'[{dice.src}]' if dice.kind == 'dref' else dice.src}")
+            e(d, f"for {x}_i, {f} in zip({x}, _CS.roll([{self.item_ids()}[_i] for _i in {x}])):")
+            e(d + 1, f"F[{x}_i] = {f}")
+            return
         if len(faces) == 1:
             fs = faces.pop()
             if fs == tuple(range(1, len(fs) + 1)):
