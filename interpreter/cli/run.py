@@ -168,16 +168,22 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
     except SetupError as e:
         _fail(e.diagnostics, e.source)
     scripted = _read(data_files.read_decisions, decisions) if decisions else []
-    chance = _dice_source(dice, seed_value, echo)
     live = any(v == "human" for v in seat_specs.values())
-    clock = RealClock() if live else ModelledClock()
-    try:
-        game = new_game(loaded.program, players, seat_specs, chance, seed_value, clock,
-                        scripted, human=HumanController)
-    except SetupError as e:
-        _fail(e.diagnostics, loaded.source)
+
+    def set_up() -> Any:
+        """The game as the options say, its dice file bound (a fresh one for each game)."""
+        try:
+            made = new_game(loaded.program, players, seat_specs,
+                            _dice_source(dice, seed_value, echo), seed_value,
+                            RealClock() if live else ModelledClock(), scripted,
+                            human=HumanController)
+        except SetupError as e:
+            _fail(e.diagnostics, loaded.source)
+        _start(made, where)
+        return made
+
     where = _position(position.load_position, from_path) if from_path else None
-    _start(game, where)
+    game = set_up()
     head = journal.header(ruleset, game.players_n, seed_value,
                           [c.name for c in game.controllers], variant, loaded.sets,
                           dice if dice in TABLES or dice == "seeded" else "file")
@@ -201,9 +207,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
             session.game = game
             session.finish(outcome)
             return
-        game = new_game(loaded.program, players, seat_specs, _dice_source(dice, seed_value, echo),
-                        seed_value, ModelledClock(), scripted, human=HumanController)
-        _start(game, None)  # a dice file's names, bound to this game's pieces
+        game = set_up()  # the mirror wrote into the first
         _seat_and_narrate(game, False, as_json, writer)
         result = session.play(game, writer)
         if isinstance(outcome, MustStop) and result.error is None:  # never hidden by a replay

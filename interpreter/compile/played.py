@@ -17,7 +17,7 @@ from typing import Any
 from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
-from interpreter.engine.values import Card, Die, plain
+from interpreter.engine.values import pieces, plain
 
 
 class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
@@ -60,11 +60,7 @@ class ChanceDoor:
 
     def __init__(self, chance: Any, game: Any, sync: Callable[[], Any] | None = None):
         self.chance, self.sync = chance, sync
-        self.items: dict[str, Any] = {}
-        for value in game.env.values():
-            for x in value if isinstance(value, list) else [value]:
-                if isinstance(x, (Die, Card)):
-                    self.items[x.id] = x
+        self.items = pieces(game.env)
 
     def roll(self, ids: list) -> list:
         return self.chance.roll([self.items[i] for i in ids])

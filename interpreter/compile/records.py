@@ -23,11 +23,8 @@ class RecordWriter:
 
     def rec(self, d: int, kind: str, *fields: tuple[str, str]) -> None:
         """`_rec({'t': kind, name: source, ...})` in a logged game; nothing otherwise."""
-        if not self.logged:
-            return
-        parts = [f"'t': {kind!r}", *(f"{name!r}: {src}" if name else src
-                                     for name, src in fields if src)]
-        self.emit(d, "_rec({" + ", ".join(parts) + "})")
+        if self.logged:
+            self.emit(d, f"_rec({_record(kind, fields)})")
 
     def names_of(self) -> str:
         """The table of seat names, by seat index."""
@@ -157,10 +154,8 @@ class RecordWriter:
         """A record of items that moved or were rolled (Game.record_items), with `private`
         worked out from where they lie now (`before`: the local holding the places out of
         sight before the move, or None for a roll)."""
-        if not self.logged:
-            return
-        parts = [f"'t': {kind!r}", *(f"{name!r}: {src}" for name, src in fields)]
-        self.emit(d, f"_rec(_private({{{', '.join(parts)}}}, {items}, W, ZH, {before}))")
+        if self.logged:
+            self.emit(d, f"_rec(_private({_record(kind, fields)}, {items}, W, ZH, {before}))")
 
     def rec_revealed(self, spec: dict, d: int, ctx: Any) -> None:
         """As steps._reveal in a logged game: the line words.revealed says, to everyone or
@@ -272,6 +267,15 @@ class RecordWriter:
             parts.append(shown.src)
         # Past the language's longest text the interpreter stops: so does `_within`.
         return f"_within({' + '.join(parts)})" if parts else "''"
+
+
+def _record(kind: str, fields: tuple) -> str:
+    """A record's dict display: its kind, then each field (`name: source`; a name left
+    empty puts the source in as it is, a `**` of optional fields; an empty source is left
+    out)."""
+    parts = [f"'t': {kind!r}", *(f"{name!r}: {src}" if name else src
+                                 for name, src in fields if src)]
+    return "{" + ", ".join(parts) + "}"
 
 
 class _WordsGame:

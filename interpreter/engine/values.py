@@ -252,6 +252,16 @@ class Grid:
         return f"grid {self.name}"
 
 
+def pieces(env: Any) -> dict[str, Die | Card]:
+    """Every die and card of a game by its id (components are named in `env`)."""
+    out: dict[str, Die | Card] = {}
+    for value in env.values():
+        for x in value if isinstance(value, list) else [value]:
+            if isinstance(x, (Die, Card)):
+                out[x.id] = x
+    return out
+
+
 def ref(value: Any) -> Any:
     """A short, stable reference to a runtime object (for logs, views and scripts)."""
     if isinstance(value, Player):

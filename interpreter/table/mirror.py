@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.engine.values import Card, Die, Zone
+from interpreter.engine.values import Zone, pieces
 
 
 class Mirror:
@@ -25,11 +25,7 @@ class Mirror:
         self.game = game
         self.look = look
         env = game.env
-        self.items: dict[str, Any] = {}  # die and card ids -> the game's objects
-        for value in env.values():
-            for x in value if isinstance(value, list) else [value]:
-                if isinstance(x, (Die, Card)):
-                    self.items[x.id] = x
+        self.items = pieces(env)  # die and card ids -> the game's objects
         self.zones: dict[str, Zone] = {z.id: z for z in game.zones.values()}
         self.cells: dict[str, Any] = {c.id: c for value in env.values()
                                       for c in getattr(value, "cells", None) or ()
