@@ -139,9 +139,10 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "--set rounds=many", "Give a value of the right type; the message says which."),
     _c("not-generated", "run", "A simulation's games are played by the reference interpreter, "
        "many times slower, because the code generator does not handle a rule the ruleset uses "
-       "(a warning: the results are the same).", "a goto step, which the generator does not "
-       "handle yet", "Nothing to fix in the ruleset; the warning names "
-       "the rule, so a designer knows which feature costs the speed."),
+       "(a warning: the results are the same). `meeple simulate` says it before its games; "
+       "`meeple validate --compile` says it for the ruleset and each variant.",
+       "a goto step, which the generator does not handle yet", "Nothing to fix in the ruleset; "
+       "the warning names the rule, so a designer knows which feature costs the speed."),
     _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
        "every option's `if` is false", "Give the decision an option that is always legal."),
 ]}

@@ -197,3 +197,83 @@ def test_every_command_is_listed_and_each_loads_when_asked_for():
     for name in ("validate", "schema", "run", "replay", "simulate", "rules"):
         assert f"  {name} " in listed
         assert invoke(name, "--help").exit_code == 0
+
+
+JUMPING = """\
+meeple: 1
+metadata: {name: Jumping}
+players: {min: 2, max: 2}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  global:
+    n: {type: int, initial: 0}
+flow:
+  phases:
+    a:
+      do:
+        - roll: d
+        - add: {n: 1}
+        - if: "n > 1000"
+          then:
+            - goto: a
+      next: end
+end: {when: "n >= 3"}
+scoring: {score: "n", order: highest}
+variants:
+  quick:
+    merge:
+      state:
+        global:
+          n: {type: int, initial: 2}
+  jumpy:
+    merge:
+      flow:
+        phases:
+          a:
+            do:
+              - roll: d
+              - add: {n: 1}
+              - if: "n > 2000"
+                then:
+                  - goto: a
+            next: end
+"""
+
+
+def test_validate_compile_says_every_shipped_ruleset_and_variant_is_generated(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*.yaml"))
+    result = invoke("validate", "--compile", *paths)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "bot games of every ruleset and variant run on the generated code" in result.stderr
+    out = json.loads(invoke("validate", "--compile", "--format", "json", *paths).stdout)
+    assert [f["generated"] for f in out["files"]] == [True] * len(paths)
+
+
+def test_validate_compile_warns_at_each_rule_the_generator_does_not_handle(tmp_path):
+    # The base's `goto` keeps the base and the variant that does not touch the flow from the
+    # generated code: one warning at that rule, naming both; the variant with its own flow
+    # has its own `goto`, warned at its line in the variant's merge.
+    path = tmp_path / "jumping.yaml"
+    path.write_text(JUMPING, encoding="utf-8")
+    lines = JUMPING.splitlines()
+    base_line = lines.index("            - goto: a") + 1
+    own_line = lines.index("                  - goto: a") + 1
+    result = invoke("validate", "--compile", str(path))
+    assert result.exit_code == 0  # warnings: the ruleset is valid, and its games play
+    assert result.stdout.count("[not-generated]") == 2
+    assert (f"jumping.yaml:{base_line}:15: warning: bot games of the ruleset and with variant "
+            "'quick' are played by the reference interpreter") in result.stdout
+    assert (f"jumping.yaml:{own_line}:21: warning: bot games with variant 'jumpy' are played "
+            "by the reference interpreter") in result.stdout
+    assert "does not handle effect goto yet" in result.stdout
+    assert "bot games of 1 of them are played by the reference interpreter" in result.stderr
+    out = json.loads(invoke("validate", "--compile", "--format", "json", str(path)).stdout)
+    assert out["valid"] and out["warnings"] == 2 and out["files"][0]["generated"] is False
+    assert sorted(d["line"] for d in out["files"][0]["diagnostics"]) == [base_line, own_line]
+    # Without --compile nothing is generated: no such warning, no `generated` field.
+    plain = invoke("validate", "--format", "json", str(path))
+    assert "generated" not in json.loads(plain.stdout)["files"][0]
+    assert "not-generated" not in plain.stdout

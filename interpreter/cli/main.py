@@ -14,7 +14,7 @@ import sys
 import click
 
 from dsl import render, validate_path
-from dsl.diagnostics import Severity
+from dsl.diagnostics import Severity, sort_diagnostics
 from dsl.schema import schema_json
 from interpreter.table import terminal
 
@@ -57,12 +57,24 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
-def validate(paths: tuple[str, ...], fmt: str) -> None:
+@click.option("--compile", "compiled", is_flag=True,
+              help="Also write each valid ruleset and variant as generated code for bot games, "
+                   "and warn, located, at a rule the code generator does not handle (its "
+                   "games are then played by the reference interpreter, many times slower).")
+def validate(paths: tuple[str, ...], fmt: str, compiled: bool) -> None:
     """Check rulesets like a compiler: every error and warning, located, with a hint.
 
     Exits 0 when every file is valid (warnings allowed), 1 when any is not.
     """
     results = [validate_path(p) for p in paths]
+    if compiled:  # imported only here: the generator is most of the time this takes
+        from interpreter.compile.refusals import ruleset_refusals
+        for p, r in zip(paths, results, strict=True):
+            if r.ok and r.document is not None:
+                variants = list(r.document.data.get("variants") or {})
+                r.diagnostics = sort_diagnostics(
+                    r.diagnostics + ruleset_refusals(p, r.document.source.text, variants))
+    slow = [r.ok and any(d.code == "not-generated" for d in r.diagnostics) for r in results]
     errors = sum(d.severity is Severity.ERROR for r in results for d in r.diagnostics)
     warnings = sum(d.severity is Severity.WARNING for r in results for d in r.diagnostics)
     if fmt == "json":
@@ -71,7 +83,9 @@ def validate(paths: tuple[str, ...], fmt: str) -> None:
             "errors": errors,
             "warnings": warnings,
             "files": [{"file": r.name, "valid": r.ok,
-                       "diagnostics": [d.to_json() for d in r.diagnostics]} for r in results],
+                       **({"generated": r.ok and not s} if compiled else {}),
+                       "diagnostics": [d.to_json() for d in r.diagnostics]}
+                      for r, s in zip(results, slow, strict=True)],
         }
         click.echo(json.dumps(out, indent=2))
     else:
@@ -86,6 +100,11 @@ def validate(paths: tuple[str, ...], fmt: str) -> None:
         else:
             click.echo(f"{len(results)} ruleset{'s' if len(results) != 1 else ''} valid{also}",
                        err=True)
+            if compiled:
+                click.echo(f"bot games of {sum(slow)} of them are played by the reference "
+                           "interpreter, many times slower (see the warnings)" if any(slow) else
+                           "bot games of every ruleset and variant run on the generated code",
+                           err=True)
     sys.exit(0 if all(r.ok for r in results) else 1)
 
 

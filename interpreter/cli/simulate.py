@@ -21,9 +21,10 @@ from typing import Any, NoReturn
 import click
 
 from dsl import render
-from dsl.diagnostics import Diagnostic, Severity
+from dsl.diagnostics import Diagnostic
 from dsl.safe_text import shown, text_problem
 from interpreter.cli.run import _fail
+from interpreter.compile.refusals import not_generated_warning
 from interpreter.engine.setup import SetupError, load, new_game
 from interpreter.simulate import plots
 from interpreter.simulate.runner import (
@@ -183,16 +184,9 @@ def _say_which_engine(job: Job, infos: list[SetupInfo]) -> None:
         refusal = not_generated(program_for(job, info.setup), info.setup)
         if refusal is None:
             continue
-        what, path = refusal
-        positions = info.loaded.positions
-        span = positions.value(path) if positions is not None and path else None
-        info.not_generated = Diagnostic(
-            "not-generated", f"these games are played by the reference interpreter, many "
-            f"times slower: the code generator does not handle {what} yet", span, path,
-            "the results are the same; docs/simulate.md says what the generator handles",
-            Severity.WARNING)
-        if (what, path) not in said:
-            said.add((what, path))
+        info.not_generated = not_generated_warning(*refusal, info.loaded.positions)
+        if refusal not in said:
+            said.add(refusal)
             click.echo(render(info.not_generated, info.loaded.source), err=True)
 
 

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from dsl.compiler import Env
 from interpreter.compile.played import MustStop, Specialized
-from interpreter.compile.specialize import specialize
+from interpreter.compile.refusals import specialized_or_refusal
 from interpreter.engine.program import Program
 from interpreter.engine.setup import load, new_game
 from interpreter.engine.signals import RuleError
@@ -184,8 +184,7 @@ def not_generated(program: Program, setup: Setup) -> tuple[str, tuple] | None:
     """Why the setup's games are played by the interpreter, not generated code: what the
     generator does not handle and the data path of the rule that uses it; None when they
     are generated."""
-    refusal = _specialized(program, setup)[2]
-    return None if refusal is None else (str(refusal), refusal.path or ())
+    return _specialized(program, setup)[2]
 
 
 def _specialized(program: Program, setup: Setup) -> tuple:
@@ -194,9 +193,7 @@ def _specialized(program: Program, setup: Setup) -> tuple:
     if entry is None or entry[0] is not program:
         if len(_SPECIALIZED) > 64:
             _SPECIALIZED.clear()
-        refused: list = []
-        special = specialize(program, setup.players, dict(setup.seats), refused)
-        entry = (program, special, refused[0] if refused else None)
+        entry = (program, *specialized_or_refusal(program, setup.players, dict(setup.seats)))
         _SPECIALIZED[key] = entry
     return entry
 
