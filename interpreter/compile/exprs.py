@@ -38,7 +38,8 @@ class ExprWriter:
         method = getattr(self, "_x_" + type(node).__name__.lower(), None)
         if method is None:
             raise Unsupported(type(node).__name__)
-        e = method(node, scope)
+        e = isinstance(node, (n.Call, n.Comprehension)) and self._memoized(node, scope)
+        e = e or method(node, scope)
         hoists = getattr(self, "hoists", None)
         if hoists and isinstance(node, (n.Call, n.Comprehension)):
             return self._hoisted(e, hoists[-1])

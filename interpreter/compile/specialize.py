@@ -124,6 +124,7 @@ from interpreter.compile.flow import FlowWriter
 from interpreter.compile.grids import GridWriter
 from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
+from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
@@ -157,7 +158,7 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
     return t, init, isinstance(init, str)
 
 
-class _Gen(MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter, EffectWriter,
+class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter, EffectWriter,
            FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter, ZoneWriter,
            TeamWriter, RecordWriter, ClockWriter):
     """Writes the source of one game's function for one seat configuration."""
@@ -447,7 +448,7 @@ def specialize(program: Program, players: int | None = None,
                      "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
-                     "_U": _UNSET,
+                     "_U": _UNSET, "_remember": remember,
                      **gen.consts}
             kind = "logged" if logs else "tracked" if track else "game"
             code = compile(source, f"<meeple specialized {kind}>", "exec")
