@@ -158,9 +158,9 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
     return t, init, isinstance(init, str)
 
 
-class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter, EffectWriter,
-           FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter, ZoneWriter,
-           TeamWriter, RecordWriter, ClockWriter):
+class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
+           EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
+           ZoneWriter, TeamWriter, RecordWriter, ClockWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
