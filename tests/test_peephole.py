@@ -90,9 +90,75 @@ def test_a_chain_without_else_is_not_threaded():
 
 
 def test_a_long_test_body_is_not_copied():
-    lines = ["if rnd() < 0.5:", "    D = 'a'", "else:", "    D = 'b'", "if (D == 'a'):",
-             "    x = 1", "    y = 2", "    z = 3", "    return x + y + z", "return 0"]
+    # Two branches pick 'a': its body would be written twice.
+    lines = ["if rnd() < 0.3:", "    D = 'a'", "elif rnd() < 0.5:", "    D = 'a'", "else:",
+             "    D = 'b'", "if (D == 'a'):", "    x = 1", "    y = 2", "    z = 3",
+             "    return x + y + z", "return 0"]
     assert _same_results(lines) == lines
+
+
+# A policy's pick, then the steps of the option it picked (a decision in a `repeat`, as
+# Wreckdivers' dive): each branch takes its option's steps and the count between.
+DISPATCH = """\
+steps = tally = 0
+for _ in range(12):
+    if tally >= 10 or rnd() < 0.1:
+        _ch7 = 1
+        D_a = 'ascend'
+    else:
+        _ch7 = 0
+        D_a = 'roll'
+    steps += 1
+    if _ch7 == 0:
+        roll = int(rnd() * 6)
+        tally += roll
+        if roll == 0:
+            tally = 0
+        steps += 2
+    elif _ch7 == 1:
+        steps += 1
+    if (D_a == 'ascend'):
+        break
+return steps, tally""".split("\n")
+
+
+def test_a_picks_option_steps_move_into_the_branch_that_picks_it():
+    out = _same_results(DISPATCH)
+    assert out == """\
+steps = tally = 0
+for _ in range(12):
+    if tally >= 10 or rnd() < 0.1:
+        steps += 2
+        break
+    else:
+        roll = int(rnd() * 6)
+        tally += roll
+        if roll == 0:
+            tally = 0
+        steps += 3
+return steps, tally""".split("\n")
+
+
+def test_a_pick_written_again_in_its_branch_or_a_long_body_for_two_stays():
+    again = [ln.replace("        D_a = 'roll'", "        D_a = 'roll'\n        if rnd() < 0.5:"
+                        "\n            _ch7 = 1") for ln in DISPATCH]
+    again = "\n".join(again).split("\n")
+    assert _same_results(again) == again
+    twice = "\n".join(DISPATCH).replace("    if tally >= 10 or rnd() < 0.1:",
+                                        "    if tally >= 10:\n        _ch7 = 0\n"
+                                        "        D_a = 'roll'\n    elif rnd() < 0.1:")
+    twice = twice.split("\n")
+    out = _same_results(twice)
+    assert any(ln.strip() == "if _ch7 == 0:" for ln in out)  # its long body stays one
+
+
+def test_a_branch_that_leaves_takes_no_steps_after_the_chain():
+    lines = ["x = 0", "if rnd() < 0.3:", "    return -1", "elif rnd() < 0.5:",
+             "    _ch1 = 0", "else:", "    _ch1 = 1", "if _ch1 == 0:", "    x += 1",
+             "    x += 2", "    x += 3", "    x += 4", "elif _ch1 == 1:", "    x = 10",
+             "return x"]
+    out = _same_results(lines)
+    assert not any("_ch1 ==" in ln for ln in out)
 
 
 def test_a_count_before_an_if_that_does_not_always_leave_stays():

@@ -174,16 +174,54 @@ def _drop_temps(lines: list[str]) -> list[str]:
 
 
 _STORE = re.compile(r"^\s*([A-Za-z_]\w*) = (-?\d+|'[^'\\]*'|True|False|None)$")
-_TEST = re.compile(r"^\s*if \(([A-Za-z_]\w*) == (-?\d+|'[^'\\]*'|True|False|None)\):$")
-_SMALL = 3  # a test's body copied into each branch at most this long
+_CONST = re.compile(r"^([A-Za-z_]\w*) == (-?\d+|'[^'\\]*'|True|False|None)$")
+_SMALL = 3  # a test's body copied into more than one branch at most this long
+
+
+def _tested(line: str, word: str) -> tuple[str, str] | None:
+    """The name and constant of a test `if (NAME == CONST):` or `if NAME == CONST:` (a
+    decision's choice of its option's steps), with `word` `if` or `elif`; else None."""
+    body = line.strip()
+    if not (body.startswith(word + " ") and body.endswith(":")):
+        return None
+    test = body[len(word) + 1:-1]
+    if test.startswith("(") and test.endswith(")"):
+        test = test[1:-1]
+    m = _CONST.match(test)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def _arms(out: list[str], j: int, indent: int) -> tuple[str, list, int] | None:
+    """The tested name, the arms (constant or None for `else`, body) and the end of a chain of
+    tests of one name against constants headed at `j`; None when it is not one."""
+    first = _tested(out[j], "if") if j < len(out) and _indent(out[j]) == indent else None
+    if first is None:
+        return None
+    name, arms, k = first[0], [], j
+    t_end = _block_end(out, j)
+    while k < t_end:
+        b = k + 1
+        while b < t_end and _indent(out[b]) > indent:
+            b += 1
+        arm = first if k == j else _tested(out[k], "elif")
+        if out[k].strip() == "else:":
+            arms.append((None, out[k + 1:b]))
+        elif arm is not None and arm[0] == name:
+            arms.append((arm[1], out[k + 1:b]))
+        else:
+            return None
+        k = b
+    return name, arms, t_end
 
 
 def _thread_tests(lines: list[str]) -> list[str]:
-    """An `if` chain whose every branch ends by storing a constant in one name (a decision's
-    pick, `D_x = 'hold'`), followed by a test of that name against a constant with a short
-    body: each branch knows the answer, so the body is copied into the branches where the
-    test holds and the test goes (a `repeat` whose `until: keep_or_pass == 'pass'` becomes a
-    `break` in the policy's branch that picks `pass`)."""
+    """An `if` chain whose every branch stores a constant in one name (a policy's pick,
+    `D_x = 'hold'`, `_ch7 = 1`) and does not write it again, or leaves, followed by tests of
+    that name against constants (a `repeat`'s `until: keep_or_pass == 'pass'`, the choice of
+    the option's steps): each branch knows the answers, so the body of the arm that holds
+    goes to the end of each branch that flows on, with the step counts between, and the
+    tests go. A body copied into more than one branch must be short (`_SMALL`); a pick's own
+    steps, made by one branch, move whole (no test per pass of a loop)."""
     out = list(lines)
     i = 0
     while i < len(out):
@@ -193,40 +231,57 @@ def _thread_tests(lines: list[str]) -> list[str]:
             continue
         indent = _indent(out[i])
         end = _block_end(out, i)
-        test = _TEST.match(out[end]) if end < len(out) and _indent(out[end]) == indent else None
-        if test is None:
-            i += 1
-            continue
-        name, want = test.group(1), test.group(2)
-        t_end = _block_end(out, end)
-        body = out[end + 1:t_end]
-        if not body or len(body) > _SMALL or any(_indent(b) <= indent for b in body):
-            i += 1
-            continue
-        # The branches: header indexes at `indent` within [i, end).
+        j = end  # step counts between the chain and the tests
+        while j < len(out) and _indent(out[j]) == indent and \
+                out[j].lstrip().startswith("steps += "):
+            j += 1
+        found = _arms(out, j, indent)
         heads = [k for k in range(i, end) if _indent(out[k]) == indent]
-        if not out[heads[-1]].lstrip().startswith("else:"):
+        if found is None or not out[heads[-1]].lstrip().startswith("else:"):
             i += 1
             continue
-        stored = []
-        for k, h in enumerate(heads):
-            stop = heads[k + 1] if k + 1 < len(heads) else end
-            inner = [j for j in range(h + 1, stop) if _indent(out[j]) > indent]
-            level = _indent(out[inner[0]]) if inner else 0
-            last = [j for j in inner if _indent(out[j]) == level]
-            m = _STORE.match(out[last[-1]]) if last else None
-            if m is None or m.group(1) != name:
-                break
-            stored.append((stop, level, m.group(2)))
-        else:
-            for stop, level, value in reversed(stored):
-                if value == want:
-                    out[stop:stop] = [" " * (level - indent - 4) + b for b in body]
-            t_end = _block_end(out, end + sum(len(body) for *_, v in stored if v == want))
-            del out[t_end - len(body) - 1:t_end]
-            continue  # the same chain may now be followed by another test
-        i += 1
+        name, arms, t_end = found
+        if j > end and len(arms) == 1:  # the count sinks into the one test's body first
+            i += 1  # (`_sink_steps`), where it meets the counts beside it
+            continue
+        counts = [" " * 4 + ln for ln in out[end:j]]
+        moves = _branch_moves(out, heads, end, indent, name, arms)
+        if moves is None:
+            i += 1
+            continue
+        for stop, body in reversed(moves):
+            out[stop:stop] = counts + body
+        shift = sum(len(counts) + len(body) for _, body in moves)
+        del out[end + shift:t_end + shift]
+        continue  # the same chain may now be followed by another test
     return out
+
+
+def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name: str,
+                  arms: list) -> list[tuple[int, list[str]]] | None:
+    """Where each branch of the chain ends and the arm body it takes (branches that leave
+    take none), or None when a branch that flows on stores no constant in `name` or writes
+    it after, or a long body would be copied."""
+    moves, used = [], {}
+    wrote = re.compile(rf"\b{re.escape(name)}\b\s*(?:[-+*/]?=(?!=)|:=)")
+    for k, h in enumerate(heads):
+        stop = heads[k + 1] if k + 1 < len(heads) else end
+        inner = [j for j in range(h + 1, stop) if _indent(out[j]) > indent]
+        level = _indent(out[inner[0]]) if inner else 0
+        top = [j for j in inner if _indent(out[j]) == level]
+        if top and out[top[-1]].lstrip().startswith(_EXITS):
+            continue  # it never reaches the tests
+        stores = [j for j in top if (m := _STORE.match(out[j])) and m.group(1) == name]
+        if not stores or any(wrote.search(out[j]) for j in inner if j > stores[-1]):
+            return None
+        value = _STORE.match(out[stores[-1]]).group(2)
+        arm = next((a for a in arms if a[0] == value), None) or next(
+            (a for a in arms if a[0] is None), (None, []))
+        used[id(arm)] = used.get(id(arm), 0) + 1
+        if used[id(arm)] > 1 and len(arm[1]) > _SMALL:
+            return None
+        moves.append((stop, list(arm[1])))
+    return moves
 
 
 def tidy(lines: list[str]) -> list[str]:
