@@ -54,6 +54,13 @@ REMEMBERED = {
     "a sum of a conditional": "sum([(if m > current.pos then m - current.pos else 0)"
                               " for m in marks])",
     "a test of each item": "count([m for m in marks if abs(m - current.pos) <= 1])",
+    # Worked out only in a branch no item takes: it would fail, so it is no key read
+    # before the items (its parts are).
+    "a branch that would fail, never taken": "sum([(if m > 1000 then 1 // (current.pos - "
+                                             "current.pos) else m) for m in marks])",
+    # Read at the first item whatever happens, so a key though a division may fail.
+    "a value read at every item": "count([m for m in marks if max(m, 0) > current.pos // "
+                                  "(seen + 1)])",
 }
 
 
@@ -104,6 +111,25 @@ scoring: {score: "current.score", order: highest}
 """
 
 
+def test_a_key_that_fails_fails_where_the_first_item_would(tmp_path):
+    # The division fails when `seen` is 20: read as a key before the items, it fails exactly
+    # when the comprehension would at its first item (never for an empty list), so the
+    # interpreter gives the same located error.
+    path = _program(tmp_path, "count([m for m in marks if max(m, 0) > current.pos // "
+                              "(seen - 20)])")
+    special = specialize(load(str(path)).program)
+    assert special is not None and "_remember(" in special.source
+    assert _same(str(path), range(40), stopped=True) > 0
+
+
+# A first item read whatever happens, but a built-in over a long list counts work at every
+# item: not read once (tests/test_bounded_work.py stops such a game on its budget).
+def test_work_counted_at_every_item_is_no_key(tmp_path):
+    base = specialize(load(str(_program(tmp_path, "0"))).program).source.count("_remember(")
+    path = _program(tmp_path, "sum([count(range(0, current.pos * 30)) + m for m in marks])")
+    assert specialize(load(str(path)).program).source.count("_remember(") == base
+
+
 @pytest.mark.parametrize("limit", [2000, 3000, 5000])
 def test_remembered_work_counts_again_so_a_budget_stops_the_games_it_would(tmp_path, limit):
     # The work the first evaluation counted is counted again at each look-up: without it,
@@ -125,10 +151,11 @@ def test_remembered_work_counts_again_so_a_budget_stops_the_games_it_would(tmp_p
 
 def test_a_value_that_reads_the_games_state_is_not_remembered(tmp_path):
     # The players' scores change during the game: not an input of a key, so not remembered.
-    path = _program(tmp_path, "count([p for p in players if (if p.score > current.pos then "
-                              "true else false)])")
+    others = specialize(load(str(_program(tmp_path, "0"))).program).source.count("_remember(")
+    path = _program(tmp_path, "count([p for p in opponents(current) if (if p.score > "
+                              "current.pos then true else false)])")
     special = specialize(load(str(path)).program)
-    assert special is not None and "_remember(" not in special.source
+    assert special is not None and special.source.count("_remember(") == others
     _same(str(path), range(20))
 
 

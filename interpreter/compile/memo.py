@@ -16,9 +16,11 @@ too. What stays exact: the value (a pure function of the key), a failure (a valu
 is never remembered, so it fails again where the interpreter's does), and the work meter
 `wk` (the work the first evaluation counted is remembered with the value and counted again at
 each look-up, so the step budget is met where the interpreter meets it). The key's plain
-values are evaluated only when the list has items, as the comprehension would evaluate them
-(none of them can fail or count work). Each site remembers at most MEMO_CAP values per
-process, then starts again. A mixin of the specializer's writer."""
+values are evaluated only when the list has items, once, before the first item: a key that
+may fail only where the comprehension works it out at its first item anyway, and none that
+counts work at each item.
+Each site remembers at most MEMO_CAP values per process, then starts again. A mixin of the
+specializer's writer."""
 
 from __future__ import annotations
 
@@ -38,6 +40,10 @@ _BUILTINS = frozenset({"len", "sum", "min", "max", "any", "all", "abs", "list", 
                        "_times", "_within"})
 _IDENT = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 _BOUND = re.compile(r"\bfor (\w+) in\b|\b(\w+) :=")
+_WORK = re.compile(r"\bwk\b")  # work counted each time it is worked out
+# A `let` worked out once, when first read: (_L1 if _L1 is not _U else (_L1 := ...)).
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_LAZY = re.compile(r"^\((_L\d+) if \1 is not _U else \(\1 := .*\)\)$")
 
 
 def remember(memo: dict, key: tuple, before: int, value: Any, after: int) -> Any:
@@ -79,8 +85,11 @@ class MemoWriter:
                 it.items is not None:
             return None  # items that are not plain values; a list known now is unrolled
         keys: list[tuple[str, Ex]] = []
-        element = _abstract(comp.element, comp.var, scope, self, keys)
-        cond = None if comp.cond is None else _abstract(comp.cond, comp.var, scope, self, keys)
+        # Without a test, the element is worked out at the first item; with one, only at
+        # the items it keeps.
+        element = _abstract(comp.element, comp.var, scope, self, keys, comp.cond is None)
+        cond = None if comp.cond is None else _abstract(comp.cond, comp.var, scope, self, keys,
+                                                        True)
         if not keys:
             return None
         lst, k, mv = self.temp("ml"), self.temp("mkey"), self.temp("mv")
@@ -135,18 +144,25 @@ def _replace(node: n.Node, old: n.Comprehension, new: n.Comprehension) -> n.Node
     return dataclasses.replace(node, args=(_replace(node.args[0], old, new),))
 
 
-def _abstract(node: n.Node, var: str, scope: dict, gen: Any,
-              keys: list[tuple[str, Ex]]) -> n.Node:
-    """`node` with each largest part that does not read the item, is a plain value of a kind
-    that can be a key, cannot fail and counts no work, replaced by a key's name (its source
-    in `keys`). Parts read another way are left as they are (the purity test then decides)."""
+def _abstract(node: n.Node, var: str, scope: dict, gen: Any, keys: list[tuple[str, Ex]],
+              sure: bool) -> n.Node:
+    """`node` with each largest part that does not read the item and is a plain value of a
+    kind that can be a key replaced by a key's name (its source in `keys`), when reading it
+    once before the items is what the comprehension does: a part worked out at the first
+    item whatever happens (`sure`: not under a conditional's branch, the right of `and`/`or`,
+    or an element a test may skip) may fail, as it would there, but counts work only as a
+    `let` worked out once does (the comprehension would count other work at every item);
+    elsewhere a key must be one that cannot fail and counts no work. Parts read another way are left as they
+    are (the purity test then decides)."""
     if not n.mentions(node, {var}) and not isinstance(node, n.Literal):
         try:
             e = gen.expr(node, scope)
         except Unsupported:
             e = None  # written in its place, if at all
-        if (e is not None and e.kind in _KEY_KINDS and ":=" not in e.src and e.const is _NO
-                and "_halt" not in e.src and (e.safe or _read_at_player(node, e, gen, scope))):
+        if e is not None and e.kind in _KEY_KINDS and e.const is _NO and ((sure and (
+                _lazy(e.src) or not _WORK.search(e.src))) or (
+                ":=" not in e.src and "_halt" not in e.src
+                and (e.safe or _read_at_player(node, e, gen, scope)))):
             name = next((k for k, x in keys if x.src == e.src), f"·k{len(keys)}")
             if name == f"·k{len(keys)}":
                 keys.append((name, e))
@@ -154,11 +170,31 @@ def _abstract(node: n.Node, var: str, scope: dict, gen: Any,
     fields = {}
     for f in dataclasses.fields(node):
         v = getattr(node, f.name)
+        # What may not be worked out: a conditional's branches, the right of `and`/`or`.
+        also = sure and not (isinstance(node, n.Conditional) and f.name in ("then", "other")
+                             or isinstance(node, n.Binary) and node.op in ("and", "or")
+                             and f.name == "right")
         if isinstance(v, n.Node):
-            fields[f.name] = _abstract(v, var, scope, gen, keys)
+            fields[f.name] = _abstract(v, var, scope, gen, keys, also)
         elif isinstance(v, tuple) and v and all(isinstance(x, n.Node) for x in v):
-            fields[f.name] = tuple(_abstract(x, var, scope, gen, keys) for x in v)
+            fields[f.name] = tuple(_abstract(x, var, scope, gen, keys, also) for x in v)
     return dataclasses.replace(node, **fields) if fields else node
+
+
+def _lazy(src: str) -> bool:
+    """Whether the source is one `let` worked out once, when first read (its work counted
+    then, as where the comprehension would first read it)."""
+    src = _QUOTED.sub("''", src)  # parentheses inside texts are not the code's
+    m = _LAZY.match(src)
+    if m is None:
+        return False
+    start = src.index(f"({m.group(1)} := ")
+    depth = 0
+    for k in range(start, len(src) - 1):  # the binding's parentheses close at the last but one
+        depth += (src[k] == "(") - (src[k] == ")")
+        if depth == 0 and k < len(src) - 2:
+            return False  # it closes early: more follows it
+    return depth == 0
 
 
 def _read_at_player(node: n.Node, e: Ex, gen: Any, scope: dict) -> bool:
