@@ -244,24 +244,25 @@ def _thread_tests(lines: list[str]) -> list[str]:
         if j > end and len(arms) == 1:  # the count sinks into the one test's body first
             i += 1  # (`_sink_steps`), where it meets the counts beside it
             continue
-        counts = [" " * 4 + ln for ln in out[end:j]]
         moves = _branch_moves(out, heads, end, indent, name, arms)
         if moves is None:
             i += 1
             continue
-        for stop, body in reversed(moves):
-            out[stop:stop] = counts + body
-        shift = sum(len(counts) + len(body) for _, body in moves)
+        counts = out[end:j]
+        for stop, level, body in reversed(moves):  # indented as the branch's own lines
+            out[stop:stop] = [" " * (level - indent) + ln for ln in counts] + \
+                [" " * (level - indent - 4) + ln for ln in body]
+        shift = sum(len(counts) + len(body) for *_, body in moves)
         del out[end + shift:t_end + shift]
         continue  # the same chain may now be followed by another test
     return out
 
 
 def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name: str,
-                  arms: list) -> list[tuple[int, list[str]]] | None:
-    """Where each branch of the chain ends and the arm body it takes (branches that leave
-    take none), or None when a branch that flows on stores no constant in `name` or writes
-    it after, or a long body would be copied."""
+                  arms: list) -> list[tuple[int, int, list[str]]] | None:
+    """Where each branch of the chain ends, the indent of its lines and the arm body it
+    takes (branches that leave take none), or None when a branch that flows on stores no
+    constant in `name` or writes it after, or a long body would be copied."""
     moves, used = [], {}
     wrote = re.compile(rf"\b{re.escape(name)}\b\s*(?:[-+*/]?=(?!=)|:=)")
     for k, h in enumerate(heads):
@@ -280,7 +281,7 @@ def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name:
         used[id(arm)] = used.get(id(arm), 0) + 1
         if used[id(arm)] > 1 and len(arm[1]) > _SMALL:
             return None
-        moves.append((stop, list(arm[1])))
+        moves.append((stop, level, list(arm[1])))
     return moves
 
 
