@@ -41,8 +41,8 @@ _BUILTINS = frozenset({"len", "sum", "min", "max", "any", "all", "abs", "list", 
 _IDENT = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 _BOUND = re.compile(r"\bfor (\w+) in\b|\b(\w+) :=")
 _WORK = re.compile(r"\bwk\b")  # work counted each time it is worked out
-# A `let` worked out once, when first read: (_L1 if _L1 is not _U else (_L1 := ...)).
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+# A `let` worked out once, when first read: (_L1 if _L1 is not _U else (_L1 := ...)).
 _LAZY = re.compile(r"^\((_L\d+) if \1 is not _U else \(\1 := .*\)\)$")
 
 
@@ -152,8 +152,8 @@ def _abstract(node: n.Node, var: str, scope: dict, gen: Any, keys: list[tuple[st
     item whatever happens (`sure`: not under a conditional's branch, the right of `and`/`or`,
     or an element a test may skip) may fail, as it would there, but counts work only as a
     `let` worked out once does (the comprehension would count other work at every item);
-    elsewhere a key must be one that cannot fail and counts no work. Parts read another way are left as they
-    are (the purity test then decides)."""
+    elsewhere a key must be one that cannot fail and counts no work. Parts read another way
+    are left as they are (the purity test then decides)."""
     if not n.mentions(node, {var}) and not isinstance(node, n.Literal):
         try:
             e = gen.expr(node, scope)
