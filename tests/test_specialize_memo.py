@@ -22,7 +22,7 @@ components:
     d: {sides: 6}
 state:
   global:
-    marks: {type: list, initial: "[1, 2, 3]"}
+    marks: {type: list, initial: "MARKS"}
     seen: {type: int, initial: 0}
   player:
     pos: {type: int, initial: 0}
@@ -35,17 +35,21 @@ flow:
       do:
         - roll: d
         - set: {current.pos: "d.face"}
-        - if: "d.face == 6"
-          then:
-            - set: {marks: "marks + [current.pos + seen % 5]"}
-        - if: "d.face == 1 and count(marks) > 0"
-          then:
-            - set: {marks: "[m for m in marks if m != first(marks)]"}
+CHANGES
         - add: {current.score: "READ"}
         - add: {seen: 1}
 end: {when: "seen > 60"}
 scoring: {score: "current.score", order: highest}
 """
+
+# Steps that change the list now and then: looked-up values must follow it.
+CHANGES = """\
+        - if: "d.face == 6"
+          then:
+            - set: {marks: "marks + [current.pos + seen % 5]"}
+        - if: "d.face == 1 and count(marks) > 0"
+          then:
+            - set: {marks: "[m for m in marks if m != first(marks)]"}"""
 
 # Comprehensions over `marks` that read the player's position (a key) and nothing else.
 REMEMBERED = {
@@ -64,9 +68,10 @@ REMEMBERED = {
 }
 
 
-def _program(tmp_path, read: str):
+def _program(tmp_path, read: str, marks: str = "[1, 2, 3]", changes: str = CHANGES):
     path = tmp_path / "memo.yaml"
-    path.write_text(MEMO.replace("READ", read), encoding="utf-8")
+    path.write_text(MEMO.replace("READ", read).replace("MARKS", marks)
+                    .replace("CHANGES\n", changes + "\n" if changes else ""), encoding="utf-8")
     return path
 
 
@@ -81,34 +86,8 @@ def test_a_value_read_from_plain_inputs_is_remembered_and_games_are_the_interpre
 
 # A long list that never changes, read each turn from one of six positions: after the first
 # few turns every read is a look-up, and the work the reads count is most of the game's.
-LONG = """\
-meeple: 1
-metadata: {name: Remembered work}
-players: {min: 2, max: 2}
-components:
-  dice:
-    d: {sides: 6}
-state:
-  global:
-    marks: {type: list, initial: "range(1, 61)"}
-    seen: {type: int, initial: 0}
-  player:
-    pos: {type: int, initial: 0}
-    score: {type: int, initial: 0}
-flow:
-  phases:
-    play:
-      turns: {order: clockwise}
-      repeat: {until: "seen > 60", max: 200}
-      do:
-        - roll: d
-        - set: {current.pos: "d.face"}
-        - add: {current.score: "count(unique([(if current.pos * 10 > m then 'up' else 'down')
-            for m in marks]))"}
-        - add: {seen: 1}
-end: {when: "seen > 60"}
-scoring: {score: "current.score", order: highest}
-"""
+LONG = ("count(unique([(if current.pos * 10 > m then 'up' else 'down') for m in marks]))",
+        "range(1, 61)", "")
 
 
 def test_a_key_that_fails_fails_where_the_first_item_would(tmp_path):
@@ -134,8 +113,7 @@ def test_work_counted_at_every_item_is_no_key(tmp_path):
 def test_remembered_work_counts_again_so_a_budget_stops_the_games_it_would(tmp_path, limit):
     # The work the first evaluation counted is counted again at each look-up: without it,
     # a game the interpreter stops past its step budget would play on in the generated code.
-    path = tmp_path / "long.yaml"
-    path.write_text(LONG, encoding="utf-8")
+    path = _program(tmp_path, *LONG)
     program = load(str(path)).program
     program.limits = {**program.limits, "max_steps": limit}
     special = specialize(program)

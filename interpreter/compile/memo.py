@@ -9,8 +9,8 @@ works it out only the first time, or None when the expression reads anything els
 game's state: then it is written as before, by interpreter/compile/exprs.py).
 
 Why: a policy weighs every option with the same sums over the same lists, decision after
-decision and game after game (Dark Water Salvage counts, for each wreck and each cell it might
-sail to, the distinct sonar answers over the wreck's candidate cells). The value depends only
+decision and game after game (for each target and each cell it might move to, say, how many
+different answers a clue would give over the target's candidate cells). The value depends only
 on its inputs, so it is the same each time they are; a hand-written game keeps such answers
 too. What stays exact: the value (a pure function of the key), a failure (a value that fails
 is never remembered, so it fails again where the interpreter's does), and the work meter
