@@ -3,7 +3,8 @@
 Issue 15's promise: `meeple run` gets the one fast path too, and says and writes exactly what
 the reference interpreter's game says and writes: the same narration line for line, the same
 log byte for byte, the same result and exit code. A game the generated code hands back is
-played by the interpreter from the start, and the output shows it once.
+taken on by the interpreter, which replays what was played silently: the output shows the
+game once.
 """
 
 from __future__ import annotations
@@ -21,18 +22,23 @@ from interpreter.engine.results import Result
 from tests.conftest import ROOT, RULESETS
 
 
-def _run(args: list[str], monkeypatch, generated: bool) -> tuple[str, int, int]:
-    """The output and exit code of `meeple run ARGS`, and how many games the generated code
-    played to their end (with `generated` False it is kept out, so the interpreter plays)."""
+def _run(args: list[str], monkeypatch, generated: bool, typed: str | None = None
+         ) -> tuple[str, int, int]:
+    """The output and exit code of `meeple run ARGS` (`typed`: what people type), and how
+    many games the generated code played to their end (with `generated` False it is kept
+    out, so the interpreter plays)."""
     played = []
 
-    def spy(*a, **k):
-        result = play_generated(*a, **k) if generated else None
+    def spy(special, game):
+        result = play_generated(special, game)  # HandBack: the interpreter takes it on
         played.append(isinstance(result, Result))
         return result
 
-    monkeypatch.setattr(run_module, "play_generated", spy)
-    out = CliRunner().invoke(main, ["run", *args])
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "play_generated", spy)
+        if not generated:
+            patch.setattr(run_module._Session, "generated", lambda self: None)
+        out = CliRunner().invoke(main, ["run", *args], input=typed)
     return out.output, out.exit_code, sum(played)
 
 
@@ -97,10 +103,9 @@ def test_the_referees_table_stays_with_the_interpreter(monkeypatch):
 def test_a_stop_where_the_interpreters_game_goes_on_is_reported_not_hidden(monkeypatch):
     # The generated code stops a game the interpreter then plays to its end: the game shown
     # is the interpreter's, and a warning says the generator failed, to be reported.
-    from interpreter.cli import run_generated
     from interpreter.compile.base import Stop
 
-    real = run_generated.specialize
+    real = run_module.specialize
 
     def stopping(*a, **k):
         special = real(*a, **k)
@@ -110,7 +115,7 @@ def test_a_stop_where_the_interpreters_game_goes_on_is_reported_not_hidden(monke
         special.play_raw = stops
         return special
 
-    monkeypatch.setattr(run_generated, "specialize", stopping)
+    monkeypatch.setattr(run_module, "specialize", stopping)
     out = CliRunner().invoke(main, ["run", str(ROOT / "rulesets" / "pig.yaml"), "--seed", "2"])
     assert "Winner" in out.output
     assert "warning: meeple's code generator failed on this game" in out.output

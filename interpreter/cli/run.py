@@ -23,8 +23,8 @@ import click
 from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
-from interpreter.cli.run_generated import play_generated
-from interpreter.compile.played import MustStop
+from interpreter.cli.run_generated import HandBack, play_generated
+from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import (
     ChanceError,
     ChanceSource,
@@ -48,6 +48,7 @@ from interpreter.table.options import seed as _seed
 from interpreter.table.terminal import ask, control
 from interpreter.table.view_model import view_of
 
+_UNSET = object()
 TABLES = ("table", "table:faces")  # referee mode: counting where the ruleset says, or not
 
 
@@ -193,29 +194,6 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
         head["from"] = {"path": from_path, "text": where.source.text}
     session = _Session(loaded, head, as_json, log_path, dice, where)
     writer = _writer(log_path, head, force=force)
-    if not (live or dice in TABLES or where is not None):
-        # Bots on seeded dice: the generated code plays, logs and narrates it as the
-        # interpreter would (interpreter/cli/run_generated.py); a game it hands back is
-        # played by the interpreter from the start, a fresh one.
-        if not as_json:
-            _announce(game, loaded, seed_value, variant)
-        outcome = play_generated(game, seat_specs, writer, None if as_json else click.echo,
-                                 scripted)
-        if isinstance(outcome, Result):
-            if writer is not None:
-                writer.close()
-            session.game = game
-            session.finish(outcome)
-            return
-        game = set_up()  # the mirror wrote into the first
-        _seat_and_narrate(game, False, as_json, writer)
-        result = session.play(game, writer)
-        if isinstance(outcome, MustStop) and result.error is None:  # never hidden by a replay
-            click.echo(f"warning: meeple's code generator failed on this game ({outcome.fault}); "
-                       "the game shown is the reference interpreter's. Please report it, with "
-                       "the ruleset and the seed.", err=True)
-        session.finish(result)
-        return
     _seat_and_narrate(game, live or dice in TABLES, as_json, writer)
     if not as_json:
         _announce(game, loaded, seed_value, variant)
@@ -284,8 +262,7 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
 
     With `replayed` (a resumed game's logged records), the first records the game makes must
     be those: they are checked, neither written again nor narrated."""
-    echo = click.echo
-    narrate = None if as_json else printer(echo)
+    narrate = None if as_json else printer(click.echo)
     if live:
         # People share this terminal: each sees only their own private lines, and with two
         # or more the screen is handed over between them (narrate.Screen).
@@ -293,7 +270,7 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
                   if isinstance(c, HumanController)]
         # Clearing means clearing, scrollback too, where there is a terminal to clear.
         clear = (lambda: control("\x1b[2J\x1b[3J\x1b[H")) if sys.stdout.isatty() else None
-        screen = Screen(echo, people, confirm=hand_over if len(people) > 1 else None,
+        screen = Screen(click.echo, people, confirm=hand_over if len(people) > 1 else None,
                         clear=clear, secrets=keeps_secrets(game.program.data))
         for c in game.controllers:
             if isinstance(c, HumanController):
@@ -301,24 +278,35 @@ def _seat_and_narrate(game, live: bool, as_json: bool, writer, replayed: list | 
         # People follow the game by its narration even with --json (play() sends it, with
         # their prompts, to stderr: stdout keeps the result alone).
         narrate = screen.narrate
-    seen = 0
-    expected = replayed or []
+    game.narrator = _Narrator(writer, narrate, replayed or [], None if as_json else why)
 
-    def narrator(g, rec):
-        nonlocal seen
-        if seen < len(expected):
+
+class _Narrator:
+    """A game's voice: each record is written to the log and narrated; a rebuilt game's
+    first records must be the logged ones it replays (`expected`), checked, neither written
+    again nor narrated, and `why` (if any) then says the game goes on."""
+
+    def __init__(self, writer: Any, narrate: Any, expected: list, why: str | None):
+        self.writer, self.narrate, self.expected, self.why = writer, narrate, expected, why
+        self.seen = 0
+
+    @property
+    def replaying(self) -> bool:
+        return self.seen < len(self.expected)
+
+    def __call__(self, g: Any, rec: dict) -> None:
+        if self.replaying:
             got = json.loads(json.dumps(rec, ensure_ascii=False, default=str))
-            if not journal.same_record(got, expected[seen]):
-                raise ResumeMismatch(seen + 1, expected[seen], got)
-            seen += 1
-            if seen == len(expected) and not as_json and why:
-                echo(f"({why}: {seen} logged events replayed; the game goes on)")
+            if not journal.same_record(got, self.expected[self.seen]):
+                raise ResumeMismatch(self.seen + 1, self.expected[self.seen], got)
+            self.seen += 1
+            if not self.replaying and self.why:
+                click.echo(f"({self.why}: {self.seen} logged events replayed; the game goes on)")
             return
-        if writer is not None:
-            writer.write(rec)
-        if narrate is not None:
-            narrate(g, rec)
-    game.narrator = narrator
+        if self.writer is not None:
+            self.writer.write(rec)
+        if self.narrate is not None:
+            self.narrate(g, rec)
 
 
 def _announce(game, loaded: Loaded, seed: Any, variant: str | None,
@@ -385,6 +373,20 @@ class _Session:
         self.seats = {i + 1: name for i, name in enumerate(head.get("seats") or [])}
         self.live = "human" in self.seats.values()
         self.game = None
+        self.special: Any = _UNSET  # the generated code of these seats, once made
+        self.handed: HandBack | None = None  # why the interpreter took this game on
+
+    def generated(self) -> Any:
+        """The generated code that plays this session's game (interpreter/cli/run_generated.py),
+        or None where the interpreter plays it: a game handed back, one from a position or at
+        the referee's table, or seats or rules the generator does not take (`meeple validate
+        --compile` says which rules)."""
+        if self.handed is not None or self.where is not None or self.head.get("dice") in TABLES:
+            return None
+        if self.special is _UNSET:
+            self.special = specialize(self.loaded.program, self.head["players"], self.seats,
+                                      logged=True, live=self.live)
+        return self.special
 
     def chance(self, records: list[dict]):
         if self.head.get("dice") in TABLES:
@@ -397,10 +399,11 @@ class _Session:
             return _dice_source(self.dice, self.seed, click.echo)  # the same file again
         return SeededChance(self.seed)  # the same seed gives the same dice again
 
-    def rebuild(self, records: list[dict], why: str | None):
-        """A new game that replays `records` (checked event by event), then goes on; and the
-        log rewritten to hold exactly those records."""
+    def rebuild(self, records: list[dict], why: str | None, more: list = ()):
+        """A new game that replays `records` (checked event by event), then goes on (taking
+        the answers `more` first); and the log rewritten to hold exactly those records."""
         _, decisions = journal.script(records)
+        decisions += more
         try:
             game = new_game(self.loaded.program, self.head["players"], self.seats,
                             self.chance(records), self.seed,
@@ -426,8 +429,28 @@ class _Session:
             self.game = game
             try:
                 result = _play(game, self)
+            except HandBack as back:
+                # The interpreter takes the game on: it replays what was played (the log as
+                # it stands), silently, then goes on.
+                self.handed = back
+                if writer is not None:
+                    writer.close()
+                said, old = game.narrator, game
+                back.replaying = said.replaying
+                if said.replaying:  # still replaying a resumed game's log: all of it
+                    game, writer = self.rebuild(said.expected, said.why)
+                else:
+                    records = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
+                    game, writer = self.rebuild(records, None, back.script)
+                _carry_over(old, game)
+                continue
             except ResumeMismatch as e:
-                click.echo(f"error: {e} [bad-input]", err=True)
+                if self.handed is not None and not self.handed.replaying:
+                    click.echo(f"error: meeple's code generator and its reference interpreter "
+                               f"disagree: {e}. Please report it, with the ruleset and the log.",
+                               err=True)
+                else:
+                    click.echo(f"error: {e} [bad-input]", err=True)
                 sys.exit(1)
             except Undo:
                 records = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
@@ -443,10 +466,32 @@ class _Session:
                 continue
             if writer is not None:
                 writer.close()
+            stop = self.handed.stop if self.handed is not None else None
+            if stop is not None and result.error is None:  # never hidden by a replay
+                click.echo(f"warning: meeple's code generator failed on this game "
+                           f"({stop.fault}); the game shown is the reference interpreter's. "
+                           "Please report it, with the ruleset and the seed.", err=True)
             return result
 
     def finish(self, result: Result) -> None:
         _report(result, self.loaded, self.as_json, self.seed, self.game)
+
+
+def _carry_over(old: Any, new: Any) -> None:
+    """People go on at the same terminal when the interpreter takes their game on: what each
+    has seen (their view is shown by what changed since) and who holds the shared screen,
+    with the private lines kept for the others."""
+    screens = []
+    for was, now in zip(old.controllers, new.controllers, strict=True):
+        if isinstance(was, HumanController) and isinstance(now, HumanController):
+            now.seen = was.seen
+            if was.screen is not None and now.screen is not None:
+                screens = [was.screen, now.screen]
+    if screens:
+        was, now = screens
+        now.pending = was.pending
+        by_name = {p.name: p for p in now.people}
+        now.holder = by_name.get(was.holder.name) if was.holder is not None else None
 
 
 def _last_input(records: list[dict], session: _Session) -> int | None:
@@ -479,7 +524,12 @@ def _logged_sets(head: dict) -> dict[str, str]:
 
 
 def _play(game, session: _Session) -> Result:
+    """The game played to its end: on the generated code, or by the interpreter where the
+    session says so (`_Session.generated`); `HandBack` when the generated code hands it on."""
     try:
+        special = session.generated()
+        if special is not None:
+            return play_generated(special, game)
         return game.run()
     except (ChanceError, EOFError, KeyboardInterrupt) as e:
         click.echo(f"\nThe game stopped: {_stopped(e, session)}", err=True)

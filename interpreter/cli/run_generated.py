@@ -1,71 +1,77 @@
-"""The `meeple run` command's fast path: a game of bots on seeded dice, played by the
-generated code (interpreter/compile/specialize.py with `logged=True`).
+"""The `meeple run` command's one path: a game played by the generated code
+(interpreter/compile/specialize.py with `logged=True`, and `live=True` when people play).
 
-Input: the `Game` that `meeple run` set up (never run: its players, controllers, zones and
-labels are what narration names things by), its program and seats, the answers of a
-decisions file, the log writer and where narration goes. Output: the game's `Result`, with
-its records written to the log and narrated exactly as the interpreter's own game writes and
-narrates them (the `Game` mirrors the generated game's state at each record:
-interpreter/table/mirror.py); or None when the generated code does not take this game (a
-ruleset it does not generate) or hands it back (a number past its range, a scripted entry
-that times out, moves time or raises an event), or the `MustStop` of a game its rules
-stopped, before anything was written: the caller then plays it with the interpreter from the
-start, which gives the same game and its located error.
+Input: the `Game` that `meeple run` set up (never run: its players, controllers, clock,
+chance source, scripted answers and narrator are the game's two doors and its voice; its
+zones and labels are what narration names things by) and the generated code for its seats.
+Output: the game's `Result`, with each record given to the game's narrator as it is made,
+exactly as the interpreter's own game gives it (which writes the log, narrates, and checks a
+resumed game's replayed records), while the `Game` mirrors the generated game's state
+(interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
+
+Where the generated code cannot follow the game (a number past its range, a scripted entry
+that moves time or raises an event, a person raising an event, the rules stopping it as an
+error, a dice file that runs out) it raises `HandBack` with what the interpreter needs to
+take the game on from the records made so far: the caller replays them on the interpreter,
+checked record by record and not narrated again, and plays on there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from interpreter.compile.played import ChanceDoor, MustStop
-from interpreter.compile.specialize import specialize
+from interpreter.compile.played import ChanceDoor, MustStop, Specialized, TimedQueue
 from interpreter.engine.chance import ChanceError, SeededChance
 from interpreter.engine.results import Result
+from interpreter.table.live_door import LiveDoor, PersonLeft
 from interpreter.table.mirror import Mirror
-from interpreter.table.narrate import describe
 
 
-def play_generated(game: Any, seats: dict[int, str], writer: Any,
-                   echo: Callable[[str], Any] | None,
-                   scripted: list | None = None) -> Result | MustStop | None:
-    """Plays `game`'s seed on the generated code; see the module's docstring. Narration is
-    worked out as each record is made and printed (`echo`; None: not narrated) once the game
-    has ended, with the log, so that a game handed back has printed nothing. `scripted`: the
-    answers of a decisions file, taken first as the interpreter takes them. A game the
-    generated code stopped (a rule error) gives its `MustStop`: the interpreter's game must
-    then stop with an error too, else `MustStop.fault` is a bug to report."""
-    special = specialize(game.program, game.players_n, seats, logged=True)
-    if special is None:
-        return None
-    said: list[tuple[dict, str | None]] = []
+class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
+    """The generated code hands a game under way to the interpreter: `script` holds the
+    answers to take after those of the records made so far (an event a person raised, what
+    is left of a decisions file); `stop`, when the rules stopped the game, is the generated
+    code's reason: the interpreter's game must then stop with an error too (else
+    `stop.fault` is a bug of the code generator, to report)."""
+
+    def __init__(self, script: list, stop: MustStop | None = None):
+        super().__init__("handed back")
+        self.script, self.stop = script, stop
+        self.replaying = False  # handed back while a resumed game's log was replayed
+
+
+def play_generated(special: Specialized, game: Any) -> Result:
+    """Plays `game` on `special` (its program and seats); see the module's docstring."""
     mirror: list[Mirror] = []
+    chance = ChanceDoor(game.chance, game)
 
-    def look(state: Callable[[], tuple]) -> None:
+    def look(state: Any) -> None:
         mirror.append(Mirror(game, state))
         if not isinstance(game.chance, SeededChance):  # a dice file reads faces and zones
             chance.sync = mirror[0].sync
 
-    chance = ChanceDoor(game.chance, game)
-
     def record(rec: dict) -> None:
-        mirror[0].sync()
-        said.append((rec, describe(game, rec) if echo is not None else None))
+        mirror[0].sync()  # narration reads the game as it stands
+        game.log.append(rec)
+        if game.narrator is not None:
+            game.narrator(game, rec)
 
+    live = game.clock.real
+    queue = TimedQueue(game.forced, game.clock) if live else game.forced
     try:
-        played = special.try_logged(game.seed, record, look, scripted, chance)
+        played = special.try_logged(game.seed, record, look, queue, chance,
+                                    LiveDoor(game, mirror) if live else None)
     except MustStop as stop:
-        return stop  # the interpreter plays it again, to its located error
-    except ChanceError:
-        return None  # a dice file that runs out or does not fit: the interpreter says so
+        raise HandBack(list(queue), stop) from None
+    except ChanceError:  # the interpreter meets it again, and says so
+        raise HandBack(list(queue)) from None
+    except PersonLeft as left:
+        raise HandBack([left.entry, *queue]) from None
     if played is None:
-        return None
+        raise HandBack(list(queue))
     mirror[0].sync_all()  # the final table and position (--json) read the whole state
-    game.log = [rec for rec, _ in said]
     game.fired, game.chosen, game.unruled = played.fired, played.chosen, played.unruled
-    for rec, line in said:
-        if writer is not None:
-            writer.write(rec)
-        if line is not None:
-            echo(line)
+    if live:  # real time passed by itself: the game took what the clock says
+        return replace(played.result, seconds=game.clock.now())
     return played.result

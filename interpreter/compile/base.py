@@ -102,19 +102,28 @@ def tried(lookup: Any) -> Any:
 
 
 def _forced_answer(queue: Any, did: str) -> Any:
-    """The next answer of a decisions file (Game._scripted): a plain answer, or `{id,
-    choice}` whose id, when given, must be the decision's (else the interpreter's bad-input
-    error: `Stop`). An entry that moves time, times out or raises an event is the
-    interpreter's to play (`Fallback`)."""
+    """The next answer of a decisions file (Game._scripted), left in the queue until it is
+    found legal (`_answered`): a plain answer, or `{id, choice}` whose id, when given, must be
+    the decision's (else the interpreter's bad-input error: `Stop`); in a live game (a queue
+    with a `clock`), with the moments it was asked and answered. An entry that moves time
+    otherwise, times out or raises an event is the interpreter's to play (`Fallback`)."""
     entry = queue[0]
-    answer = entry
     if isinstance(entry, dict):
-        if set(entry) - {"id", "choice"}:
+        clock = getattr(queue, "clock", None)  # a live game's (TimedQueue)
+        if set(entry) - ({"id", "choice"} if clock is None else {"id", "choice", "asked", "at"}):
             raise Fallback()
         if entry.get("id") not in (None, did):
             raise Stop()
-        answer = entry.get("choice")
-    queue.popleft()
+        return entry.get("choice")
+    return entry
+
+
+def _answered(queue: Any, answer: Any) -> Any:
+    """Takes the answer found legal out of the queue; a live game's clock then stands at the
+    moment it was answered (a replay of live play)."""
+    entry = queue.popleft()
+    if isinstance(entry, dict) and "at" in entry:
+        queue.clock.set(entry["at"])
     return answer
 
 
@@ -128,7 +137,7 @@ def forced_pick(queue: Any, did: str, legal: Any, keys: tuple) -> int:
     answer = _forced_answer(queue, did)
     for i in legal:
         if _names(answer, keys[i]):
-            return i
+            return _answered(queue, i)
     raise Stop()  # not legal now: the interpreter's bad-input error
 
 
@@ -138,7 +147,7 @@ def forced_value(queue: Any, did: str, legal: list, keys: Any) -> Any:
     answer = _forced_answer(queue, did)
     for v in legal:
         if _names(answer, keys[v] if keys is not None else v):
-            return v
+            return _answered(queue, v)
     raise Stop()
 
 
@@ -149,7 +158,7 @@ def forced_number(queue: Any, did: str, low: Any, high: Any) -> Any:
         answer = int(answer)
     if isinstance(answer, (int, float)) and not isinstance(answer, bool) and (
             low <= answer <= high):
-        return answer
+        return _answered(queue, answer)
     raise Stop()
 
 

@@ -53,6 +53,10 @@ class ClockWriter:
         the stretch happen in time order, each at its moment."""
         if secs.kind not in _NUMS:
             raise Unsupported("duration")
+        if self.live:  # real time passes by itself (Game.advance): only the duration is read
+            if secs.const is _NO:
+                self.emit(d, f"{self.temp('s')} = {secs.src}")
+            return
         s, start, end, pend = self.temp("s"), self.temp("st"), self.temp("en"), self.temp("pd")
         if secs.const is not _NO and secs.const <= 0:
             return  # no time passes

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.compile.people import Shown
 
 
 class DeciderWriter:
@@ -80,12 +81,13 @@ class DeciderWriter:
                 e(d + 1, f"{t} = {x.src}")
                 x = Ex(t, x.kind, True)
             bounds.append(x.src)
-        self._controllers(did, None, ("number", *bounds), c, d + 1, Ex(w, "player", True))
+        self._controllers(did, None, ("number", *bounds), c, d + 1, Ex(w, "player", True),
+                          Shown(spec, ctx.scope))
         self._count_by_key(did, c, d + 1)
         if self.logged:  # each answer as GameAsking._took logs it, sealed ones marked so
             self.rec(d + 1, "decision", ("id", repr(did)),
                      ("by", self.who_src(Ex(w, "player", True))), ("choice", c),
-                     *((("sealed", "True"),) if sealed else ()))
+                     *self.decision_times(), *((("sealed", "True"),) if sealed else ()))
         e(d + 1, f"{picks}[{w}] = {c}")
         if not sealed:
             e(d + 1, f"D_{did} = dict({picks})")

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.compile.people import Shown
 from interpreter.engine.decision_steps import PASS_LABEL
 from interpreter.engine.decisions import PolicyController
 
@@ -78,7 +79,8 @@ class DecisionWriter:
             self.emit(d, f"if len({lg}) == 1:")
             self.emit(d + 1, f"{c} = {lg}[0]")
             self.emit(d, "else:")
-            self._controllers(did, values, ("dynamic", lg), c, d + 1, who)
+            self._controllers(did, values, ("dynamic", lg), c, d + 1, who,
+                              Shown(spec, ctx.scope, named))
         else:
             if not static:
                 self.emit(d, "raise _Stop()")
@@ -86,7 +88,8 @@ class DecisionWriter:
             if len(static) == 1:  # nobody is asked: the one legal option
                 self.emit(d, f"{c} = {static[0]}")
             else:
-                self._controllers(did, values, ("static", tuple(static)), c, d, who)
+                self._controllers(did, values, ("static", tuple(static)), c, d, who,
+                                  Shown(spec, ctx.scope, named))
         if not self._count_where_picked(mark, c, base, did, values):
             self.emit(d, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
             self.emit(d, f"D_{did} = {vals}[{c}]")
@@ -208,7 +211,7 @@ class DecisionWriter:
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
-        self._controllers(did, kind, ("values", o), c, d + 1, who)
+        self._controllers(did, kind, ("values", o), c, d + 1, who, Shown(spec, ctx.scope))
         if kind in ("player", "dref", "card"):  # keys known now: one counter each
             keys = list(self.seat_names) if kind == "player" else list(
                 self.die_ids if kind == "dref" else self.card_ids)
@@ -254,7 +257,7 @@ class DecisionWriter:
                 x = Ex(t, x.kind, True)
             bounds.append(x.src)
         c = self.temp("ch")
-        self._controllers(did, None, ("number", *bounds), c, d, who)
+        self._controllers(did, None, ("number", *bounds), c, d, who, Shown(spec, ctx.scope))
         self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
         self.rec_decision(d, did, who, c, sealed=bool(spec.get("sealed")))
@@ -337,7 +340,7 @@ class DecisionWriter:
     def _s_actions(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._actions: while points are left, the legal options (their `if`, a cost
         within the points, `limit`) and `pass`; the choice; its cost; its steps."""
-        self._only(spec, "actions", "points", "options", "pass", "by")
+        self._only(spec, "actions", "points", "options", "pass", "by", "prompt")
         did = spec["actions"]
         if not isinstance(spec.get("options"), dict):
             raise Unsupported("actions without named options")
@@ -391,7 +394,9 @@ class DecisionWriter:
         e(d1, f"if len({lg}) == 1:")
         e(d1 + 1, f"{c} = {lg}[0]")
         e(d1, "else:")
-        self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who)
+        self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who, Shown(
+            spec, ctx.scope, named, (PASS_LABEL,) if allow_pass else (), left,
+            {k: costs[i] for i, (k, _) in enumerate(named)}))
         e(d1, f"CH[{base} + {c}] += 1")
         e(d1, f"D_{did} = {vals}[{c}]")
         if self.logged:  # the options' labels, and `pass` with its own (steps._actions)

@@ -44,6 +44,7 @@ class EffectWriter:
             ctx = ctx.inside(dict(ctx.scope))
         base = self.paths.get(id(steps))
         for i, step in enumerate(steps or []):
+            self.step_path = (*base, i) if base is not None else None
             try:
                 self.step(step, d, ctx)
             except Unsupported as u:

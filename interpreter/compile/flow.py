@@ -48,7 +48,7 @@ class FlowWriter:
 
     def generate(self) -> str:
         e = self.emit
-        e(0, "def play(seed, _rec, _look, FQ, _CS):" if self.logged else "def play(seed):")
+        e(0, "def play(seed, _rec, _look, FQ, _CS, _LV=None):" if self.logged else "def play(seed):")
         d = 1
         if self.logged:
             e(d, "itn = False")  # within a turn: a roll is the current player's

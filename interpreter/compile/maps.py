@@ -94,7 +94,7 @@ class MapWriter:
         """A fresh writer for another pass, keeping what was learned."""
         learned = self.learned
         self.learning = False
-        self.__init__(self.p, self.n, self.controllers, self.track, self.logged)
+        self.__init__(self.p, self.n, self.controllers, self.track, self.logged, self.live)
         self.learned = learned
         self.learning = False
 
@@ -108,13 +108,13 @@ class MapWriter:
             self.emit(d, "pass")  # passed over while learning: this pass's code is not kept
 
     def _controllers(self, did: str, values: Any, legal: tuple, c: str, d: int,
-                     who: Ex) -> None:
+                     who: Ex, shown: Any = None) -> None:
         """While learning, a controller that cannot be written yet (its policy reads state of
         unknown items) still lets the decision's options be written, which may teach."""
         if not getattr(self, "learning", False):
-            return super()._controllers(did, values, legal, c, d, who)
+            return super()._controllers(did, values, legal, c, d, who, shown)
         try:
-            super()._controllers(did, values, legal, c, d, who)
+            super()._controllers(did, values, legal, c, d, who, shown)
         except Unsupported:
             self.lenient = True
             self.emit(d, f"{c} = None")

@@ -86,6 +86,16 @@ class ChanceDoor:
         return [number[id(x)] for x in ask(pieces)]
 
 
+class TimedQueue(deque):
+    """A live game's scripted answers (a resumed or undone game's, a decisions file's) and
+    its clock: an answer logged with the moments it was asked and answered sets the clock
+    to them, as GameAsking._decide does (interpreter/compile/base.py `_forced_answer`)."""
+
+    def __init__(self, entries: Any, clock: Any):
+        super().__init__(entries)
+        self.clock = clock
+
+
 # -- the result -----------------------------------------------------------------------------------
 
 @dataclass
@@ -197,20 +207,24 @@ class Specialized:
 
     def try_logged(self, seed: Any, record: Callable[[dict], Any],
                    look: Callable[[Callable], Any] | None = None,
-                   forced: list | None = None, chance: ChanceDoor | None = None
-                   ) -> Played | None:
+                   forced: list | None = None, chance: ChanceDoor | None = None,
+                   door: Any = None) -> Played | None:
         """One logged game on `seed` by the generated code alone: each record goes to
         `record` as it is made, the end's last; `look`, if given, first receives the function
         that tells the game's state as it stands (interpreter/table/mirror.py); `forced`: the
-        answers of a decisions file, taken first (Game.forced); `chance`: where its chance
-        comes from (default: seeded by `seed`, as the interpreter's game). None or
-        `MustStop` as `try_raw`: the records made so far are then not the whole game."""
+        answers of a decisions file, taken first (Game.forced; a deque is taken from as they
+        are used, so what is left shows what was not); `chance`: where its chance comes from
+        (default: seeded by `seed`, as the interpreter's game); `door`: a live game's
+        (`specialize(live=True)`): its clock, and people's decisions
+        (interpreter/table/live_door.py). None or `MustStop` as `try_raw`: the records made
+        so far are then not the whole game."""
         if chance is None:
             from interpreter.engine.setup import new_game
             game = new_game(self.program, self.players, dict(self.seats), seed=seed)
             chance = ChanceDoor(game.chance, game)
         try:
-            raw = self.play_raw(seed, record, look, deque(forced or ()), chance)
+            queue = forced if isinstance(forced, deque) else deque(forced or ())
+            raw = self.play_raw(seed, record, look, queue, chance, door)
         except Fallback:
             self.fallbacks += 1
             return None

@@ -26,6 +26,7 @@ from typing import Any
 
 from dsl.nodes import mentions
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _lit, _node
+from interpreter.compile.people import Person, Shown
 from interpreter.engine.decisions import PolicyController
 
 # Kinds whose Python `==` is the language's match of a pick with an option (a pick of another
@@ -39,10 +40,12 @@ class PolicyWriter:
     """The controllers of the seats at one decision (a mixin of _Gen)."""
 
     def _controllers(self, did: str, values: Any, legal: tuple, c: str, d: int,
-                     who: Ex) -> None:
+                     who: Ex, shown: Shown | None = None) -> None:
         """The decider's controller as code; seats with the same controller share it.
         `values`: the option names (named options), or the kind of the values (`values`
         mode), or None (a number choice)."""
+        if self.live:  # the moment it is asked (a live game's log: GameAsking._decide)
+            self.emit(d, "_ak = _LV.asked(FQ)")
         if self.logged and did not in self.races:
             # A logged game's scripted answers come first (a decisions file: Game._decide),
             # a race's picks never (the interpreter asks the racers' controllers directly).
@@ -66,6 +69,8 @@ class PolicyWriter:
             ctrl = self.controllers[seats[0]]
             if isinstance(ctrl, PolicyController):
                 self._policy(ctrl.policy, did, values, legal, c, dd, who)
+            elif isinstance(ctrl, Person):
+                self._ask_person(did, values, legal, c, dd, who, shown)
             else:
                 self._random(legal, c, dd)
 

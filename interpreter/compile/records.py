@@ -41,9 +41,8 @@ class RecordWriter:
         else the option's own `label` (source of a text or None) when it has one."""
         if not self.logged:
             return
-        fields = [("id", repr(did)), ("by", self.who_src(who)), ("choice", choice)]
-        if only != "False":
-            fields.append(("", f"**({{'only': True}} if {only} else {{}})"))
+        fields = [("id", repr(did)), ("by", self.who_src(who)), ("choice", choice),
+                  *self.decision_times(only)]
         if sealed:
             fields.append(("sealed", "True"))
         if label:

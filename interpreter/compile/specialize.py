@@ -125,6 +125,7 @@ from interpreter.compile.grids import GridWriter
 from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
+from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
@@ -160,17 +161,20 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
-           ZoneWriter, TeamWriter, RecordWriter, ClockWriter):
+           ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
-                 logged: bool = False):
+                 logged: bool = False, live: bool = False):
         self.p = program
         self.data = program.data
         self.n = players
         self.controllers = controllers
         self.track = track
         self.logged = logged  # the game writes its log (interpreter/compile/records.py)
+        # People play it at the table, on real time (interpreter/compile/people.py).
+        self.live = live
+        self.step_path: tuple | None = None  # the data path of the step being written
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
         self.consts: dict[str, Any] = {}
@@ -228,6 +232,8 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
         # A race's id holds each racer's claims (interpreter/compile/races.py).
         self.races = {s["race"] for s in steps if isinstance(s, dict) and "race" in s}
+        if self.live:
+            self._live_refusals(steps)  # interpreter/compile/people.py
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
@@ -405,11 +411,14 @@ def _paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
 
 def specialize(program: Program, players: int | None = None,
                seats: dict[int, str] | None = None,
-               refused: list | None = None, logged: bool = False) -> Specialized | None:
+               refused: list | None = None, logged: bool = False,
+               live: bool = False) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
     what and where. `logged`: the function also writes the game's log, record for record as
-    the interpreter's game writes it (`Specialized.play_logged`; no tracked function)."""
+    the interpreter's game writes it (`Specialized.play_logged`; no tracked function).
+    `live` (with `logged`): people play some seats (`human`), on real time; their decisions
+    go to the caller's door (interpreter/compile/people.py)."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -418,6 +427,9 @@ def specialize(program: Program, players: int | None = None,
     seats = dict(seats or {})
     controllers = []
     for i in range(n):
+        if live and logged and seats.get(i + 1) == "human":
+            controllers.append(Person())
+            continue
         try:
             ctrl = controller_for(program, seats.get(i + 1))
         except Exception:
@@ -433,7 +445,7 @@ def specialize(program: Program, players: int | None = None,
         # A logged game is one function (it learns kinds as the first of the two does).
         for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
             learned = gen.learned if gen is not None else None
-            gen = _Gen(program, n, controllers, track, logs)
+            gen = _Gen(program, n, controllers, track, logs, live and logs)
             if learned:  # the kinds the first writer learned hold for the second (maps.py)
                 gen.learned = learned
                 gen._restart()

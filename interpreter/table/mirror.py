@@ -44,7 +44,8 @@ class Mirror:
         g.current = g.players[cur]
         g.env["current"] = g.current
         g.in_turn, g.turn, g.round = in_turn, turn, round_
-        g.clock.set(now)
+        if not g.clock.real:  # a live game's clock is real time (and its replays' moments)
+            g.clock.set(now)
         items = self.items
         for die_id, face in faces.items():
             items[die_id].face = face
@@ -72,7 +73,7 @@ class Mirror:
         self.sync()
         kinds, whole = self.look()[-1]
         g = self.game
-        value = self._value
+        value = self.value
         for scope, values in whole.items():
             if scope in ("global", "turn", "round"):
                 for name, v in values.items():
@@ -100,16 +101,16 @@ class Mirror:
             if id(x) not in placed:
                 x.zone = ""
 
-    def _value(self, v: Any, kind: str) -> Any:
+    def value(self, v: Any, kind: str) -> Any:
         """A generated game's value as the interpreter holds it, by its kind."""
         if v is None or kind in ("int", "num", "str", "bool", "?"):
             return v
         g = self.game
         if kind.startswith("list:"):
-            return [self._value(x, kind[5:]) for x in v]
+            return [self.value(x, kind[5:]) for x in v]
         if kind.startswith("map:"):
             key, _, item = kind[4:].partition("=")
-            return {self._value(k, key): self._value(x, item) for k, x in v.items()}
+            return {self.value(k, key): self.value(x, item) for k, x in v.items()}
         if kind == "player":
             return g.players[v]
         if kind == "team":

@@ -1,0 +1,127 @@
+"""Phase 5b, compile for play at the table: the decisions of people's seats, written as code.
+
+Input: a decision step of the checked ruleset whose decider may be a person (`meeple run
+--seat K=human`), what a person is shown of it (`Shown`: its prompt, its options' labels,
+the points and costs of `actions`), and the generator of interpreter/compile/specialize.py.
+Output: Python lines of a live game's function (`live=True`) that hand the decision to the
+`_LV` door of the game's caller (interpreter/table/live_door.py): the legal options as keys
+and labels, the prompt, the bounds of a number; the door asks the seat's controller and the
+answer it gives is taken as a decisions file's answer is (base.forced_*), so a person's pick
+and a scripted one are matched by one rule, as the interpreter's Request.match does.
+
+A live game runs on real time, as the interpreter's live game does: a duration passes by
+itself (nothing is modelled), and each decision someone was asked is logged with the moments
+it was asked and answered (`asked`, `at`, from the door's clock). Rules that read the clock
+(timers, hazard events) and races are not generated for people yet: `Unsupported`, located.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.compile.base import Ex, Unsupported
+
+
+class Person:
+    """The controller of a person's seat in a live generated game: the door asks them."""
+
+    name = "human"
+
+
+@dataclass
+class Shown:
+    """What a person is shown of a decision: the step (`prompt`, `option_label`, `sealed`),
+    the names in scope there, the named options (their `label`s) and the labels of options
+    after them (`actions`' pass); for `actions`, the source of the points left and each named
+    option's cost."""
+
+    spec: dict
+    scope: dict
+    named: list = field(default_factory=list)
+    more: tuple = ()
+    points: str | None = None
+    costs: dict | None = None
+
+
+class PeopleWriter:
+    """People's decisions and the live game's clock (a mixin of _Gen)."""
+
+    def _live_refusals(self, steps: list) -> None:
+        """What a live game does not generate yet: time that rules read, and races."""
+        if (self.data.get("components") or {}).get("timers"):
+            raise Unsupported("a timer in a game people play (real time is not generated)",
+                              ("components", "timers"))
+        for name, spec in (self.data.get("events") or {}).items():
+            if isinstance(spec, dict) and "hazard" in spec:
+                raise Unsupported("a hazard event in a game people play (real time is not "
+                                  "generated)", ("events", name, "hazard"))
+        if self.races:
+            raise Unsupported("a race in a game people play")
+
+    def decision_times(self, only: str = "False") -> list[tuple[str, str]]:
+        """The moments a live game logs with a decision someone was asked (Game._took with a
+        real clock): none for the one legal option (`only`, source of a truth value)."""
+        if not self.live:
+            return [("", f"**({{'only': True}} if {only} else {{}})")] if only != "False" \
+                else []
+        if only == "False":
+            return [("asked", "_ak"), ("at", "_LV.now()")]
+        return [("", f"**({{'only': True}} if {only} else {{'asked': _ak, 'at': _LV.now()}})")]
+
+    def _ask_person(self, did: str, values: Any, legal: tuple, c: str, d: int, who: Ex,
+                    shown: Shown | None) -> None:
+        """`c` = the person's answer: the door asks them; the answer is matched as a
+        decisions file's answer is."""
+        if shown is None:
+            raise Unsupported("a person's pick in a race")
+        e = self.emit
+        prompt = "None"
+        if "prompt" in shown.spec:  # worked out when asked, outside the work meter
+            prompt = self._for_log("pq", self.text_of(shown.spec["prompt"], shown.scope), d)
+        head = (f"{did!r}, {who.src}, {self.step_path!r}, {bool(shown.spec.get('sealed'))}, "
+                f"prompt={prompt}")
+        mode = legal[0]
+        if mode == "number":
+            e(d, f"FQ.append(_LV.ask({head}, low={legal[1]}, high={legal[2]}))")
+        else:
+            os, i = self.temp("os"), self.temp("i")
+            items = self.const(legal[1], "LG") if mode == "static" else legal[1]
+            e(d, f"{os} = []")
+            e(d, f"for {i} in {items}:")
+            if mode == "values":  # a seat, a die's or card's number, a cell's id, a value
+                label = "None"
+                if "option_label" in shown.spec:
+                    label = self._for_log("lb", self.text_of(
+                        shown.spec["option_label"],
+                        {**shown.scope, "option": Ex(i, values, True)}), d + 1)
+                e(d + 1, f"{os}.append(({i}, {label}))")
+                kind = values
+            else:  # named options, by their names
+                label = self._named_label(shown, i, d + 1)
+                e(d + 1, f"{os}.append(({self.const(tuple(values), 'VA')}[{i}], {label}))")
+                kind = "name"
+            costs = "" if shown.points is None else \
+                f", points={shown.points}, costs={self.const(shown.costs, 'CO')}"
+            e(d, f"FQ.append(_LV.ask({head}, kind={kind!r}, options={os}{costs}))")
+        e(d, f"{c} = {self.forced_src(did, values, legal)}")
+
+    def _named_label(self, shown: Shown, i: str, d: int) -> str:
+        """A local holding option `i`'s own label (its `label`, its holes worked out), or
+        None where it has none (people then see its name)."""
+        labels, made = [], []
+        for j, (_, o) in enumerate(shown.named):
+            text = o.get("label")
+            if isinstance(text, str) and "{" in text:
+                labels.append(None)
+                made.append((j, text))
+            else:
+                labels.append(None if text is None else str(text))
+        labels += shown.more
+        lb = self.temp("lb")
+        self.emit(d, f"{lb} = {self.const(tuple(labels), 'LB')}[{i}]")
+        for k, (j, text) in enumerate(made):
+            self.emit(d, f"{'if' if k == 0 else 'elif'} {i} == {j}:")
+            made_src = self._for_log("lb", self.text_of(text, shown.scope), d + 1)
+            self.emit(d + 1, f"{lb} = {made_src}")
+        return lb

@@ -1,0 +1,94 @@
+"""Phase 6, run (people at the table, generated games): the door a live generated game asks
+people through.
+
+Input: the `Game` that `meeple run` set up for the table (its players, their controllers,
+its clock; never run), and the `Mirror` that keeps it in step with the generated game
+(interpreter/table/mirror.py). Output: `LiveDoor`, the `_LV` of a generated game played live
+(interpreter/compile/people.py): `asked` and `now` give the moments a decision is logged
+with, from the game's clock as GameAsking._decide takes them; `ask` builds the interpreter's
+`Request` of a person's decision from what the generated code worked out (the legal
+options, their labels, the prompt, the bounds of a number, the points and costs of
+`actions`), shows the game as it stands and asks the seat's controller, whose answer goes
+back to the generated code by its key. A person who raises an event leaves the generated
+code (`PersonLeft`): the caller hands the game to the interpreter, which takes it on from
+there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.engine.asking import TIMEOUT, Raised
+from interpreter.engine.decisions import Option, Request, answer_key, option_for_value
+
+
+class PersonLeft(Exception):  # noqa: N818 - a signal to the caller, not a failure
+    """A person raised an event (or ran out of time) at a decision: `entry` is it as a
+    decisions script has it ({"raise": ..., "by": ...}), for the interpreter to take first."""
+
+    def __init__(self, entry: dict):
+        super().__init__(entry)
+        self.entry = entry
+
+
+class _Cost:
+    """A named option's cost as a person is shown it (an option's spec in the interpreter)."""
+
+    def __init__(self, cost: Any):
+        self.cost = lambda env: cost
+
+
+class LiveDoor:
+    """`_LV` of a live generated game; `mirror` holds the game's Mirror once the generated
+    code has handed over how to read its state."""
+
+    def __init__(self, game: Any, mirror: list):
+        self.game, self.mirror = game, mirror
+        self.clock = game.clock
+
+    def asked(self, queue: Any) -> float:
+        """The moment a decision is asked: now, or the one a replayed answer was asked at
+        (a resumed game's clock goes live once its replayed answers are used up)."""
+        clock = self.clock
+        if not queue and getattr(clock, "replaying", False):
+            clock.go_live()
+        entry = queue[0] if queue else None
+        if isinstance(entry, dict) and "asked" in entry:
+            clock.set(entry["asked"])
+            return entry["asked"]
+        return clock.now()
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def ask(self, did: str, seat: int, path: tuple | None, sealed: bool,
+            prompt: str | None = None, kind: str | None = None, options: list = (),
+            low: Any = None, high: Any = None, points: Any = None,
+            costs: dict | None = None) -> Any:
+        """A person's answer, by its key: the options as (value, label or None), of `kind`
+        ("name" for named options, else the kind of their values), or a number from `low` to
+        `high`."""
+        mirror = self.mirror[0]
+        mirror.sync_all()  # a person's view reads the whole game
+        game = self.game
+        req = Request(did, game.players[seat], path=path or (), points=points,
+                      render=_said(prompt), sealed=sealed)
+        if kind is None:
+            req.low, req.high = low, high
+        elif kind == "name":
+            req.options = [Option(key, key, key, _Cost(costs[key]) if costs and key in costs
+                                  else None, _said(label)) for key, label in options]
+        else:
+            req.options = [option_for_value(mirror.value(v, kind), _said(label))
+                           for v, label in options]
+        answer = game.controllers[seat].decide(game, req)
+        if answer is TIMEOUT:  # no timer runs in a live generated game; never hidden if so
+            raise PersonLeft({"timeout": self.clock.now()})
+        if isinstance(answer, Raised):
+            raise PersonLeft({"raise": answer.event, "by": answer.by})
+        return answer_key(answer)
+
+
+def _said(text: str | None) -> Callable[[], str] | None:
+    return (lambda: text) if text is not None else None

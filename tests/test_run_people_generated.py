@@ -1,0 +1,172 @@
+"""`meeple run` with people at the terminal plays on the generated code (issue 15).
+
+A person's decisions go through the same door as a bot's (the seat's controller, asked with
+the interpreter's Request: the prompt, the options and their labels, the person's view), the
+answer is matched as a decisions file's answer is, and the game says and logs exactly what
+the reference interpreter's game does: the same narration, prompts and views line for line,
+the same records (a live game's records carry real moments, `asked` and `at`, which differ
+between any two runs), the same result. Undo, `?` and resuming a game cut off rebuild it on
+the generated code too. Where the generated code cannot follow (a person raises an event),
+the interpreter takes the game on, replaying what was played without showing it again.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from tests.conftest import ROOT
+from tests.test_run_generated import _run
+
+# The shipped rulesets whose games with people are generated (the others' rules read the
+# clock: test_rules_that_read_the_clock_keep_a_persons_game_on_the_interpreter).
+LIVE = ["pig", "liars_dice", "dice_survivor", "dice_bag_dungeon", "dark_water_salvage"]
+
+
+def _answers(seed: int, lines: int = 3000) -> str:
+    """What a person types: option numbers, now and then `?` (the whole view) or `undo`."""
+    r = random.Random(seed)
+    out = []
+    for _ in range(lines):
+        x = r.random()
+        out.append("undo" if x < 0.03 else "?" if x < 0.05 else str(r.randint(1, 3)))
+    return "\n".join(out) + "\n"
+
+
+def _records(path) -> list[dict]:
+    """A log's records without the moments of live decisions (real time differs per run)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        rec.pop("asked", None)
+        rec.pop("at", None)
+        rec.pop("ruleset_abs", None)
+        out.append(rec)
+    return out
+
+
+def _said(output: str, *logs) -> str:
+    """Narration without what real time changes: the seconds a game took, and a log's name."""
+    for log in logs:
+        output = output.replace(str(log), "LOG")
+    return re.sub(r", [0-9.]+ s of play$", "", output, flags=re.M)
+
+
+def _both(args: list[str], monkeypatch, tmp_path, typed: str, name: str = "g"):
+    logs = [tmp_path / f"{name}-generated.jsonl", tmp_path / f"{name}-interpreted.jsonl"]
+    got = _run([*args, "--log", str(logs[0]), "--force"], monkeypatch, True, typed)
+    want = _run([*args, "--log", str(logs[1]), "--force"], monkeypatch, False, typed)
+    return got, want, logs
+
+
+@pytest.mark.parametrize("game", LIVE)
+def test_a_persons_game_on_the_generated_code_is_the_interpreters_game(game, tmp_path,
+                                                                      monkeypatch):
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    players = load(path).program.data["players"]
+    last = players.get("default", players["min"])  # the last seat of a default game
+    for seed, seat in ((1, 1), (2, last)):
+        got, want, logs = _both([path, "--seed", str(seed), "--seat", f"{seat}=human"],
+                                monkeypatch, tmp_path, _answers(seed))
+        assert (got[1], got[2], want[2]) == (0, 1, 0)  # each path played where it was meant to
+        assert _said(got[0]) == _said(want[0])  # narration, prompts, options, views, result
+        assert _records(logs[0]) == _records(logs[1])
+        asked = [json.loads(line) for line in logs[0].read_text().splitlines()[1:]]
+        asked = [r for r in asked if r["t"] == "decision" and not r.get("only")]
+        assert asked and all(0 <= r["asked"] <= r["at"] for r in asked)  # real moments
+
+
+def test_undo_and_the_whole_view_at_a_persons_decision_on_the_generated_code(tmp_path,
+                                                                            monkeypatch):
+    pig = str(ROOT / "rulesets" / "pig.yaml")
+    typed = "roll\n?\nroll\nundo\nhold\n" + "roll\nhold\n" * 200
+    got, want, logs = _both([pig, "--seed", "3", "--seat", "1=human"], monkeypatch, tmp_path,
+                            typed)
+    assert got[2] == 1 and _said(got[0]) == _said(want[0])
+    assert "(undone: Player 1's choice for roll or hold: Roll)" in got[0]
+    assert _records(logs[0]) == _records(logs[1])
+
+
+@pytest.mark.parametrize("game", ["pig", "dark_water_salvage"])
+def test_a_game_cut_off_resumes_on_the_generated_code_as_on_the_interpreter(
+        game, tmp_path, monkeypatch):
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    first = "\n".join(_answers(4).splitlines()[:6]) + "\n"
+    got, want, logs = _both([path, "--seed", "4", "--seat", "1=human"], monkeypatch, tmp_path,
+                            first)
+    assert got[1] == want[1] == 1 and "the input ended" in got[0]
+    assert got[2] == 0  # cut off: not played to its end
+    resumed = [_run(["--resume", str(log)], monkeypatch, generated, _answers(5))
+               for log, generated in zip(logs, (True, False), strict=True)]
+    assert resumed[0][2] == 1 and resumed[1][2] == 0
+    assert resumed[0][1] == resumed[1][1] == 0
+    assert _said(resumed[0][0], logs[0]) == _said(resumed[1][0], logs[1])
+    assert "logged events replayed; the game goes on" in resumed[0][0]
+    assert _records(logs[0]) == _records(logs[1])
+
+
+EVENT = """
+events:
+  tip_over:
+    doc: Someone knocks the table; the turn total is lost.
+    raised_by: any
+"""
+
+TIP = """
+  tipped:
+    doc: A knocked table loses the turn total.
+    on: tip_over
+    do:
+      - say: "The table tips over: {turn_total} points lost"
+      - set: {turn_total: 0}
+"""
+
+
+def test_an_event_a_person_raises_hands_the_game_to_the_interpreter(tmp_path, monkeypatch):
+    # The generated code does not raise events people call: the interpreter replays what was
+    # played (shown once) and takes the game on from the person's call.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    text = text.replace("\nflow:\n", EVENT + "\nflow:\n", 1)
+    text += "\ntriggers:" + TIP if "\ntriggers:" not in text else ""
+    path = tmp_path / "tipping.yaml"
+    path.write_text(text, encoding="utf-8")
+    typed = "roll\nroll\n!tip_over\nroll\nhold\n" + "roll\nhold\n" * 200
+    got, want, logs = _both([str(path), "--seed", "3", "--seat", "1=human"], monkeypatch,
+                            tmp_path, typed)
+    assert got[2] == 0 and got[1] == want[1] == 0
+    assert _said(got[0]) == _said(want[0]) and got[0].count("Pig: 2 players") == 1
+    assert got[0].count("The table tips over") == 1
+    assert _records(logs[0]) == _records(logs[1])
+
+
+@pytest.mark.parametrize("game,why", [
+    ("wreckdivers", "a timer in a game people play"),
+    ("shipwrecked", "a hazard event in a game people play"),
+])
+def test_rules_that_read_the_clock_keep_a_persons_game_on_the_interpreter(game, why,
+                                                                          monkeypatch):
+    # Real time is not generated: the generator says so, where, and the interpreter plays.
+    program = load(str(ROOT / "rulesets" / f"{game}.yaml")).program
+    refused: list = []
+    assert specialize(program, None, {1: "human"}, refused, logged=True, live=True) is None
+    assert why in str(refused[0]) and refused[0].path
+    assert specialize(program, None, {1: "human"}, logged=True) is None  # never without live
+    args = [str(ROOT / "rulesets" / f"{game}.yaml"), "--seed", "1", "--seat", "1=human"]
+    got = _run(args, monkeypatch, True, "1\n" * 3000)
+    assert got[2] == 0 and "seat 1: Player 1 (human" in got[0]  # the interpreter played
+
+
+def test_a_persons_game_took_real_time_and_says_so_in_its_result(monkeypatch):
+    # Live play runs on real time (nothing is modelled): the result's seconds are the
+    # clock's, as the interpreter's live game gives them; people's views go to stderr.
+    pig = str(ROOT / "rulesets" / "pig.yaml")
+    got = _run([pig, "--seed", "3", "--seat", "1=human", "--json"], monkeypatch, True,
+               "roll\nhold\n" * 200)
+    assert got[2] == 1
+    result = json.loads(got[0][got[0].index("{\n"):])
+    assert result["seconds"] > 0 and result["winners"]
