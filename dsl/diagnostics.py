@@ -143,11 +143,18 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "`meeple validate --compile` says it for the ruleset and each variant.",
        "a goto step, which the generator does not handle yet", "Nothing to fix in the ruleset; "
        "the warning names the rule, so a designer knows which feature costs the speed."),
+    _c("people-not-generated", "run", "Games with people at the terminal (`meeple run --seat "
+       "K=human`) are played by the reference interpreter, because the code generator does not "
+       "handle a rule the ruleset uses in live play (a warning: the game is the same). Live "
+       "play runs on real time, which generated code does not model yet: timers, hazard events "
+       "and races keep such games on the interpreter. `meeple validate --compile` says it.",
+       "a timer, in a game people play", "Nothing to fix in the ruleset; bot games of it "
+       "still run on the generated code."),
     _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
        "every option's `if` is false", "Give the decision an option that is always legal."),
 ]}
 # Codes that warn: the ruleset stays valid.
-WARNINGS = frozenset({"shadowed-name", "not-generated"})
+WARNINGS = frozenset({"shadowed-name", "not-generated", "people-not-generated"})
 
 
 @dataclass(frozen=True)

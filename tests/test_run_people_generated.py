@@ -1,4 +1,5 @@
-"""`meeple run` with people at the terminal plays on the generated code (issue 15).
+"""`meeple run` with people at the terminal, and at the referee's table, plays on the generated
+code (issue 15).
 
 A person's decisions go through the same door as a bot's (the seat's controller, asked with
 the interpreter's Request: the prompt, the options and their labels, the person's view), the
@@ -8,6 +9,10 @@ the same records (a live game's records carry real moments, `asked` and `at`, wh
 between any two runs), the same result. Undo, `?` and resuming a game cut off rebuild it on
 the generated code too. Where the generated code cannot follow (a person raises an event),
 the interpreter takes the game on, replaying what was played without showing it again.
+
+At the referee's table (`--dice table`) the dice faces and blind draws typed in come through
+the game's chance source, asked with the game as it stands (who may see a roll, what may be
+raised); an event raised at the dice prompt hands the game to the interpreter the same way.
 """
 
 from __future__ import annotations
@@ -127,16 +132,22 @@ TIP = """
 """
 
 
+def _tipping(tmp_path) -> str:
+    """Pig with an event anyone may raise (the table tips over: the turn total is lost)."""
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert "\ntriggers:" not in text
+    text = text.replace("\nflow:\n", EVENT + "\nflow:\n", 1) + "\ntriggers:" + TIP
+    path = tmp_path / "tipping.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
 def test_an_event_a_person_raises_hands_the_game_to_the_interpreter(tmp_path, monkeypatch):
     # The generated code does not raise events people call: the interpreter replays what was
     # played (shown once) and takes the game on from the person's call.
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    text = text.replace("\nflow:\n", EVENT + "\nflow:\n", 1)
-    text += "\ntriggers:" + TIP if "\ntriggers:" not in text else ""
-    path = tmp_path / "tipping.yaml"
-    path.write_text(text, encoding="utf-8")
+    path = _tipping(tmp_path)
     typed = "roll\nroll\n!tip_over\nroll\nhold\n" + "roll\nhold\n" * 200
-    got, want, logs = _both([str(path), "--seed", "3", "--seat", "1=human"], monkeypatch,
+    got, want, logs = _both([path, "--seed", "3", "--seat", "1=human"], monkeypatch,
                             tmp_path, typed)
     assert got[2] == 0 and got[1] == want[1] == 0
     assert _said(got[0]) == _said(want[0]) and got[0].count("Pig: 2 players") == 1
@@ -170,3 +181,69 @@ def test_a_persons_game_took_real_time_and_says_so_in_its_result(monkeypatch):
     assert got[2] == 1
     result = json.loads(got[0][got[0].index("{\n"):])
     assert result["seconds"] > 0 and result["winners"]
+
+
+def test_an_event_scripted_at_a_roll_is_raised_before_that_roll(tmp_path, monkeypatch):
+    # A decisions file (or a log) holding an event the table raised at a roll's prompt: the
+    # generated code hands the game over there, before the roll, where the interpreter
+    # raises it; not at the next decision.
+    script = tmp_path / "tip.json"
+    script.write_text(json.dumps([{"raise": "tip_over", "by": "Player 2", "at_roll": True}]))
+    args = [_tipping(tmp_path), "--seed", "3", "--decisions", str(script)]
+    got, want = _run(args, monkeypatch, True), _run(args, monkeypatch, False)
+    assert got[2] == 0 and got[:2] == want[:2]
+    narrated = got[0].splitlines()
+    assert narrated.index("  ! Player 2 calls tip over") < min(
+        i for i, line in enumerate(narrated) if " rolls " in line)
+
+
+def _typed_at_the_table(seed: int, lines: int = 3000) -> str:
+    """What a table types: a face or several, a colour drawn, a chip, now and then `undo` or
+    a call (`!tip_over`)."""
+    r = random.Random(seed)
+    colours = ["red", "green", "blue", "yellow", "purple", "black", "5", "10"]
+    out = []
+    for _ in range(lines):
+        x = r.random()
+        out.append("undo" if x < 0.02 else "!tip_over" if x < 0.03 else
+                   r.choice(colours) if x < 0.3 else
+                   " ".join(str(r.randint(1, 6)) for _ in range(r.choice((1, 1, 2, 4, 5)))))
+    return "\n".join(out) + "\n"
+
+
+TABLE = ["pig", "liars_dice", "dice_survivor", "dice_bag_dungeon", "dark_water_salvage",
+         "wreckdivers"]
+
+
+@pytest.mark.parametrize("game", TABLE)
+def test_a_referees_table_on_the_generated_code_is_the_interpreters_game(game, tmp_path,
+                                                                        monkeypatch):
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    for mode in ("table", "table:faces"):
+        got, want, logs = _both([path, "--seed", "3", "--dice", mode], monkeypatch, tmp_path,
+                                _typed_at_the_table(3))
+        assert got[3] == 0 and want[3] >= 1  # the interpreter never played the first
+        assert _said(got[0], logs[0]) == _said(want[0], logs[1])
+        assert _records(logs[0]) == _records(logs[1]) and len(_records(logs[0])) > 5
+
+
+def test_an_event_raised_at_the_tables_dice_prompt_hands_the_game_over(tmp_path, monkeypatch):
+    path = _tipping(tmp_path)
+    typed = "3\n4\n!tip_over\n5\n" + "4\n" * 400
+    got, want, logs = _both([path, "--seed", "3", "--dice", "table"], monkeypatch, tmp_path,
+                            typed)
+    assert got[2] == 0 and got[3] == 1  # handed over once, at the call
+    assert _said(got[0], logs[0]) == _said(want[0], logs[1])
+    assert got[0].count("The table tips over: 7 points lost") == 1
+    assert _records(logs[0]) == _records(logs[1])
+
+
+@pytest.mark.parametrize("mode,why", [("table", "a zone the referee's table counts"),
+                                      ("table:faces", "a race at the referee's table")])
+def test_a_race_at_the_referees_table_stays_with_the_interpreter(mode, why):
+    # The table reports a race itself (and counts a counted zone): not generated yet.
+    program = load(str(ROOT / "rulesets" / "shipwrecked.yaml")).program
+    refused: list = []
+    table = {"table": "counting", "table:faces": "faces"}[mode]
+    assert specialize(program, None, {}, refused, logged=True, table=table) is None
+    assert why in str(refused[0]) and refused[0].path

@@ -378,14 +378,15 @@ class _Session:
 
     def generated(self) -> Any:
         """The generated code that plays this session's game (interpreter/cli/run_generated.py),
-        or None where the interpreter plays it: a game handed back, one from a position or at
-        the referee's table, or seats or rules the generator does not take (`meeple validate
-        --compile` says which rules)."""
-        if self.handed is not None or self.where is not None or self.head.get("dice") in TABLES:
+        or None where the interpreter plays it: a game handed back, one from a position, or
+        seats or rules the generator does not take (`meeple validate --compile` says which
+        rules)."""
+        if self.handed is not None or self.where is not None:
             return None
         if self.special is _UNSET:
+            table = {"table": "counting", "table:faces": "faces"}.get(self.head.get("dice"))
             self.special = specialize(self.loaded.program, self.head["players"], self.seats,
-                                      logged=True, live=self.live)
+                                      logged=True, live=self.live, table=table)
         return self.special
 
     def chance(self, records: list[dict]):

@@ -28,6 +28,12 @@ from interpreter.table.live_door import LiveDoor, PersonLeft
 from interpreter.table.mirror import Mirror
 
 
+def _raised_at_the_table(name: str, by: str | None = None, at_roll: bool = False) -> None:
+    """The mirrored game's `raise_event`, called by the table's chance source: the generated
+    code does not raise events people call, so the game goes to the interpreter with it."""
+    raise PersonLeft({"raise": name, "by": by, **({"at_roll": True} if at_roll else {})})
+
+
 class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
     """The generated code hands a game under way to the interpreter: `script` holds the
     answers to take after those of the records made so far (an event a person raised, what
@@ -46,10 +52,17 @@ def play_generated(special: Specialized, game: Any) -> Result:
     mirror: list[Mirror] = []
     chance = ChanceDoor(game.chance, game)
 
+    table = getattr(game.chance, "live", False)  # people type the dice in
+
     def look(state: Any) -> None:
         mirror.append(Mirror(game, state))
-        if not isinstance(game.chance, SeededChance):  # a dice file reads faces and zones
+        if table:  # the table's prompt reads the game (who sees a roll, what may be raised)
+            chance.sync = mirror[0].sync_all
+        elif not isinstance(game.chance, SeededChance):  # a dice file reads faces and zones
             chance.sync = mirror[0].sync
+
+    if table:  # an event raised at the table's prompt: the interpreter raises it there
+        game.raise_event = _raised_at_the_table
 
     def record(rec: dict) -> None:
         mirror[0].sync()  # narration reads the game as it stands
@@ -64,8 +77,10 @@ def play_generated(special: Specialized, game: Any) -> Result:
                                     LiveDoor(game, mirror) if live else None)
     except MustStop as stop:
         raise HandBack(list(queue), stop) from None
-    except ChanceError:  # the interpreter meets it again, and says so
-        raise HandBack(list(queue)) from None
+    except ChanceError:
+        if table:  # the table's input ended: the game stops here (and can be resumed)
+            raise
+        raise HandBack(list(queue)) from None  # a dice file: the interpreter says what failed
     except PersonLeft as left:
         raise HandBack([left.entry, *queue]) from None
     if played is None:

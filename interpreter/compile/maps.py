@@ -94,7 +94,8 @@ class MapWriter:
         """A fresh writer for another pass, keeping what was learned."""
         learned = self.learned
         self.learning = False
-        self.__init__(self.p, self.n, self.controllers, self.track, self.logged, self.live)
+        self.__init__(self.p, self.n, self.controllers, self.track, self.logged, self.live,
+                      self.table)
         self.learned = learned
         self.learning = False
 

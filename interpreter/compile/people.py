@@ -47,8 +47,19 @@ class Shown:
 class PeopleWriter:
     """People's decisions and the live game's clock (a mixin of _Gen)."""
 
-    def _live_refusals(self, steps: list) -> None:
-        """What a live game does not generate yet: time that rules read, and races."""
+    def _live_refusals(self) -> None:
+        """What a live game does not generate yet: time that rules read; at a referee's
+        table, where it counts, the dice it counts (their faces are unknown). Races, which
+        people and the table report, are refused where they stand (races.py)."""
+        if self.table:
+            zones = (self.data.get("components") or {}).get("zones") or {}
+            for name, spec in zones.items():
+                if self.table == "counting" and isinstance(spec, dict) and spec.get("counted"):
+                    raise Unsupported("a zone the referee's table counts (`--dice "
+                                      "table:faces` types its faces)",
+                                      ("components", "zones", name, "counted"))
+        if not self.live:
+            return
         if (self.data.get("components") or {}).get("timers"):
             raise Unsupported("a timer in a game people play (real time is not generated)",
                               ("components", "timers"))
@@ -56,8 +67,6 @@ class PeopleWriter:
             if isinstance(spec, dict) and "hazard" in spec:
                 raise Unsupported("a hazard event in a game people play (real time is not "
                                   "generated)", ("events", name, "hazard"))
-        if self.races:
-            raise Unsupported("a race in a game people play")
 
     def decision_times(self, only: str = "False") -> list[tuple[str, str]]:
         """The moments a live game logs with a decision someone was asked (Game._took with a

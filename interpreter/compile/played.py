@@ -63,6 +63,8 @@ class ChanceDoor:
         self.items = pieces(game.env)
 
     def roll(self, ids: list) -> list:
+        if self.sync is not None:  # a table reads who sees the dice, and what may be raised
+            self.sync()
         return self.chance.roll([self.items[i] for i in ids])
 
     def pick(self, held: list, count: int, ids: tuple) -> list:

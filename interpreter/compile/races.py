@@ -29,6 +29,9 @@ class RaceWriter:
         self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
                    "capacity", "model_capacity")
         rid = spec["race"]
+        if self.table or self.live:  # the table or a person reports it (engine/race.py)
+            raise Unsupported("a race at the referee's table" if self.table
+                              else "a race in a game people play")
         if not self.dyn:
             raise Unsupported("a race without zones")
         racers = self.expr(_node(spec["by"]), ctx.scope)

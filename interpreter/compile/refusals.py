@@ -3,8 +3,9 @@
 Input: a ruleset (its path and text, or a program with the positions of its document) and a
 setup. Output: `not-generated` warnings, located at the rule the code generator does not
 handle: bot games of that setup are then played by the reference interpreter, many times
-slower. `meeple simulate` says it before its games start; `meeple validate --compile` says it
-for the ruleset and each of its variants, so a designer learns it before any game is played.
+slower (`people-not-generated`: games with people at the terminal). `meeple simulate` says it
+before its games start; `meeple validate --compile` says it for the ruleset and each of its
+variants, so a designer learns it before any game is played.
 """
 
 from __future__ import annotations
@@ -18,46 +19,58 @@ from interpreter.engine.program import Program
 from interpreter.engine.setup import load
 
 HINT = "the results are the same; docs/simulate.md says what the generator handles"
+PEOPLE_HINT = "the game is the same; docs/running.md says which games the generator plays"
 
 
 def specialized_or_refusal(program: Program, players: int | None = None,
-                           seats: dict[int, str] | None = None
+                           seats: dict[int, str] | None = None, live: bool = False
                            ) -> tuple[Specialized | None, tuple[str, tuple] | None]:
     """The setup's games as generated code, or None and what the generator does not handle
-    in it with the data path of the rule that uses it."""
+    in it with the data path of the rule that uses it. `live`: games people play at the
+    terminal (logged, on real time)."""
     refused: list = []
-    special = specialize(program, players, dict(seats or {}), refused)
+    special = specialize(program, players, dict(seats or {}), refused, logged=live, live=live)
     if special is not None:
         return special, None
     return None, (str(refused[0]), refused[0].path or ())
 
 
 def not_generated_warning(what: str, path: tuple, positions: Any,
-                          whose: str = "these games are") -> Diagnostic:
+                          whose: str = "these games are", code: str = "not-generated"
+                          ) -> Diagnostic:
     """The warning for a refusal, located at the rule's value in the document."""
     span = positions.value(path) if positions is not None and path else None
+    slower = ", many times slower" if code == "not-generated" else ""
     return Diagnostic(
-        "not-generated", f"{whose} played by the reference interpreter, many times slower: "
-        f"the code generator does not handle {what} yet", span, path, HINT, Severity.WARNING)
+        code, f"{whose} played by the reference interpreter{slower}: the code generator does "
+        f"not handle {what} yet", span, path, HINT if code == "not-generated" else PEOPLE_HINT,
+        Severity.WARNING)
 
 
 def ruleset_refusals(path: str, text: str, variants: list[str]) -> list[Diagnostic]:
     """A warning for each rule that keeps the generator from writing the bot games (default
-    players and policies) of the ruleset or of its variants, saying whose games it is."""
-    found: dict[tuple[str, tuple, str], tuple[list[str | None], Any]] = {}
+    players and policies) of the ruleset or of its variants, or the games with a person in
+    the first seat (`people-not-generated`), saying whose games it is."""
+    found: dict[tuple[str, str, tuple, str], tuple[list[str | None], Any]] = {}
     for variant in [None, *variants]:
         loaded = load(path, variant, text=text)
         why = specialized_or_refusal(loaded.program)[1]
+        code = "not-generated"
+        if why is None:  # people: the same code, asked of a person and on real time
+            why = specialized_or_refusal(loaded.program, seats={1: "human"}, live=True)[1]
+            code = "people-not-generated"
         if why is not None:  # one warning per rule where it stands (a variant's own rule
             where = (loaded.positions.value(why[1])  # is in its merge)
                      if why[1] and loaded.positions is not None else None)
-            found.setdefault((*why, repr(where)), ([], loaded.positions))[0].append(variant)
+            found.setdefault((code, *why, repr(where)), ([], loaded.positions))[0].append(
+                variant)
     out = []
-    for (what, at, _), (whose, positions) in found.items():
+    for (code, what, at, _), (whose, positions) in found.items():
         named = [f"'{v}'" for v in whose if v is not None]
         with_ = f" with variant{'s' if len(named) > 1 else ''} {', '.join(named)}" if named \
             else ""
-        subject = ("bot games" + (" of the ruleset and" if None in whose and named else "")
+        games = "bot games" if code == "not-generated" else "games with people"
+        subject = (games + (" of the ruleset and" if None in whose and named else "")
                    + with_ + " are")
-        out.append(not_generated_warning(what, at, positions, subject))
+        out.append(not_generated_warning(what, at, positions, subject, code))
     return out

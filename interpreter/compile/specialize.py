@@ -165,7 +165,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
-                 logged: bool = False, live: bool = False):
+                 logged: bool = False, live: bool = False, table: str | None = None):
         self.p = program
         self.data = program.data
         self.n = players
@@ -174,6 +174,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.logged = logged  # the game writes its log (interpreter/compile/records.py)
         # People play it at the table, on real time (interpreter/compile/people.py).
         self.live = live
+        self.table = table  # a referee's table types the chance in (people.py)
         self.step_path: tuple | None = None  # the data path of the step being written
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
@@ -232,8 +233,8 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
         # A race's id holds each racer's claims (interpreter/compile/races.py).
         self.races = {s["race"] for s in steps if isinstance(s, dict) and "race" in s}
-        if self.live:
-            self._live_refusals(steps)  # interpreter/compile/people.py
+        if self.live or self.table:
+            self._live_refusals()  # interpreter/compile/people.py
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
@@ -412,13 +413,15 @@ def _paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
 def specialize(program: Program, players: int | None = None,
                seats: dict[int, str] | None = None,
                refused: list | None = None, logged: bool = False,
-               live: bool = False) -> Specialized | None:
+               live: bool = False, table: str | None = None) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
     what and where. `logged`: the function also writes the game's log, record for record as
     the interpreter's game writes it (`Specialized.play_logged`; no tracked function).
     `live` (with `logged`): people play some seats (`human`), on real time; their decisions
-    go to the caller's door (interpreter/compile/people.py)."""
+    go to the caller's door (interpreter/compile/people.py). `table` (with `logged`): a
+    referee's table types the dice and blind draws in ("faces"; "counting": the dice of zones
+    it counts are counted, not typed)."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -445,7 +448,8 @@ def specialize(program: Program, players: int | None = None,
         # A logged game is one function (it learns kinds as the first of the two does).
         for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
             learned = gen.learned if gen is not None else None
-            gen = _Gen(program, n, controllers, track, logs, live and logs)
+            gen = _Gen(program, n, controllers, track, logs, live and logs,
+                       table if logs else None)
             if learned:  # the kinds the first writer learned hold for the second (maps.py)
                 gen.learned = learned
                 gen._restart()
