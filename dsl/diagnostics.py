@@ -145,10 +145,9 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "the warning names the rule, so a designer knows which feature costs the speed."),
     _c("people-not-generated", "run", "Games with people at the terminal (`meeple run --seat "
        "K=human`) are played by the reference interpreter, because the code generator does not "
-       "handle a rule the ruleset uses in live play (a warning: the game is the same). Live "
-       "play runs on real time, which generated code does not model yet: timers, hazard events "
-       "and races keep such games on the interpreter. `meeple validate --compile` says it.",
-       "a timer, in a game people play", "Nothing to fix in the ruleset; bot games of it "
+       "handle a rule the ruleset uses in live play (a warning: the game is the same): a race, "
+       "which people report themselves. `meeple validate --compile` says it.",
+       "a race, in a game people play", "Nothing to fix in the ruleset; bot games of it "
        "still run on the generated code."),
     _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
        "every option's `if` is false", "Give the decision an option that is always legal."),

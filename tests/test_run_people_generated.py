@@ -20,16 +20,20 @@ from __future__ import annotations
 import json
 import random
 import re
+from types import SimpleNamespace
 
 import pytest
 
+from interpreter.cli import run as run_module
 from interpreter.compile.specialize import specialize
+from interpreter.engine import clock as clock_module
+from interpreter.engine.chance import SeededChance
 from interpreter.engine.setup import load
 from tests.conftest import ROOT
 from tests.test_run_generated import _run
 
-# The shipped rulesets whose games with people are generated (the others' rules read the
-# clock: test_rules_that_read_the_clock_keep_a_persons_game_on_the_interpreter).
+# The shipped rulesets whose games with people are generated on any clock (Wreckdivers' timer
+# is tested on a clock that moves as people think; Shipwrecked's races stay interpreted).
 LIVE = ["pig", "liars_dice", "dice_survivor", "dice_bag_dungeon", "dark_water_salvage"]
 
 
@@ -155,21 +159,99 @@ def test_an_event_a_person_raises_hands_the_game_to_the_interpreter(tmp_path, mo
     assert _records(logs[0]) == _records(logs[1])
 
 
-@pytest.mark.parametrize("game,why", [
-    ("wreckdivers", "a timer in a game people play"),
-    ("shipwrecked", "a hazard event in a game people play"),
-])
-def test_rules_that_read_the_clock_keep_a_persons_game_on_the_interpreter(game, why,
-                                                                          monkeypatch):
-    # Real time is not generated: the generator says so, where, and the interpreter plays.
-    program = load(str(ROOT / "rulesets" / f"{game}.yaml")).program
+def test_a_race_keeps_a_persons_game_on_the_interpreter(monkeypatch):
+    # People report a race themselves: not generated yet; the generator says so, where, and
+    # the interpreter plays.
+    path = str(ROOT / "rulesets" / "shipwrecked.yaml")
+    program = load(path).program
     refused: list = []
     assert specialize(program, None, {1: "human"}, refused, logged=True, live=True) is None
-    assert why in str(refused[0]) and refused[0].path
+    assert "a race in a game people play" in str(refused[0])
+    assert refused[0].path[:3] == ("flow", "phases", "play")
     assert specialize(program, None, {1: "human"}, logged=True) is None  # never without live
-    args = [str(ROOT / "rulesets" / f"{game}.yaml"), "--seed", "1", "--seat", "1=human"]
-    got = _run(args, monkeypatch, True, "1\n" * 3000)
-    assert got[2] == 0 and "seat 1: Player 1 (human" in got[0]  # the interpreter played
+    got = _run([path, "--seed", "1", "--seat", "1=human"], monkeypatch, True, "1\n" * 3000)
+    assert got[2] == 0 and got[3] == 1 and "seat 1: Player 1 (human" in got[0]
+
+
+class _Thinking:
+    """Real time that moves only while a person thinks, `seconds` per answer (or until the
+    next deadline, when that comes first: a timeout, the line kept for the next question),
+    and while dice are rolled, `rolling` per roll (a timer then runs out between decisions),
+    so that both paths see the same moments."""
+
+    def __init__(self, monkeypatch, seconds: float, rolling: float = 0.0):
+        self.now, self.seconds, self.typed = 0.0, seconds, []
+        monkeypatch.setattr(clock_module, "time", SimpleNamespace(monotonic=lambda: self.now))
+        thinking, roll = self, SeededChance.roll
+
+        def rolled(chance, dice):
+            thinking.now += rolling
+            return roll(chance, dice)
+        monkeypatch.setattr(SeededChance, "roll", rolled)
+
+        class Person(run_module.HumanController):
+            def __init__(self, *args, **kwargs):
+                super().__init__(thinking.read, *args[1:], **kwargs)
+        monkeypatch.setattr(run_module, "HumanController", Person)
+
+    def both(self, args: list[str], monkeypatch, tmp_path, typed: str, name: str = "g"):
+        """`_both`, each path from the same moment 0 with nothing typed ahead."""
+        logs = [tmp_path / f"{name}-generated.jsonl", tmp_path / f"{name}-interpreted.jsonl"]
+        runs = []
+        for log, generated in zip(logs, (True, False), strict=True):
+            self.now, self.typed = 0.0, []
+            runs.append(_run([*args, "--log", str(log), "--force"], monkeypatch, generated,
+                             typed))
+        return runs[0], runs[1], logs
+
+    def read(self, prompt: str, timeout: float | None) -> str | None:
+        if not self.typed:
+            self.typed.append(input())
+        if timeout is not None and self.seconds >= timeout:
+            self.now += max(timeout, 0)
+            return None
+        self.now += self.seconds
+        return self.typed.pop()
+
+
+def _raw(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+
+
+def test_timers_run_on_real_time_in_a_persons_generated_game(tmp_path, monkeypatch):
+    # A dive timer people race against: polled at each decision, run out while a person
+    # thinks (a timeout, then asked again), stopped with the time left; the same moments,
+    # the same records and narration as the interpreter's live game.
+    thinking = _Thinking(monkeypatch, 7.0, rolling=2.0)
+    path = str(ROOT / "rulesets" / "wreckdivers.yaml")
+    ran_out = expired = 0
+    for seed in (1, 3):
+        got, want, logs = thinking.both([path, "--seed", str(seed), "--seat", "1=human"],
+                                        monkeypatch, tmp_path, _answers(seed + 10), f"g{seed}")
+        assert (got[1], got[2], got[3]) == (0, 1, 0) and want[3] >= 1  # undo: a new game
+        assert got[0] == want[0]
+        assert _raw(logs[0]) == _raw(logs[1])  # every moment too: time moved alike
+        ran_out += sum(r["t"] == "timeout" for r in _raw(logs[0]))
+        expired += sum(r.get("action") == "expired" for r in _raw(logs[0]))
+    assert ran_out and expired > ran_out  # a person too slow, and the clock run out between
+
+
+def test_a_timed_game_cut_off_resumes_with_its_timeouts_on_the_generated_code(
+        tmp_path, monkeypatch):
+    thinking = _Thinking(monkeypatch, 12.0)
+    path = str(ROOT / "rulesets" / "wreckdivers.yaml")
+    first = "\n".join(_answers(13).splitlines()[:6]) + "\n"
+    got, want, logs = thinking.both([path, "--seed", "3", "--seat", "1=human"], monkeypatch,
+                                    tmp_path, first)
+    assert got[1] == want[1] == 1 and "the input ended" in got[0]
+    assert any(r["t"] == "timeout" for r in _raw(logs[0]))  # replayed from the log below
+    resumed = []
+    for log, generated in zip(logs, (True, False), strict=True):
+        thinking.now, thinking.typed = 0.0, []
+        resumed.append(_run(["--resume", str(log)], monkeypatch, generated, _answers(5)))
+    assert (resumed[0][2], resumed[0][3]) == (1, 0) and resumed[1][3] >= 1
+    assert _said(resumed[0][0], logs[0]) == _said(resumed[1][0], logs[1])
+    assert _raw(logs[0]) == _raw(logs[1])
 
 
 def test_a_persons_game_took_real_time_and_says_so_in_its_result(monkeypatch):

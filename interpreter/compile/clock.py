@@ -24,6 +24,8 @@ class ClockWriter:
         if s.kind not in _NUMS:
             raise Unsupported("timer seconds")
         self.emit(d, f"TS_{t} = {s.src}")
+        if self.live:
+            self.emit(d, "now = _LV.now()")
         self.emit(d, f"TA_{t} = now")
         self.emit(d, f"TR_{t} = True")
         if self.logged:  # who started it, for a logged game's final table (Game.start_timer)
@@ -35,6 +37,8 @@ class ClockWriter:
         self._only(spec, "stop_timer")
         t = spec["stop_timer"]
         if self.logged:  # as Game.stop_timer: a running timer's stop, with the time left
+            if self.live:
+                self.emit(d, "now = _LV.now()")
             self.emit(d, f"if TR_{t}:")
             self.rec(d + 1, "timer", ("timer", repr(t)), ("action", "'stop'"),
                      ("left", f"round(max(0, TA_{t} + TS_{t} - now), 3)"))
@@ -46,6 +50,33 @@ class ClockWriter:
         self._only(spec, "wait")
         self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
         self.after_op(d, None, ctx)
+
+    @property
+    def now_read(self) -> str:
+        """The clock, read where an expression reads a timer: the modelled clock's `now`, or
+        in a live game real time (kept in `now` for what follows)."""
+        return "(now := _LV.now())" if self.live else "now"
+
+    def expire(self, t: str, d: int, ctx: _Ctx) -> None:
+        """A running timer that ran out (Game._expire): stopped at its deadline, logged,
+        `timer_expired` fired."""
+        self.emit(d, f"TR_{t} = False")
+        if self.logged:
+            self.emit(d, f"TP_{t} = TA_{t} + TS_{t}")
+        self.rec(d, "timer", ("timer", repr(t)), ("action", "'expired'"))
+        self.fire("timer_expired", d, ctx)
+
+    def poll_timers(self, d: int, ctx: _Ctx) -> None:
+        """A live game's timers that ran out by now, each in turn (Game.poll_timers, at every
+        decision and after a timeout): their triggers run as there, outside any loop."""
+        if not self.timers:
+            return
+        self.emit(d, "now = _LV.now()")
+        inner = ctx.inside(in_loop=False)
+        inner.flag_exit = False  # an `end_turn` here raises: no Python loop to leave by flag
+        for t in self.timers:
+            self.emit(d, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
+            self.expire(t, d + 1, inner)
 
     # -- time ------------------------------------------------------------------------------------
     def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
@@ -149,11 +180,7 @@ class ClockWriter:
         for t in self.timers:
             self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
             self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
-            self.emit(d3 + 2, f"TR_{t} = False")
-            if self.logged:
-                self.emit(d3 + 2, f"TP_{t} = TA_{t} + TS_{t}")
-            self.rec(d3 + 2, "timer", ("timer", repr(t)), ("action", "'expired'"))
-            self.fire("timer_expired", d3 + 2, inner)
+            self.expire(t, d3 + 2, inner)
         for event, spec in (self.data.get("events") or {}).items():
             if "hazard" in spec:
                 self.emit(d3, f"if {kind} == 'event' and {name} == {event!r}:")

@@ -81,8 +81,9 @@ class DeciderWriter:
                 e(d + 1, f"{t} = {x.src}")
                 x = Ex(t, x.kind, True)
             bounds.append(x.src)
+        self.decision_start(d + 1, ctx)
         self._controllers(did, None, ("number", *bounds), c, d + 1, Ex(w, "player", True),
-                          Shown(spec, ctx.scope))
+                          Shown(spec, ctx))
         self._count_by_key(did, c, d + 1)
         if self.logged:  # each answer as GameAsking._took logs it, sealed ones marked so
             self.rec(d + 1, "decision", ("id", repr(did)),

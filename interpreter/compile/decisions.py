@@ -76,20 +76,22 @@ class DecisionWriter:
                     self.emit(d, f"{lg}.append({i})")
             self.emit(d, f"if not {lg}:")
             self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+            self.decision_start(d, ctx)
             self.emit(d, f"if len({lg}) == 1:")
             self.emit(d + 1, f"{c} = {lg}[0]")
             self.emit(d, "else:")
             self._controllers(did, values, ("dynamic", lg), c, d + 1, who,
-                              Shown(spec, ctx.scope, named))
+                              Shown(spec, ctx, named))
         else:
             if not static:
                 self.emit(d, "raise _Stop()")
                 return
+            self.decision_start(d, ctx)
             if len(static) == 1:  # nobody is asked: the one legal option
                 self.emit(d, f"{c} = {static[0]}")
             else:
                 self._controllers(did, values, ("static", tuple(static)), c, d, who,
-                                  Shown(spec, ctx.scope, named))
+                                  Shown(spec, ctx, named))
         if not self._count_where_picked(mark, c, base, did, values):
             self.emit(d, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
             self.emit(d, f"D_{did} = {vals}[{c}]")
@@ -208,10 +210,11 @@ class DecisionWriter:
         self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
         self.emit(d, f"if not {o}:")
         self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+        self.decision_start(d, ctx)
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
-        self._controllers(did, kind, ("values", o), c, d + 1, who, Shown(spec, ctx.scope))
+        self._controllers(did, kind, ("values", o), c, d + 1, who, Shown(spec, ctx))
         if kind in ("player", "dref", "card"):  # keys known now: one counter each
             keys = list(self.seat_names) if kind == "player" else list(
                 self.die_ids if kind == "dref" else self.card_ids)
@@ -257,7 +260,8 @@ class DecisionWriter:
                 x = Ex(t, x.kind, True)
             bounds.append(x.src)
         c = self.temp("ch")
-        self._controllers(did, None, ("number", *bounds), c, d, who, Shown(spec, ctx.scope))
+        self.decision_start(d, ctx)
+        self._controllers(did, None, ("number", *bounds), c, d, who, Shown(spec, ctx))
         self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
         self.rec_decision(d, did, who, c, sealed=bool(spec.get("sealed")))
@@ -391,11 +395,12 @@ class DecisionWriter:
         e(d1 + 1, "break")
         if allow_pass:
             e(d1, f"{lg}.append({len(named)})")
+        self.decision_start(d1, ctx)
         e(d1, f"if len({lg}) == 1:")
         e(d1 + 1, f"{c} = {lg}[0]")
         e(d1, "else:")
         self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who, Shown(
-            spec, ctx.scope, named, (PASS_LABEL,) if allow_pass else (), left,
+            spec, ctx, named, (PASS_LABEL,) if allow_pass else (), left,
             {k: costs[i] for i, (k, _) in enumerate(named)}))
         e(d1, f"CH[{base} + {c}] += 1")
         e(d1, f"D_{did} = {vals}[{c}]")

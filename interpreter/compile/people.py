@@ -10,9 +10,12 @@ answer it gives is taken as a decisions file's answer is (base.forced_*), so a p
 and a scripted one are matched by one rule, as the interpreter's Request.match does.
 
 A live game runs on real time, as the interpreter's live game does: a duration passes by
-itself (nothing is modelled), and each decision someone was asked is logged with the moments
-it was asked and answered (`asked`, `at`, from the door's clock). Rules that read the clock
-(timers, hazard events) and races are not generated for people yet: `Unsupported`, located.
+itself (nothing is modelled, so no hazard event happens), a timer reads the door's clock and
+runs out when a decision is asked (the timers are polled then, as Game.poll_timers does) or
+while a person thinks (the door's answer is then a timeout: logged, the timers polled, the
+same request asked again), and each decision someone was asked is logged with the moments it
+was asked and answered (`asked`, `at`). Races, which people report, are not generated for
+them yet (races.py: `Unsupported`, located).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.compile.base import Ex, Unsupported
+from interpreter.compile.base import Ex, Unsupported, _Ctx
 
 
 class Person:
@@ -32,12 +35,12 @@ class Person:
 @dataclass
 class Shown:
     """What a person is shown of a decision: the step (`prompt`, `option_label`, `sealed`),
-    the names in scope there, the named options (their `label`s) and the labels of options
-    after them (`actions`' pass); for `actions`, the source of the points left and each named
-    option's cost."""
+    where it is written (the names in scope there), the named options (their `label`s) and
+    the labels of options after them (`actions`' pass); for `actions`, the source of the
+    points left and each named option's cost."""
 
     spec: dict
-    scope: dict
+    ctx: _Ctx
     named: list = field(default_factory=list)
     more: tuple = ()
     points: str | None = None
@@ -47,26 +50,36 @@ class Shown:
 class PeopleWriter:
     """People's decisions and the live game's clock (a mixin of _Gen)."""
 
-    def _live_refusals(self) -> None:
-        """What a live game does not generate yet: time that rules read; at a referee's
-        table, where it counts, the dice it counts (their faces are unknown). Races, which
-        people and the table report, are refused where they stand (races.py)."""
-        if self.table:
-            zones = (self.data.get("components") or {}).get("zones") or {}
-            for name, spec in zones.items():
-                if self.table == "counting" and isinstance(spec, dict) and spec.get("counted"):
-                    raise Unsupported("a zone the referee's table counts (`--dice "
-                                      "table:faces` types its faces)",
-                                      ("components", "zones", name, "counted"))
-        if not self.live:
-            return
-        if (self.data.get("components") or {}).get("timers"):
-            raise Unsupported("a timer in a game people play (real time is not generated)",
-                              ("components", "timers"))
-        for name, spec in (self.data.get("events") or {}).items():
-            if isinstance(spec, dict) and "hazard" in spec:
-                raise Unsupported("a hazard event in a game people play (real time is not "
-                                  "generated)", ("events", name, "hazard"))
+    def _table_refusals(self) -> None:
+        """What a referee's table that counts does not generate yet: the dice it counts
+        (their faces are unknown). Races, which people and the table report, are refused
+        where they stand (races.py)."""
+        zones = (self.data.get("components") or {}).get("zones") or {}
+        for name, spec in zones.items():
+            if self.table == "counting" and isinstance(spec, dict) and spec.get("counted"):
+                raise Unsupported("a zone the referee's table counts (`--dice table:faces` "
+                                  "types its faces)", ("components", "zones", name, "counted"))
+
+    def decision_start(self, d: int, ctx: _Ctx) -> None:
+        """Where a live game's decision is asked, its legal options known (GameAsking._decide
+        on a real clock): the moment it is asked, and the timers that ran out meanwhile."""
+        if self.live:
+            self.emit(d, "_ak = _LV.asked(FQ)")
+            self.poll_timers(d, ctx)
+
+    def _timed_out(self, d: int, ctx: _Ctx, at: str) -> None:
+        """A timeout at a live decision (a person's, or a replayed one): logged at its moment,
+        the timers polled, and the decision asked again (GameAsking._decide's loop)."""
+        self.rec(d, "timeout", ("at", at))
+        self.poll_timers(d, ctx)
+        self.decision_start(d, ctx)
+
+    def scripted_timeouts(self, d: int, shown: Shown | None) -> None:
+        """A replayed live game's timeouts at this decision, taken first."""
+        if shown is None or not self.timers:
+            return  # without a timer nobody times out; a race's picks never
+        self.emit(d, "while FQ and type(FQ[0]) is dict and 'timeout' in FQ[0]:")
+        self._timed_out(d + 1, shown.ctx, "_LV.timeout(FQ)")
 
     def decision_times(self, only: str = "False") -> list[tuple[str, str]]:
         """The moments a live game logs with a decision someone was asked (Game._took with a
@@ -87,12 +100,13 @@ class PeopleWriter:
         e = self.emit
         prompt = "None"
         if "prompt" in shown.spec:  # worked out when asked, outside the work meter
-            prompt = self._for_log("pq", self.text_of(shown.spec["prompt"], shown.scope), d)
+            prompt = self._for_log("pq", self.text_of(shown.spec["prompt"], shown.ctx.scope), d)
         head = (f"{did!r}, {who.src}, {self.step_path!r}, {bool(shown.spec.get('sealed'))}, "
                 f"prompt={prompt}")
         mode = legal[0]
+        an = self.temp("an")
         if mode == "number":
-            e(d, f"FQ.append(_LV.ask({head}, low={legal[1]}, high={legal[2]}))")
+            ask = f"_LV.ask({head}, low={legal[1]}, high={legal[2]})"
         else:
             os, i = self.temp("os"), self.temp("i")
             items = self.const(legal[1], "LG") if mode == "static" else legal[1]
@@ -103,7 +117,7 @@ class PeopleWriter:
                 if "option_label" in shown.spec:
                     label = self._for_log("lb", self.text_of(
                         shown.spec["option_label"],
-                        {**shown.scope, "option": Ex(i, values, True)}), d + 1)
+                        {**shown.ctx.scope, "option": Ex(i, values, True)}), d + 1)
                 e(d + 1, f"{os}.append(({i}, {label}))")
                 kind = values
             else:  # named options, by their names
@@ -112,7 +126,16 @@ class PeopleWriter:
                 kind = "name"
             costs = "" if shown.points is None else \
                 f", points={shown.points}, costs={self.const(shown.costs, 'CO')}"
-            e(d, f"FQ.append(_LV.ask({head}, kind={kind!r}, options={os}{costs}))")
+            ask = f"_LV.ask({head}, kind={kind!r}, options={os}{costs})"
+        if self.timers:  # a person may time out: asked again, as the same request
+            e(d, "while True:")
+            e(d + 1, f"{an} = {ask}")
+            e(d + 1, f"if {an} is not _TIMEOUT:")
+            e(d + 2, "break")
+            self._timed_out(d + 1, shown.ctx, "_LV.now()")
+        else:
+            e(d, f"{an} = {ask}")
+        e(d, f"FQ.append({an})")
         e(d, f"{c} = {self.forced_src(did, values, legal)}")
 
     def _named_label(self, shown: Shown, i: str, d: int) -> str:
@@ -131,6 +154,6 @@ class PeopleWriter:
         self.emit(d, f"{lb} = {self.const(tuple(labels), 'LB')}[{i}]")
         for k, (j, text) in enumerate(made):
             self.emit(d, f"{'if' if k == 0 else 'elif'} {i} == {j}:")
-            made_src = self._for_log("lb", self.text_of(text, shown.scope), d + 1)
+            made_src = self._for_log("lb", self.text_of(text, shown.ctx.scope), d + 1)
             self.emit(d + 1, f"{lb} = {made_src}")
         return lb

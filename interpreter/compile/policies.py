@@ -44,8 +44,8 @@ class PolicyWriter:
         """The decider's controller as code; seats with the same controller share it.
         `values`: the option names (named options), or the kind of the values (`values`
         mode), or None (a number choice)."""
-        if self.live:  # the moment it is asked (a live game's log: GameAsking._decide)
-            self.emit(d, "_ak = _LV.asked(FQ)")
+        if self.live:
+            self.scripted_timeouts(d, shown)
         if self.logged and did not in self.races:
             # A logged game's scripted answers come first (a decisions file: Game._decide),
             # a race's picks never (the interpreter asks the racers' controllers directly).

@@ -132,6 +132,7 @@ from interpreter.compile.races import RaceWriter
 from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
+from interpreter.engine.asking import TIMEOUT
 from interpreter.engine.decisions import PolicyController, RandomController
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
@@ -233,8 +234,8 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
         # A race's id holds each racer's claims (interpreter/compile/races.py).
         self.races = {s["race"] for s in steps if isinstance(s, dict) and "race" in s}
-        if self.live or self.table:
-            self._live_refusals()  # interpreter/compile/people.py
+        if self.table:
+            self._table_refusals()  # interpreter/compile/people.py
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
@@ -464,7 +465,7 @@ def specialize(program: Program, players: int | None = None,
                      "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
-                     "_U": _UNSET, "_remember": remember,
+                     "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
                      **gen.consts}
             kind = "logged" if logs else "tracked" if track else "game"
             code = compile(source, f"<meeple specialized {kind}>", "exec")

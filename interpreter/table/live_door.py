@@ -9,9 +9,9 @@ with, from the game's clock as GameAsking._decide takes them; `ask` builds the i
 `Request` of a person's decision from what the generated code worked out (the legal
 options, their labels, the prompt, the bounds of a number, the points and costs of
 `actions`), shows the game as it stands and asks the seat's controller, whose answer goes
-back to the generated code by its key. A person who raises an event leaves the generated
-code (`PersonLeft`): the caller hands the game to the interpreter, which takes it on from
-there.
+back to the generated code by its key (a timeout as itself). A person who raises an event
+leaves the generated code (`PersonLeft`): the caller hands the game to the interpreter, which
+takes it on from there.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from interpreter.engine.decisions import Option, Request, answer_key, option_for
 
 
 class PersonLeft(Exception):  # noqa: N818 - a signal to the caller, not a failure
-    """A person raised an event (or ran out of time) at a decision: `entry` is it as a
-    decisions script has it ({"raise": ..., "by": ...}), for the interpreter to take first."""
+    """A person raised an event at a decision: `entry` is it as a decisions script has it
+    ({"raise": ..., "by": ...}), for the interpreter to take first."""
 
     def __init__(self, entry: dict):
         super().__init__(entry)
@@ -62,13 +62,19 @@ class LiveDoor:
     def now(self) -> float:
         return self.clock.now()
 
+    def timeout(self, queue: Any) -> float:
+        """A replayed timeout, taken from the answers: the clock stands at its moment."""
+        at = queue.popleft()["timeout"]
+        self.clock.set(at)
+        return at
+
     def ask(self, did: str, seat: int, path: tuple | None, sealed: bool,
             prompt: str | None = None, kind: str | None = None, options: list = (),
             low: Any = None, high: Any = None, points: Any = None,
             costs: dict | None = None) -> Any:
-        """A person's answer, by its key: the options as (value, label or None), of `kind`
-        ("name" for named options, else the kind of their values), or a number from `low` to
-        `high`."""
+        """A person's answer, by its key (or TIMEOUT: a timer ran out while they thought): the
+        options as (value, label or None), of `kind` ("name" for named options, else the kind
+        of their values), or a number from `low` to `high`."""
         mirror = self.mirror[0]
         mirror.sync_all()  # a person's view reads the whole game
         game = self.game
@@ -83,8 +89,8 @@ class LiveDoor:
             req.options = [option_for_value(mirror.value(v, kind), _said(label))
                            for v, label in options]
         answer = game.controllers[seat].decide(game, req)
-        if answer is TIMEOUT:  # no timer runs in a live generated game; never hidden if so
-            raise PersonLeft({"timeout": self.clock.now()})
+        if answer is TIMEOUT:  # a timer ran out while they thought: the code goes on with it
+            return answer
         if isinstance(answer, Raised):
             raise PersonLeft({"raise": answer.event, "by": answer.by})
         return answer_key(answer)
