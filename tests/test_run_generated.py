@@ -212,3 +212,53 @@ def test_a_dice_file_is_asked_by_the_generated_code_as_by_the_interpreter(
     want = _run([*args, "--log", str(logs[1])], monkeypatch, False)
     assert got[2] == generated and got[:2] == want[:2]
     assert logs[0].read_bytes() == logs[1].read_bytes()
+
+
+def _replay(log, monkeypatch, generated: bool) -> tuple[str, int, int]:
+    """The output and exit code of `meeple replay LOG`, and how many games the interpreter
+    played (with `generated` False the generated code is kept out)."""
+    from interpreter.cli import replay as replay_module
+    interpreted = []
+
+    def counted(game):
+        interpreted.append(game)
+        return run_game(game)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Game, "run", counted)
+        if not generated:
+            patch.setattr(replay_module, "specialize", lambda *a, **k: None)
+        out = CliRunner().invoke(main, ["replay", str(log)])
+    return out.output, out.exit_code, len(interpreted)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_replay_plays_the_log_on_the_generated_code_as_the_interpreter_does(path, tmp_path,
+                                                                            monkeypatch):
+    # Every die and decision from the log, nobody asked: the same narration and result, the
+    # log matched event for event. A race the log reports is the interpreter's to take on.
+    log = tmp_path / "game.jsonl"
+    _run([str(path), "--seed", "6", "--log", str(log)], monkeypatch, True)
+    got, want = _replay(log, monkeypatch, True), _replay(log, monkeypatch, False)
+    assert got[:2] == want[:2] and got[1] == 0
+    assert "(the replay matches the log, event for event)" in got[0]
+    races = '"t": "race"' in log.read_text()
+    assert (got[2], want[2]) == (int(races), 1)
+
+
+def test_replay_of_a_log_cut_short_or_edited_says_where_on_the_generated_code(tmp_path,
+                                                                             monkeypatch):
+    log = tmp_path / "game.jsonl"
+    _run([str(ROOT / "rulesets" / "pig.yaml"), "--seed", "6", "--log", str(log)], monkeypatch,
+         True)
+    lines = log.read_text().splitlines()
+    cut, edited = tmp_path / "cut.jsonl", tmp_path / "edited.jsonl"
+    cut.write_text("\n".join(lines[:40]) + "\n")
+    records = [json.loads(line) for line in lines]
+    roll = [r for r in records if r["t"] == "roll"][3]
+    roll["faces"] = [roll["faces"][0] % 6 + 1]  # another face: the game goes another way
+    edited.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for bad, says in ((cut, "the log ends before the game does"),
+                      (edited, "the replay differs from the log at event")):
+        got, want = _replay(bad, monkeypatch, True), _replay(bad, monkeypatch, False)
+        assert got[:2] == want[:2] and got[1] == 1 and says in got[0]

@@ -30,7 +30,7 @@ from interpreter.engine import clock as clock_module
 from interpreter.engine.chance import SeededChance
 from interpreter.engine.setup import load
 from tests.conftest import ROOT
-from tests.test_run_generated import _run
+from tests.test_run_generated import _replay, _run
 
 # The shipped rulesets whose games with people are generated on any clock (Wreckdivers' timer
 # is tested on a clock that moves as people think; Shipwrecked's races stay interpreted).
@@ -146,14 +146,14 @@ def _tipping(tmp_path) -> str:
     return str(path)
 
 
-def test_an_event_a_person_raises_hands_the_game_to_the_interpreter(tmp_path, monkeypatch):
-    # The generated code does not raise events people call: the interpreter replays what was
-    # played (shown once) and takes the game on from the person's call.
+def test_an_event_a_person_raises_is_raised_on_the_generated_code(tmp_path, monkeypatch):
+    # `!NAME` at a person's decision: the event is logged and its triggers run, then the same
+    # question is asked again, as the interpreter does.
     path = _tipping(tmp_path)
     typed = "roll\nroll\n!tip_over\nroll\nhold\n" + "roll\nhold\n" * 200
     got, want, logs = _both([path, "--seed", "3", "--seat", "1=human"], monkeypatch,
                             tmp_path, typed)
-    assert got[2] == 0 and got[1] == want[1] == 0
+    assert (got[2], got[3]) == (1, 0) and got[1] == want[1] == 0
     assert _said(got[0]) == _said(want[0]) and got[0].count("Pig: 2 players") == 1
     assert got[0].count("The table tips over") == 1
     assert _records(logs[0]) == _records(logs[1])
@@ -220,31 +220,37 @@ def _raw(path) -> list[dict]:
 
 def test_timers_run_on_real_time_in_a_persons_generated_game(tmp_path, monkeypatch):
     # A dive timer people race against: polled at each decision, run out while a person
-    # thinks (a timeout, then asked again), stopped with the time left; the same moments,
-    # the same records and narration as the interpreter's live game.
+    # thinks (a timeout, then asked again), stopped with the time left; a call (`!breathed`)
+    # raised at a decision; the same moments, records and narration as the interpreter's.
     thinking = _Thinking(monkeypatch, 7.0, rolling=2.0)
     path = str(ROOT / "rulesets" / "wreckdivers.yaml")
-    ran_out = expired = 0
+    ran_out = expired = called = 0
     for seed in (1, 3):
+        typed = "".join(line + "\n" if i % 15 else "!breathed\n"  # a call now and then
+                        for i, line in enumerate(_answers(seed + 10).splitlines(), 1))
         got, want, logs = thinking.both([path, "--seed", str(seed), "--seat", "1=human"],
-                                        monkeypatch, tmp_path, _answers(seed + 10), f"g{seed}")
+                                        monkeypatch, tmp_path, typed, f"g{seed}")
         assert (got[1], got[2], got[3]) == (0, 1, 0) and want[3] >= 1  # undo: a new game
         assert got[0] == want[0]
         assert _raw(logs[0]) == _raw(logs[1])  # every moment too: time moved alike
         ran_out += sum(r["t"] == "timeout" for r in _raw(logs[0]))
         expired += sum(r.get("action") == "expired" for r in _raw(logs[0]))
+        called += sum(r["t"] == "raised" for r in _raw(logs[0]))
     assert ran_out and expired > ran_out  # a person too slow, and the clock run out between
+    assert called  # `!breathed` raised on the generated code
 
 
 def test_a_timed_game_cut_off_resumes_with_its_timeouts_on_the_generated_code(
         tmp_path, monkeypatch):
     thinking = _Thinking(monkeypatch, 12.0)
     path = str(ROOT / "rulesets" / "wreckdivers.yaml")
-    first = "\n".join(_answers(13).splitlines()[:6]) + "\n"
+    typed = _answers(13).splitlines()
+    first = "\n".join([*typed[:4], "!breathed", typed[4]]) + "\n"  # a call in a dive
     got, want, logs = thinking.both([path, "--seed", "3", "--seat", "1=human"], monkeypatch,
                                     tmp_path, first)
     assert got[1] == want[1] == 1 and "the input ended" in got[0]
-    assert any(r["t"] == "timeout" for r in _raw(logs[0]))  # replayed from the log below
+    assert any(r["t"] == "timeout" for r in _raw(logs[0]))  # replayed from the log below,
+    assert any(r["t"] == "raised" for r in _raw(logs[0]))  # with the event raised
     resumed = []
     for log, generated in zip(logs, (True, False), strict=True):
         thinking.now, thinking.typed = 0.0, []
@@ -252,6 +258,10 @@ def test_a_timed_game_cut_off_resumes_with_its_timeouts_on_the_generated_code(
     assert (resumed[0][2], resumed[0][3]) == (1, 0) and resumed[1][3] >= 1
     assert _said(resumed[0][0], logs[0]) == _said(resumed[1][0], logs[1])
     assert _raw(logs[0]) == _raw(logs[1])
+    # The whole game replayed from its log (moments, timeouts and all), on the generated code.
+    replays = [_replay(logs[0], monkeypatch, generated) for generated in (True, False)]
+    assert replays[0][:2] == replays[1][:2] and replays[0][1] == 0
+    assert (replays[0][2], replays[1][2]) == (0, 1)
 
 
 def test_a_persons_game_took_real_time_and_says_so_in_its_result(monkeypatch):
@@ -265,15 +275,37 @@ def test_a_persons_game_took_real_time_and_says_so_in_its_result(monkeypatch):
     assert result["seconds"] > 0 and result["winners"]
 
 
+def test_raised_events_written_too_deep_for_python_are_handed_over(tmp_path, monkeypatch):
+    # Where writing an event's triggers at each place it may be raised nests the code past
+    # Python's limit, the generator writes hand-overs there instead: the same game, the
+    # interpreter taking it on at the call.
+    from interpreter.compile import specialize as specialize_module
+    written = compile
+
+    def too_deep(source, *args, **kwargs):
+        if "_raise_entry(" in source:
+            raise SyntaxError("too many statically nested blocks")
+        return written(source, *args, **kwargs)
+    monkeypatch.setattr(specialize_module, "compile", too_deep, raising=False)
+    typed = "roll\nroll\n!tip_over\nroll\nhold\n" + "roll\nhold\n" * 200
+    got, want, logs = _both([_tipping(tmp_path), "--seed", "3", "--seat", "1=human"],
+                            monkeypatch, tmp_path, typed)
+    assert (got[2], got[3]) == (0, 1)  # handed over at the call
+    assert _said(got[0]) == _said(want[0]) and _records(logs[0]) == _records(logs[1])
+    assert got[0].count("The table tips over") == 1
+
+
 def test_an_event_scripted_at_a_roll_is_raised_before_that_roll(tmp_path, monkeypatch):
-    # A decisions file (or a log) holding an event the table raised at a roll's prompt: the
-    # generated code hands the game over there, before the roll, where the interpreter
-    # raises it; not at the next decision.
+    # A decisions file (or a log) holding an event the table raised at a roll's prompt: it is
+    # raised there, before the roll, as the interpreter raises it; not at the next decision.
+    # In a game of bots nobody raises events: the generated code hands that one over.
     script = tmp_path / "tip.json"
-    script.write_text(json.dumps([{"raise": "tip_over", "by": "Player 2", "at_roll": True}]))
+    script.write_text(json.dumps([{"raise": "tip_over", "by": "Player 2", "at_roll": True},
+                                  "roll", {"raise": "tip_over", "by": "table"}, "hold"]))
     args = [_tipping(tmp_path), "--seed", "3", "--decisions", str(script)]
     got, want = _run(args, monkeypatch, True), _run(args, monkeypatch, False)
-    assert got[2] == 0 and got[:2] == want[:2]
+    assert (got[2], got[3]) == (0, 1) and got[:2] == want[:2]
+    assert got[0].count("calls tip over") == 2
     narrated = got[0].splitlines()
     assert narrated.index("  ! Player 2 calls tip over") < min(
         i for i, line in enumerate(narrated) if " rolls " in line)
@@ -309,12 +341,13 @@ def test_a_referees_table_on_the_generated_code_is_the_interpreters_game(game, t
         assert _records(logs[0]) == _records(logs[1]) and len(_records(logs[0])) > 5
 
 
-def test_an_event_raised_at_the_tables_dice_prompt_hands_the_game_over(tmp_path, monkeypatch):
+def test_an_event_raised_at_the_tables_dice_prompt_is_raised_before_the_faces(
+        tmp_path, monkeypatch):
     path = _tipping(tmp_path)
     typed = "3\n4\n!tip_over\n5\n" + "4\n" * 400
     got, want, logs = _both([path, "--seed", "3", "--dice", "table"], monkeypatch, tmp_path,
                             typed)
-    assert got[2] == 0 and got[3] == 1  # handed over once, at the call
+    assert (got[2], got[3]) == (1, 0)  # raised on the generated code, faces asked again
     assert _said(got[0], logs[0]) == _said(want[0], logs[1])
     assert got[0].count("The table tips over: 7 points lost") == 1
     assert _records(logs[0]) == _records(logs[1])

@@ -10,19 +10,25 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import click
 
 from interpreter.cli.run import (
+    ResumeMismatch,
     _announce,
     _fail,
     _logged_sets,
+    _Narrator,
     _report,
     _start,
     logged_position,
     logged_ruleset,
 )
+from interpreter.cli.run_generated import HandBack, play_generated
+from interpreter.compile.specialize import specialize
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError
 from interpreter.engine.clock import ModelledClock, ReplayClock
@@ -52,23 +58,29 @@ def replay(log, as_json, quiet):
                       limits=logged_limits(head))
     except SetupError as e:
         _fail(e.diagnostics, e.source)
-    chance, decisions = journal.script(records)
     live = any(r["t"] == "decision" and "at" in r for r in records)
     narrator = None if (as_json or quiet) else printer(click.echo)
-    # The seats' controllers only follow the log here (script_only): they never decide, so
-    # the defaults do; the result names the controllers that played, as the header logs them.
-    try:
-        game = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
-                        ReplayClock() if live else ModelledClock(), decisions, narrator)
-    except SetupError as e:  # the log's players do not fit the ruleset
-        _fail(e.diagnostics, loaded.source)
-    game.script_only = True
-    _start(game, logged_position(head))  # a game played --from a position starts there again
+
+    def set_up(narrator: Any) -> Any:
+        """The game again, every die and decision taken from the log. The seats' controllers
+        only follow it (script_only): they never decide, so the defaults do; the result names
+        the controllers that played, as the header logs them."""
+        chance, decisions = journal.script(records)
+        try:
+            made = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
+                            ReplayClock() if live else ModelledClock(), decisions, narrator)
+        except SetupError as e:  # the log's players do not fit the ruleset
+            _fail(e.diagnostics, loaded.source)
+        made.script_only = True
+        _start(made, logged_position(head))  # a game played --from a position starts there
+        return made
+
+    game = set_up(narrator)
     seats = journal.logged_seats(head, game.players_n)
     if narrator is not None:
         _announce(game, loaded, head.get("seed"), head.get("variant"), seats)
     try:
-        result = game.run()
+        result, game = _replayed(game, loaded, head, live, set_up)
     except (ChanceError, ScriptEnded) as e:
         # An edited log strays from the game long before its script runs dry (an edited die
         # changes what is drawn later): name the first event that differs when there is one.
@@ -88,6 +100,35 @@ def replay(log, as_json, quiet):
     if seats:
         result.seats = [replace(s, controller=seats[s.seat - 1]) for s in result.seats]
     _report(result, loaded, as_json, head.get("seed"), game)
+
+
+def _replayed(game: Any, loaded: Any, head: dict, live: bool,
+              set_up: Callable[[Any], Any]) -> tuple[Any, Any]:
+    """The game played from its log, and the `Game` that played it: on the generated code
+    (`script_only`: it asks nobody), or the interpreter's for a game from a position; where
+    the generated code hands the game over, the interpreter replays what it made (checked,
+    not narrated again) and plays on."""
+    special = specialize(loaded.program, head["players"], None, logged=True, live=live,
+                         script_only=True) if logged_position(head) is None else None
+    if special is None:
+        return game.run(), game
+    try:
+        return play_generated(special, game), game
+    except HandBack as back:
+        made = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
+        again = set_up(_Narrator(None, game.narrator, made, None))
+        try:
+            result = again.run()
+        except ResumeMismatch as e:
+            click.echo(f"error: meeple's code generator and its reference interpreter "
+                       f"disagree: {e}. Please report it, with the ruleset and the log.",
+                       err=True)
+            sys.exit(1)
+        if back.stop is not None and result.error is None:  # never hidden by a replay
+            click.echo(f"warning: meeple's code generator failed on this game "
+                       f"({back.stop.fault}); the game shown is the reference interpreter's. "
+                       "Please report it, with the ruleset and the log.", err=True)
+        return result, again
 
 
 def _differs(replayed: list[dict], logged: list[dict]) -> None:

@@ -10,10 +10,10 @@ resumed game's replayed records), while the `Game` mirrors the generated game's 
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
 Where the generated code cannot follow the game (a number past its range, a scripted entry
-that moves time or raises an event, a person raising an event, the rules stopping it as an
-error, a dice file that runs out) it raises `HandBack` with what the interpreter needs to
-take the game on from the records made so far: the caller replays them on the interpreter,
-checked record by record and not narrated again, and plays on there.
+that moves the modelled clock, an event raised whose triggers it does not generate, the
+rules stopping it as an error, a dice file that runs out) it raises `HandBack` with what the
+interpreter needs to take the game on from the records made so far: the caller replays
+them on the interpreter, checked record by record and not narrated again, and plays on there.
 """
 
 from __future__ import annotations
@@ -21,17 +21,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from interpreter.compile.played import ChanceDoor, MustStop, Specialized, TimedQueue
+from interpreter.compile.played import Called, ChanceDoor, MustStop, Specialized, TimedQueue
 from interpreter.engine.chance import ChanceError, SeededChance
 from interpreter.engine.results import Result
-from interpreter.table.live_door import LiveDoor, PersonLeft
+from interpreter.table.live_door import LiveDoor
 from interpreter.table.mirror import Mirror
 
 
 def _raised_at_the_table(name: str, by: str | None = None, at_roll: bool = False) -> None:
-    """The mirrored game's `raise_event`, called by the table's chance source: the generated
-    code does not raise events people call, so the game goes to the interpreter with it."""
-    raise PersonLeft({"raise": name, "by": by, **({"at_roll": True} if at_roll else {})})
+    """The mirrored game's `raise_event`, called by the table's chance source at its dice
+    prompt: the event leaves the chance door for the generated code to raise
+    (interpreter/compile/raised.py), which then asks for the faces again."""
+    raise Called({"raise": name, "by": by, **({"at_roll": True} if at_roll else {})})
 
 
 class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
@@ -81,8 +82,8 @@ def play_generated(special: Specialized, game: Any) -> Result:
         if table:  # the table's input ended: the game stops here (and can be resumed)
             raise
         raise HandBack(list(queue)) from None  # a dice file: the interpreter says what failed
-    except PersonLeft as left:
-        raise HandBack([left.entry, *queue]) from None
+    except Called as called:  # an event the generated code does not raise here
+        raise HandBack([called.entry, *queue]) from None
     if played is None:
         raise HandBack(list(queue))
     mirror[0].sync_all()  # the final table and position (--json) read the whole state

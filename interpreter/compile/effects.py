@@ -339,14 +339,6 @@ class EffectWriter:
         self._only(spec, "emit")
         self.fire(spec["emit"], d, ctx)
 
-    def _raised_at_roll(self, d: int) -> None:
-        """An event the table raised while asked for this roll's faces (`at_roll` in a log or
-        a decisions file: step_runtime.raised_at_roll): the interpreter raises it here, just
-        before the roll, so the seed goes to it."""
-        if self.logged:
-            self.emit(d, "if FQ and type(FQ[0]) is dict and 'at_roll' in FQ[0]:")
-            self.emit(d + 1, "raise _Fallback()")
-
     def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # `by` names the roller in the log and the narration only: bots' games keep no log.
         self._only(spec, "roll", "duration", "by")
@@ -361,8 +353,8 @@ class EffectWriter:
                 dice = Ex(t, dice.kind, dice.safe)
                 if "duration" in spec:
                     self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
-            self._raised_at_roll(d)
-            self._roll_dyn(dice, d)
+            self.raised_at_roll(d, ctx)  # interpreter/compile/raised.py
+            self._roll_dyn(dice, d, ctx)
             if self.logged:  # as step_runtime.record_roll: a die's roller is its zone's owner
                 listed = f"[{dice.src}]" if dice.kind == "dref" else dice.src
                 mine = f"({self.names_of()}[cur] if itn else None)"
@@ -383,9 +375,9 @@ class EffectWriter:
         # As SeededChance.roll: one draw per die, in order (a logged game asks its chance
         # source: seeded, or a dice file's faces).
         if self.logged:
-            self._raised_at_roll(d)
-            self.emit(d, f"{', '.join(die.var for die in dice.dice)}, = "
-                         f"_CS.roll({[die.id for die in dice.dice]!r})")
+            self.raised_at_roll(d, ctx)
+            self.table_roll(f"{', '.join(die.var for die in dice.dice)}, = "
+                            f"_CS.roll({[die.id for die in dice.dice]!r})", d, ctx)
         for die in dice.dice if not self.logged else ():
             sides = len(die.faces)
             if die.faces == tuple(range(1, sides + 1)):

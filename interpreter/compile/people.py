@@ -74,12 +74,28 @@ class PeopleWriter:
         self.poll_timers(d, ctx)
         self.decision_start(d, ctx)
 
-    def scripted_timeouts(self, d: int, shown: Shown | None) -> None:
-        """A replayed live game's timeouts at this decision, taken first."""
-        if shown is None or not self.timers:
-            return  # without a timer nobody times out; a race's picks never
-        self.emit(d, "while FQ and type(FQ[0]) is dict and 'timeout' in FQ[0]:")
-        self._timed_out(d + 1, shown.ctx, "_LV.timeout(FQ)")
+    def scripted_interruptions(self, d: int, shown: Shown) -> None:
+        """What a logged game's scripted answers hold before this decision's answer, taken
+        first, in order, as GameAsking._decide takes them: a replayed live game's timeouts,
+        and events people raised (interpreter/compile/raised.py). Anything else in their
+        place is the interpreter's to play (base._forced_answer)."""
+        timed, raisable = self.live and bool(self.timers), self.raises_here()
+        if not (timed or raisable):
+            return
+        kinds = " or ".join(f"{k!r} in FQ[0]" for k, on in (("timeout", timed),
+                                                             ("raise", raisable)) if on)
+        self.emit(d, f"while FQ and type(FQ[0]) is dict and ({kinds}):")
+        d1 = d + 1
+        if timed and raisable:
+            self.emit(d1, "if 'timeout' in FQ[0]:")
+            self._timed_out(d1 + 1, shown.ctx, "_LV.timeout(FQ)")
+            self.emit(d1, "else:")
+            d1 += 1
+        if raisable:
+            self.scripted_raise(d1, shown.ctx)
+            self.decision_start(d1, shown.ctx)  # asked again
+        else:
+            self._timed_out(d1, shown.ctx, "_LV.timeout(FQ)")
 
     def decision_times(self, only: str = "False") -> list[tuple[str, str]]:
         """The moments a live game logs with a decision someone was asked (Game._took with a
@@ -94,49 +110,68 @@ class PeopleWriter:
     def _ask_person(self, did: str, values: Any, legal: tuple, c: str, d: int, who: Ex,
                     shown: Shown | None) -> None:
         """`c` = the person's answer: the door asks them; the answer is matched as a
-        decisions file's answer is."""
+        decisions file's answer is. Asked again after a timeout or an event they raised, with
+        the prompt and labels worked out again (the interpreter renders them when shown)."""
         if shown is None:
             raise Unsupported("a person's pick in a race")
         e = self.emit
+        an = self.temp("an")
+        timed, raisable = self.live and bool(self.timers), bool(self.raisable())
+        if not (timed or raisable):
+            e(d, f"{an} = {self._request(did, values, legal, d, who, shown)}")
+        else:
+            e(d, "while True:")
+            e(d + 1, f"{an} = {self._request(did, values, legal, d + 1, who, shown)}")
+            if timed:
+                e(d + 1, f"if {an} is _TIMEOUT:")
+                self._timed_out(d + 2, shown.ctx, "_LV.now()")
+                e(d + 2, "continue")
+            if raisable:
+                e(d + 1, f"if type({an}) is _Raised:")
+                leave = f"raise _Called({{'raise': {an}.event, 'by': {an}.by}})"
+                if not self.raises_here():
+                    e(d + 2, leave)
+                else:
+                    self.raised(d + 2, shown.ctx, f"{an}.event", f"{an}.by", "False",
+                                leave=leave)
+                    self.decision_start(d + 2, shown.ctx)
+                    e(d + 2, "continue")
+            e(d + 1, "break")
+        e(d, f"FQ.append({an})")
+        e(d, f"{c} = {self.forced_src(did, values, legal)}")
+
+    def _request(self, did: str, values: Any, legal: tuple, d: int, who: Ex,
+                 shown: Shown) -> str:
+        """The door's question (source of the call), its prompt and option labels worked out
+        first (outside the work meter)."""
+        e = self.emit
         prompt = "None"
-        if "prompt" in shown.spec:  # worked out when asked, outside the work meter
+        if "prompt" in shown.spec:
             prompt = self._for_log("pq", self.text_of(shown.spec["prompt"], shown.ctx.scope), d)
         head = (f"{did!r}, {who.src}, {self.step_path!r}, {bool(shown.spec.get('sealed'))}, "
                 f"prompt={prompt}")
         mode = legal[0]
-        an = self.temp("an")
         if mode == "number":
-            ask = f"_LV.ask({head}, low={legal[1]}, high={legal[2]})"
-        else:
-            os, i = self.temp("os"), self.temp("i")
-            items = self.const(legal[1], "LG") if mode == "static" else legal[1]
-            e(d, f"{os} = []")
-            e(d, f"for {i} in {items}:")
-            if mode == "values":  # a seat, a die's or card's number, a cell's id, a value
-                label = "None"
-                if "option_label" in shown.spec:
-                    label = self._for_log("lb", self.text_of(
-                        shown.spec["option_label"],
-                        {**shown.ctx.scope, "option": Ex(i, values, True)}), d + 1)
-                e(d + 1, f"{os}.append(({i}, {label}))")
-                kind = values
-            else:  # named options, by their names
-                label = self._named_label(shown, i, d + 1)
-                e(d + 1, f"{os}.append(({self.const(tuple(values), 'VA')}[{i}], {label}))")
-                kind = "name"
-            costs = "" if shown.points is None else \
-                f", points={shown.points}, costs={self.const(shown.costs, 'CO')}"
-            ask = f"_LV.ask({head}, kind={kind!r}, options={os}{costs})"
-        if self.timers:  # a person may time out: asked again, as the same request
-            e(d, "while True:")
-            e(d + 1, f"{an} = {ask}")
-            e(d + 1, f"if {an} is not _TIMEOUT:")
-            e(d + 2, "break")
-            self._timed_out(d + 1, shown.ctx, "_LV.now()")
-        else:
-            e(d, f"{an} = {ask}")
-        e(d, f"FQ.append({an})")
-        e(d, f"{c} = {self.forced_src(did, values, legal)}")
+            return f"_LV.ask({head}, low={legal[1]}, high={legal[2]})"
+        os, i = self.temp("os"), self.temp("i")
+        items = self.const(legal[1], "LG") if mode == "static" else legal[1]
+        e(d, f"{os} = []")
+        e(d, f"for {i} in {items}:")
+        if mode == "values":  # a seat, a die's or card's number, a cell's id, a value
+            label = "None"
+            if "option_label" in shown.spec:
+                label = self._for_log("lb", self.text_of(
+                    shown.spec["option_label"],
+                    {**shown.ctx.scope, "option": Ex(i, values, True)}), d + 1)
+            e(d + 1, f"{os}.append(({i}, {label}))")
+            kind = values
+        else:  # named options, by their names
+            label = self._named_label(shown, i, d + 1)
+            e(d + 1, f"{os}.append(({self.const(tuple(values), 'VA')}[{i}], {label}))")
+            kind = "name"
+        costs = "" if shown.points is None else \
+            f", points={shown.points}, costs={self.const(shown.costs, 'CO')}"
+        return f"_LV.ask({head}, kind={kind!r}, options={os}{costs})"
 
     def _named_label(self, shown: Shown, i: str, d: int) -> str:
         """A local holding option `i`'s own label (its `label`, its holes worked out), or

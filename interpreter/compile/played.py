@@ -88,6 +88,16 @@ class ChanceDoor:
         return [number[id(x)] for x in ask(pieces)]
 
 
+class Called(Exception):  # noqa: N818 - a signal, as Fallback
+    """An event people raised where the generated code does not raise it (the table's dice
+    prompt, or one whose triggers are not generated): `entry` is it as a decisions script
+    has it ({"raise": ..., "by": ..., "at_roll": ...}), for the interpreter to take first."""
+
+    def __init__(self, entry: dict):
+        super().__init__(entry)
+        self.entry = entry
+
+
 class TimedQueue(deque):
     """A live game's scripted answers (a resumed or undone game's, a decisions file's) and
     its clock: an answer logged with the moments it was asked and answered sets the clock

@@ -44,15 +44,17 @@ class PolicyWriter:
         """The decider's controller as code; seats with the same controller share it.
         `values`: the option names (named options), or the kind of the values (`values`
         mode), or None (a number choice)."""
-        if self.live:
-            self.scripted_timeouts(d, shown)
         if self.logged and did not in self.races:
+            self.scripted_interruptions(d, shown)  # interpreter/compile/people.py
             # A logged game's scripted answers come first (a decisions file: Game._decide),
             # a race's picks never (the interpreter asks the racers' controllers directly).
             self.emit(d, "if FQ:")
             self.emit(d + 1, f"{c} = {self.forced_src(did, values, legal)}")
             self.emit(d, "else:")
             d += 1
+            if self.script_only:  # a replay: nobody decides (Game.script_only)
+                self.emit(d, f"raise _ScriptEnded({did!r})")
+                return
         # Group by what the code would be: the policy's name, or random.
         keyed: dict[str, list[int]] = {}
         for seat, ctrl in enumerate(self.controllers):

@@ -126,13 +126,14 @@ from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.people import PeopleWriter, Person
-from interpreter.compile.played import Played, Specialized
+from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.races import RaceWriter
+from interpreter.compile.raised import RaisedWriter, raise_entry
 from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
-from interpreter.engine.asking import TIMEOUT
+from interpreter.engine.asking import TIMEOUT, Raised, ScriptEnded
 from interpreter.engine.decisions import PolicyController, RandomController
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
@@ -162,11 +163,12 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
-           ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter):
+           ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
-                 logged: bool = False, live: bool = False, table: str | None = None):
+                 logged: bool = False, live: bool = False, table: str | None = None,
+                 script_only: bool = False):
         self.p = program
         self.data = program.data
         self.n = players
@@ -176,6 +178,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         # People play it at the table, on real time (interpreter/compile/people.py).
         self.live = live
         self.table = table  # a referee's table types the chance in (people.py)
+        self.script_only = script_only  # decisions come from the log alone (a replay)
         self.step_path: tuple | None = None  # the data path of the step being written
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
@@ -414,7 +417,8 @@ def _paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
 def specialize(program: Program, players: int | None = None,
                seats: dict[int, str] | None = None,
                refused: list | None = None, logged: bool = False,
-               live: bool = False, table: str | None = None) -> Specialized | None:
+               live: bool = False, table: str | None = None,
+               script_only: bool = False) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
     what and where. `logged`: the function also writes the game's log, record for record as
@@ -422,7 +426,8 @@ def specialize(program: Program, players: int | None = None,
     `live` (with `logged`): people play some seats (`human`), on real time; their decisions
     go to the caller's door (interpreter/compile/people.py). `table` (with `logged`): a
     referee's table types the dice and blind draws in ("faces"; "counting": the dice of zones
-    it counts are counted, not typed)."""
+    it counts are counted, not typed). `script_only` (with `logged`): every decision is
+    taken from the scripted answers, nobody asked (a replay: `ScriptEnded` where they end)."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -450,11 +455,23 @@ def specialize(program: Program, players: int | None = None,
         for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
             learned = gen.learned if gen is not None else None
             gen = _Gen(program, n, controllers, track, logs, live and logs,
-                       table if logs else None)
+                       table if logs else None, script_only and logs)
             if learned:  # the kinds the first writer learned hold for the second (maps.py)
                 gen.learned = learned
                 gen._restart()
             source = gen.generate()
+            kind = "logged" if logs else "tracked" if track else "game"
+            try:
+                code = compile(source, f"<meeple specialized {kind}>", "exec")
+            except SyntaxError:
+                if not (logs and gen.raisable()):
+                    raise
+                # Events people raise, written where they are raised, can nest the code past
+                # Python's limit: then written as hand-overs instead (raised.py `lean`).
+                gen.lean = True
+                gen._restart()
+                source = gen.generate()
+                code = compile(source, f"<meeple specialized {kind}>", "exec")
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
                      "_span": span, "_set_in": set_in, "_unseen": unseen,
@@ -466,9 +483,9 @@ def specialize(program: Program, players: int | None = None,
                      "_log": math.log, "_inf": math.inf, "_times": times,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
+                     "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,
+                     "_raise_entry": raise_entry,
                      **gen.consts}
-            kind = "logged" if logs else "tracked" if track else "game"
-            code = compile(source, f"<meeple specialized {kind}>", "exec")
             exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
             fns.append(names["play"])
             sources.append(source)

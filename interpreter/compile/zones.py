@@ -376,7 +376,7 @@ class ZoneWriter:
                     self.emit(d, x.src)
         self.after_op(d, None, ctx)
 
-    def _roll_dyn(self, dice: Ex, d: int) -> None:
+    def _roll_dyn(self, dice: Ex, d: int, ctx: _Ctx) -> None:
         """The chance calls of a roll of dice known at run time (as SeededChance.roll; a
         logged game asks its chance source)."""
         faces = set(self.die_faces)
@@ -384,8 +384,9 @@ class ZoneWriter:
         if self.logged:
             x, f = self.temp("x"), self.temp("f")
             e(d, f"{x} = {f'[{dice.src}]' if dice.kind == 'dref' else dice.src}")
-            e(d, f"for {x}_i, {f} in zip({x}, _CS.roll([{self.item_ids()}[_i] for _i in {x}])):")
-            e(d + 1, f"F[{x}_i] = {f}")
+            self.table_roll(f"{f} = _CS.roll([{self.item_ids()}[_i] for _i in {x}])", d, ctx)
+            e(d, f"for {x}_i, {f}_f in zip({x}, {f}):")
+            e(d + 1, f"F[{x}_i] = {f}_f")
             return
         if len(faces) == 1:
             fs = faces.pop()

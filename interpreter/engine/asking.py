@@ -187,13 +187,19 @@ class GameAsking:
         if by is not None and by != "table" and by not in {p.name for p in self.players}:
             raise RuleError("bad-input", f"the decision script has '{name}' raised by '{by}', "
                             "who does not play this game", path)
+        if "at" in entry and self.clock.real:  # a replay of live play: the same moment
+            self.clock.set(entry["at"])
         self.raise_event(name, by, at_roll=bool(entry.get("at_roll")))
 
     def raise_event(self, name: str, by: str | None = None, at_roll: bool = False) -> None:
         """An event raised from outside the rules: by a player at the table (`by`), or by a
         modelled hazard. `at_roll`: raised while the table was asked for a roll's faces (a
-        replay raises it again before that roll: step_runtime.raised_at_roll)."""
+        replay raises it again before that roll: step_runtime.raised_at_roll). On a real clock
+        it is logged with its moment (`at`), which a replay or resume sets the clock to: what
+        it starts (a timer stopped by its rules) then happens at the same moment."""
         where = {"at_roll": True} if at_roll else {}
+        if self.clock.real and by is not None:
+            where["at"] = self.clock.now()
         if by is None:
             self.record("raised", event=name, **where)
         else:

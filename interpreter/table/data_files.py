@@ -94,7 +94,7 @@ def _number(value: Any) -> bool:
 _ENTRY_KEYS = {
     "choice": {"choice", "id", "asked", "at"},
     "timeout": {"timeout"},
-    "raise": {"raise", "by", "at_roll"},
+    "raise": {"raise", "by", "at_roll", "at"},
     "race": {"race", "claims", "counts", "seconds", "uniforms", "missed"},
 }
 
@@ -121,7 +121,7 @@ _KEY_PROBLEMS = ("unknown key", "a key ")
 def check_decision(entry: Any) -> tuple[tuple, str] | None:
     """Why a scripted decision cannot be used, as (the key within it, the reason); None
     when it can. An entry is an answer (an option's name, a player's name, a number), or a
-    mapping: {id?, choice, asked?, at?}, {timeout: AT}, {raise: EVENT, by?: NAME, at_roll?},
+    mapping: {id?, choice, asked?, at?}, {timeout: AT}, {raise: EVENT, by?: NAME, at_roll?, at?},
     or a race's report {race: ID, claims: {NAME: [ITEM...]}, seconds?, uniforms?, missed?} or
     counted {race: ID, counts: {NAME: {KIND: N}}, seconds?}."""
     if not isinstance(entry, dict):

@@ -120,7 +120,8 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             decisions.append({"timeout": rec["at"]})
         elif t == "raised" and "by" in rec:
             decisions.append({"raise": rec["event"], "by": rec["by"],
-                              **({"at_roll": True} if rec.get("at_roll") else {})})
+                              **({"at_roll": True} if rec.get("at_roll") else {}),
+                              **({"at": rec["at"]} if "at" in rec else {})})
         elif t == "end":
             queries = rec.get("hazard_queries", 0)
     queries = max([queries, *fired])

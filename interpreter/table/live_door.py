@@ -9,9 +9,8 @@ with, from the game's clock as GameAsking._decide takes them; `ask` builds the i
 `Request` of a person's decision from what the generated code worked out (the legal
 options, their labels, the prompt, the bounds of a number, the points and costs of
 `actions`), shows the game as it stands and asks the seat's controller, whose answer goes
-back to the generated code by its key (a timeout as itself). A person who raises an event
-leaves the generated code (`PersonLeft`): the caller hands the game to the interpreter, which
-takes it on from there.
+back to the generated code by its key (a timeout, or an event the person raised, as itself:
+interpreter/compile/people.py goes on with it).
 """
 
 from __future__ import annotations
@@ -21,15 +20,6 @@ from typing import Any
 
 from interpreter.engine.asking import TIMEOUT, Raised
 from interpreter.engine.decisions import Option, Request, answer_key, option_for_value
-
-
-class PersonLeft(Exception):  # noqa: N818 - a signal to the caller, not a failure
-    """A person raised an event at a decision: `entry` is it as a decisions script has it
-    ({"raise": ..., "by": ...}), for the interpreter to take first."""
-
-    def __init__(self, entry: dict):
-        super().__init__(entry)
-        self.entry = entry
 
 
 class _Cost:
@@ -62,6 +52,13 @@ class LiveDoor:
     def now(self) -> float:
         return self.clock.now()
 
+    def raised(self, queue: Any) -> None:
+        """A replayed event people raised, taken from the answers: the clock stands at the
+        moment it was raised, when the log has it."""
+        entry = queue.popleft()
+        if "at" in entry:
+            self.clock.set(entry["at"])
+
     def timeout(self, queue: Any) -> float:
         """A replayed timeout, taken from the answers: the clock stands at its moment."""
         at = queue.popleft()["timeout"]
@@ -72,9 +69,10 @@ class LiveDoor:
             prompt: str | None = None, kind: str | None = None, options: list = (),
             low: Any = None, high: Any = None, points: Any = None,
             costs: dict | None = None) -> Any:
-        """A person's answer, by its key (or TIMEOUT: a timer ran out while they thought): the
-        options as (value, label or None), of `kind` ("name" for named options, else the kind
-        of their values), or a number from `low` to `high`."""
+        """A person's answer, by its key (or TIMEOUT: a timer ran out while they thought; or
+        the `Raised` event they called): the options as (value, label or None), of `kind`
+        ("name" for named options, else the kind of their values), or a number from `low` to
+        `high`."""
         mirror = self.mirror[0]
         mirror.sync_all()  # a person's view reads the whole game
         game = self.game
@@ -89,10 +87,8 @@ class LiveDoor:
             req.options = [option_for_value(mirror.value(v, kind), _said(label))
                            for v, label in options]
         answer = game.controllers[seat].decide(game, req)
-        if answer is TIMEOUT:  # a timer ran out while they thought: the code goes on with it
-            return answer
-        if isinstance(answer, Raised):
-            raise PersonLeft({"raise": answer.event, "by": answer.by})
+        if answer is TIMEOUT or isinstance(answer, Raised):  # the generated code goes on
+            return answer  # with it (a timer ran out while they thought; `!NAME`)
         return answer_key(answer)
 
 

@@ -192,7 +192,7 @@ RECORDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "race": ({"id": _text, "claims": _claims, "seconds": _number},
              {"uniforms": _count(MAX_UNIFORMS), "missed": _claims, "counts": _counts}),
     "timeout": ({"at": _number}, {}),
-    "raised": ({"event": _text}, {"by": _text, "at_roll": _flag}),
+    "raised": ({"event": _text}, {"by": _text, "at_roll": _flag, "at": _number}),
     "eliminated": ({"player": _text}, {"because": _text}),
     "end": ({}, {"hazard_queries": _count(MAX_HAZARD_QUERIES)}),
 }
