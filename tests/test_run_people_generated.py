@@ -137,9 +137,14 @@ TIP = """
 
 
 def _tipping(tmp_path) -> str:
-    """Pig with an event anyone may raise (the table tips over: the turn total is lost)."""
+    """Pig with an event anyone may raise (the table tips over: the turn total is lost), and
+    keeping the turn total in mind left to the person (`skill`: their view hides it)."""
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
     assert "\ntriggers:" not in text
+    choose = "            - choose: roll_or_hold\n"
+    assert choose in text
+    text = text.replace(choose, choose + "              skill: memory\n"
+                        "              hides: [turn_total]\n")
     text = text.replace("\nflow:\n", EVENT + "\nflow:\n", 1) + "\ntriggers:" + TIP
     path = tmp_path / "tipping.yaml"
     path.write_text(text, encoding="utf-8")

@@ -43,6 +43,7 @@ class EffectWriter:
             # As a scoped block: `let` and `draw ... as` bind for the rest of this list only.
             ctx = ctx.inside(dict(ctx.scope))
         base = self.paths.get(id(steps))
+        outer = self.step_path  # the step around this list, once its steps are written
         for i, step in enumerate(steps or []):
             self.step_path = (*base, i) if base is not None else None
             try:
@@ -51,6 +52,7 @@ class EffectWriter:
                 if u.path is None and base is not None:
                     u.path = (*base, i)  # the innermost step list that holds it
                 raise
+        self.step_path = outer
         if len(self.lines) == start:
             self.emit(d, "pass")
 

@@ -14,8 +14,10 @@ itself (nothing is modelled, so no hazard event happens), a timer reads the door
 runs out when a decision is asked (the timers are polled then, as Game.poll_timers does) or
 while a person thinks (the door's answer is then a timeout: logged, the timers polled, the
 same request asked again), and each decision someone was asked is logged with the moments it
-was asked and answered (`asked`, `at`). Races, which people report, are not generated for
-them yet (races.py: `Unsupported`, located).
+was asked and answered (`asked`, `at`). A replayed game's timeouts, and the events people
+raised (`!NAME` at their decision, or scripted: interpreter/compile/raised.py), are taken
+where the interpreter takes them, and the same request asked again. Races, which people
+report, are not generated for them yet (races.py: `Unsupported`, located).
 """
 
 from __future__ import annotations
