@@ -120,14 +120,11 @@ def _replayed(game: Any, loaded: Any, head: dict, live: bool,
         try:
             result = again.run()
         except ResumeMismatch as e:
-            click.echo(f"error: meeple's code generator and its reference interpreter "
-                       f"disagree: {e}. Please report it, with the ruleset and the log.",
-                       err=True)
+            click.echo(HandBack.disagreement(e), err=True)
             sys.exit(1)
-        if back.stop is not None and result.error is None:  # never hidden by a replay
-            click.echo(f"warning: meeple's code generator failed on this game "
-                       f"({back.stop.fault}); the game shown is the reference interpreter's. "
-                       "Please report it, with the ruleset and the log.", err=True)
+        warning = back.unhidden(result)
+        if warning is not None:
+            click.echo(warning, err=True)
         return result, again
 
 

@@ -447,9 +447,7 @@ class _Session:
                 continue
             except ResumeMismatch as e:
                 if self.handed is not None and not self.handed.replaying:
-                    click.echo(f"error: meeple's code generator and its reference interpreter "
-                               f"disagree: {e}. Please report it, with the ruleset and the log.",
-                               err=True)
+                    click.echo(HandBack.disagreement(e), err=True)
                 else:
                     click.echo(f"error: {e} [bad-input]", err=True)
                 sys.exit(1)
@@ -467,11 +465,9 @@ class _Session:
                 continue
             if writer is not None:
                 writer.close()
-            stop = self.handed.stop if self.handed is not None else None
-            if stop is not None and result.error is None:  # never hidden by a replay
-                click.echo(f"warning: meeple's code generator failed on this game "
-                           f"({stop.fault}); the game shown is the reference interpreter's. "
-                           "Please report it, with the ruleset and the seed.", err=True)
+            warning = self.handed.unhidden(result) if self.handed is not None else None
+            if warning is not None:
+                click.echo(warning, err=True)
             return result
 
     def finish(self, result: Result) -> None:

@@ -47,6 +47,21 @@ class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
         self.script, self.stop = script, stop
         self.replaying = False  # handed back while a resumed game's log was replayed
 
+    @staticmethod
+    def disagreement(mismatch: Exception) -> str:
+        """The error when the interpreter's replay of what the generated code made differs."""
+        return (f"error: meeple's code generator and its reference interpreter disagree: "
+                f"{mismatch}. Please report it, with the ruleset and the log.")
+
+    def unhidden(self, result: Result) -> str | None:
+        """The warning when the generated code stopped the game as a rule error would but the
+        interpreter's game went on: never hidden by the replay."""
+        if self.stop is None or result.error is not None:
+            return None
+        return (f"warning: meeple's code generator failed on this game ({self.stop.fault}); "
+                "the game shown is the reference interpreter's. Please report it, with the "
+                "ruleset and the log or the seed.")
+
 
 def play_generated(special: Specialized, game: Any) -> Result:
     """Plays `game` on `special` (its program and seats); see the module's docstring."""

@@ -92,11 +92,11 @@ class MapWriter:
 
     def _restart(self) -> None:
         """A fresh writer for another pass, keeping what was learned."""
-        learned, lean = self.learned, getattr(self, "lean", False)
+        learned = self.learned
         self.learning = False
         self.__init__(self.p, self.n, self.controllers, self.track, self.logged, self.live,
-                      self.table, self.script_only)
-        self.learned, self.lean = learned, lean
+                      self.table, self.script_only, self.lean)
+        self.learned = learned
         self.learning = False
 
     def step(self, step: Any, d: int, ctx: _Ctx) -> None:

@@ -168,29 +168,10 @@ class PeopleWriter:
             e(d + 1, f"{os}.append(({i}, {label}))")
             kind = values
         else:  # named options, by their names
-            label = self._named_label(shown, i, d + 1)
+            # Each option's own label as the log has it (None: people see its name).
+            label = self._labels(shown.named, i, d + 1, shown.ctx, shown.more) or "None"
             e(d + 1, f"{os}.append(({self.const(tuple(values), 'VA')}[{i}], {label}))")
             kind = "name"
         costs = "" if shown.points is None else \
             f", points={shown.points}, costs={self.const(shown.costs, 'CO')}"
         return f"_LV.ask({head}, kind={kind!r}, options={os}{costs})"
-
-    def _named_label(self, shown: Shown, i: str, d: int) -> str:
-        """A local holding option `i`'s own label (its `label`, its holes worked out), or
-        None where it has none (people then see its name)."""
-        labels, made = [], []
-        for j, (_, o) in enumerate(shown.named):
-            text = o.get("label")
-            if isinstance(text, str) and "{" in text:
-                labels.append(None)
-                made.append((j, text))
-            else:
-                labels.append(None if text is None else str(text))
-        labels += shown.more
-        lb = self.temp("lb")
-        self.emit(d, f"{lb} = {self.const(tuple(labels), 'LB')}[{i}]")
-        for k, (j, text) in enumerate(made):
-            self.emit(d, f"{'if' if k == 0 else 'elif'} {i} == {j}:")
-            made_src = self._for_log("lb", self.text_of(text, shown.ctx.scope), d + 1)
-            self.emit(d + 1, f"{lb} = {made_src}")
-        return lb

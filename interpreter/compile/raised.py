@@ -50,8 +50,8 @@ class RaisedWriter:
         triggers of an event being raised (each site would write the triggers again: the code
         would grow with every level of the chain), nor in a `lean` writer (their code nested
         too deep for Python). Elsewhere a raise is handed over to the interpreter."""
-        return bool(self.raisable()) and not getattr(self, "lean", False) and not getattr(
-            self, "raising", False) and bool(self.live or self.table or self.script_only)
+        return bool(self.raisable()) and not self.lean and not self.raising and bool(
+            self.live or self.table or self.script_only)
 
     def raised(self, d: int, ctx: _Ctx, event: str, by: str, at_roll: str,
                taken: str | None = None, leave: str = "raise _Fallback()") -> None:
@@ -61,7 +61,7 @@ class RaisedWriter:
         `leave` instead, before anything is taken or logged."""
         inner = ctx.inside(in_loop=False)
         inner.flag_exit = False
-        outer, self.raising = getattr(self, "raising", False), True
+        outer, self.raising = self.raising, True
         try:
             self._dispatch(d, inner, event, by, at_roll, taken, leave)
         finally:

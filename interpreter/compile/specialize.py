@@ -168,7 +168,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
                  logged: bool = False, live: bool = False, table: str | None = None,
-                 script_only: bool = False):
+                 script_only: bool = False, lean: bool = False):
         self.p = program
         self.data = program.data
         self.n = players
@@ -179,6 +179,8 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.live = live
         self.table = table  # a referee's table types the chance in (people.py)
         self.script_only = script_only  # decisions come from the log alone (a replay)
+        self.lean = lean  # events people raise handed over, not written (raised.py)
+        self.raising = False  # writing a raised event's triggers (raised.py)
         self.step_path: tuple | None = None  # the data path of the step being written
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
