@@ -162,6 +162,43 @@ def forced_number(queue: Any, did: str, low: Any, high: Any) -> Any:
     raise Stop()
 
 
+def race_script(queue: Any, rid: str, racers: list, pool: list, caps: list, names: tuple,
+                ids: tuple, uniform: Any) -> tuple[list, float, int, dict]:
+    """A race's scripted entry at the queue's head (a decisions file's, a log's), as
+    race._scripted takes it: each racer's claims as item numbers, checked as race._check
+    checks them (an item not in the pool, named twice, claimed by an earlier racer, or more
+    than the racer's capacity is the interpreter's bad-input error: `Stop`, the entry left
+    in the queue for it); the seconds the race took; the model's random numbers, drawn again
+    unused so the seeded stream stays where the log's did; and what each racer missed. A
+    counting table's counts are the interpreter's to play (`Fallback`)."""
+    entry = queue[0]
+    if entry["race"] != rid:
+        raise Stop()
+    if "counts" in entry:
+        raise Fallback()
+    claims = entry.get("claims") or {}
+    by_ref = {ids[x]: x for x in pool}
+    out: list[list] = []
+    for r, cap in zip(racers, caps, strict=True):
+        got: list = []
+        for token in claims.get(names[r], []):
+            x = by_ref.get(str(token).strip())
+            if x is None or x in got or any(x in c for c in out):
+                raise Stop()
+            got.append(x)
+        if cap is not None and len(got) > cap:
+            raise Stop()
+        out.append(got)
+    queue.popleft()
+    missed = entry.get("missed") or {}
+    lost = {names[r]: [str(x) for x in missed[names[r]]] for r in racers
+            if missed.get(names[r])}
+    drawn = int(entry.get("uniforms", 0))
+    for _ in range(drawn):
+        uniform()
+    return out, float(entry.get("seconds", 0.0)), drawn, lost
+
+
 def unseen(items: Any, where: list, hidden: dict) -> set[int]:
     """A logged game's Game.unseen: the places of the items lying in a zone that not every
     player sees (`where`: each item's zone list; `hidden`: such zones by id())."""

@@ -11,8 +11,10 @@ wants is left. Then the race's seconds pass on the modelled clock with the claim
 their zone (in hands), the race id holds each racer's claims, `decided` fires.
 
 In generated code the race id is `R_<id>`: a list indexed by seat holding each racer's claims
-(None for a seat that did not race), kind `race`; `grab[p]` reads it. Racers that are teams,
-scripts and reports (the table, people) are not specialized: simulation has none of them.
+(None for a seat that did not race), kind `race`; `grab[p]` reads it. In a logged game a
+scripted race (a decisions file's, a log's) gives the claims instead of the model, as
+race._scripted does (base.race_script). Racers that are teams, and reports (the table,
+people) are not specialized yet.
 `RaceWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`, `temp`,
 `advance`, `fire`, `after_op` and `_controllers`.
 """
@@ -29,7 +31,7 @@ class RaceWriter:
         self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
                    "capacity", "model_capacity")
         rid = spec["race"]
-        if self.table or self.live:  # the table or a person reports it (engine/race.py)
+        if (self.table or self.live) and not self.script_only:  # reported (engine/race.py)
             raise Unsupported("a race at the referee's table" if self.table
                               else "a race in a game people play")
         if not self.dyn:
@@ -43,9 +45,6 @@ class RaceWriter:
         if items.kind not in ("zone", "list:dref"):
             raise Unsupported("a race for items that are not dice")
         e = self.emit
-        if self.logged:  # a decisions file's race report or event: the interpreter's to play
-            e(d, "if FQ and isinstance(FQ[0], dict) and ('race' in FQ[0] or 'raise' in FQ[0]):")
-            e(d + 1, "raise _Fallback()")
         rs, pool, cl, nx = self.temp("rs"), self.temp("po"), self.temp("cl"), self.temp("nx")
         e(d, f"{rs} = list({racers.src})")
         if not racers.safe:  # a racer that is none: the interpreter's error
@@ -90,7 +89,14 @@ class RaceWriter:
         e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
         e(d + 1, f"{err}.append(min(1.0, {values['error_rate']}))" if "error_rate" in values
           else f"{err}.append(0.0)")
-        last = self._race_model(spec, rid, rs, pool, cl, nx, (held, rate, lat, err), d, ctx)
+        per, mi = (held, rate, lat, err), None
+        if self.logged:  # the claims a decisions file or a log gives, else the model's
+            last, mi = self.temp("ls"), self.temp("mi")
+            self._race_script(rid, rs, pool, cl, cap, last, mi, d, ctx)
+            e(d, "else:")
+            self._race_model(spec, rid, rs, pool, cl, nx, per, d + 1, ctx, last)
+        else:
+            last = self._race_model(spec, rid, rs, pool, cl, nx, per, d, ctx)
         self._race_time(items, cl, last, d, ctx)
         res = self.temp("rr")
         e(d, f"{res} = [None] * {self.n}")
@@ -102,20 +108,37 @@ class RaceWriter:
                       f"for _r, _c in zip({rs}, {cl})}}")
             self.rec(d, "race", ("id", repr(rid)), ("claims", claims),
                      ("seconds", f"round({last}, 3)"),
-                     ("", "**({'uniforms': un} if un else {})"))
+                     ("", "**({'uniforms': un} if un else {})"),
+                     ("", f"**({{'missed': {mi}}} if {mi} else {{}})"))
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({rid}), ctx)
 
+    def _race_script(self, rid: str, rs: str, pool: str, cl: str, cap: str, last: str,
+                     mi: str, d: int, ctx: _Ctx) -> None:
+        """As race._scripted, in a logged game: the events raised before the race's entry
+        (raised while the claims were reported) raised again, then the entry's claims,
+        seconds, draws and misses (base.race_script); `else:` follows, for the model."""
+        e = self.emit
+        e(d, f"{mi} = None")
+        e(d, "while FQ and type(FQ[0]) is dict and 'raise' in FQ[0]:")
+        if self.raises_here():
+            self.scripted_raise(d + 1, ctx)
+        else:  # none may be raised (the interpreter's bad-input error), or handed over
+            e(d + 1, "raise _Stop()" if not self.raisable() else "raise _Fallback()")
+        e(d, "if FQ and type(FQ[0]) is dict and 'race' in FQ[0]:")
+        e(d + 1, f"{cl}, {last}, un, {mi} = _race_script(FQ, {rid!r}, {rs}, {pool}, {cap}, "
+                 f"{self.names_of()}, {self.item_ids()}, _CS.uniform)")
+
     def _race_model(self, spec: dict, rid: str, rs: str, pool: str, cl: str, nx: str,
-                    per: tuple, d: int, ctx: _Ctx) -> str:
+                    per: tuple, d: int, ctx: _Ctx, last: str | None = None) -> str:
         """As race._model: the claims of every racer; returns the name of the moment of the
-        last claim (the race's seconds)."""
+        last claim (the race's seconds), `last` when given."""
         held, rate, lat, err = per
         e = self.emit
         # race._Uniforms: a logged game asks its chance source (seeded: the same draws)
         u = "_CS.uniform()" if self.logged else "rnd()"
-        i, rem, wn, it, last = (self.temp("i"), self.temp("rm"), self.temp("wn"),
-                                self.temp("it"), self.temp("ls"))
+        i, rem, wn, it = (self.temp("i"), self.temp("rm"), self.temp("wn"), self.temp("it"))
+        last = last or self.temp("ls")
         ac = self.temp("ac")
 
         def gap(depth: int, target: str, base: str) -> None:

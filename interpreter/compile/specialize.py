@@ -105,6 +105,7 @@ from interpreter.compile.base import (
     forced_pick,
     forced_value,
     halt,
+    race_script,
     set_in,
     span,
     times,
@@ -486,7 +487,7 @@ def specialize(program: Program, players: int | None = None,
                      "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                      "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
                      "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,
-                     "_raise_entry": raise_entry,
+                     "_raise_entry": raise_entry, "_race_script": race_script,
                      **gen.consts}
             exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
             fns.append(names["play"])
