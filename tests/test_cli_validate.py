@@ -250,13 +250,15 @@ def test_validate_compile_says_every_shipped_ruleset_and_variant_is_generated(mo
     assert "bot games of every ruleset and variant run on the generated code" in result.stderr
     out = json.loads(invoke("validate", "--compile", "--format", "json", *paths).stdout)
     assert [f["generated"] for f in out["files"]] == [True] * len(paths)
-    # Games with people: a race (which people report) keeps them on the interpreter, said at
-    # the race, once, for the ruleset and every variant it holds for.
+    # Games people play: all generated at the terminal (races people report included); a
+    # referee's table that counts keeps a counted zone's games on the interpreter, said at
+    # the zone, once, for the ruleset and every variant it holds for.
     people = [(f["file"], d["path"], d["message"]) for f in out["files"]
               for d in f["diagnostics"] if d["code"] == "people-not-generated"]
-    assert people == [("rulesets/shipwrecked.yaml", "$.flow.phases.play.do[5]",
-                        "games with people are played by the reference interpreter: the code "
-                        "generator does not handle a race in a game people play yet")]
+    assert people == [("rulesets/shipwrecked.yaml", "$.components.zones.ocean.counted",
+                       "games at a referee's table that counts are played by the reference "
+                       "interpreter: the code generator does not handle a zone the referee's "
+                       "table counts (`--dice table:faces` types its faces) yet")]
 
 
 def test_validate_compile_warns_at_each_rule_the_generator_does_not_handle(tmp_path):

@@ -90,7 +90,7 @@ def play_generated(special: Specialized, game: Any) -> Result:
     queue = TimedQueue(game.forced, game.clock) if live else game.forced
     try:
         played = special.try_logged(game.seed, record, look, queue, chance,
-                                    LiveDoor(game, mirror) if live else None)
+                                    LiveDoor(game, mirror) if live or table else None)
     except MustStop as stop:
         raise HandBack(list(queue), stop) from None
     except ChanceError:

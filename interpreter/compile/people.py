@@ -16,8 +16,8 @@ while a person thinks (the door's answer is then a timeout: logged, the timers p
 same request asked again), and each decision someone was asked is logged with the moments it
 was asked and answered (`asked`, `at`). A replayed game's timeouts, and the events people
 raised (`!NAME` at their decision, or scripted: interpreter/compile/raised.py), are taken
-where the interpreter takes them, and the same request asked again. Races, which people
-report, are not generated for them yet (races.py: `Unsupported`, located).
+where the interpreter takes them, and the same request asked again. A race people report is
+asked through the same door (races.py, `_LV.report`).
 """
 
 from __future__ import annotations
@@ -54,8 +54,7 @@ class PeopleWriter:
 
     def _table_refusals(self) -> None:
         """What a referee's table that counts does not generate yet: the dice it counts
-        (their faces are unknown). Races, which people and the table report, are refused
-        where they stand (races.py)."""
+        (their faces are unknown)."""
         zones = (self.data.get("components") or {}).get("zones") or {}
         for name, spec in zones.items():
             if self.table == "counting" and isinstance(spec, dict) and spec.get("counted"):
@@ -110,12 +109,10 @@ class PeopleWriter:
         return [("", f"**({{'only': True}} if {only} else {{'asked': _ak, 'at': _LV.now()}})")]
 
     def _ask_person(self, did: str, values: Any, legal: tuple, c: str, d: int, who: Ex,
-                    shown: Shown | None) -> None:
+                    shown: Shown) -> None:
         """`c` = the person's answer: the door asks them; the answer is matched as a
         decisions file's answer is. Asked again after a timeout or an event they raised, with
         the prompt and labels worked out again (the interpreter renders them when shown)."""
-        if shown is None:
-            raise Unsupported("a person's pick in a race")
         e = self.emit
         an = self.temp("an")
         timed, raisable = self.live and bool(self.timers), bool(self.raisable())

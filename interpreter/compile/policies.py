@@ -71,6 +71,8 @@ class PolicyWriter:
             ctrl = self.controllers[seats[0]]
             if isinstance(ctrl, PolicyController):
                 self._policy(ctrl.policy, did, values, legal, c, dd, who)
+            elif isinstance(ctrl, Person) and did in self.races:
+                self.emit(dd, "raise _Stop()")  # never run: a person reports their claims
             elif isinstance(ctrl, Person):
                 self._ask_person(did, values, legal, c, dd, who, shown)
             else:

@@ -21,7 +21,10 @@ people) are not specialized yet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.people import Person
 
 
 class RaceWriter:
@@ -31,9 +34,12 @@ class RaceWriter:
         self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
                    "capacity", "model_capacity")
         rid = spec["race"]
-        if (self.table or self.live) and not self.script_only:  # reported (engine/race.py)
-            raise Unsupported("a race at the referee's table" if self.table
-                              else "a race in a game people play")
+        # Who reports their claims (engine/race.py `reporter`): a person's seat, and at the
+        # referee's table every seat; the others' claims are modelled.
+        reported = tuple(isinstance(c, Person) or bool(self.table) for c in self.controllers) \
+            if self.logged and not self.script_only and (self.table or self.live) else ()
+        if self.table == "counting" and "counts" in spec and any(reported):
+            raise Unsupported("a race a counting table reports by counts")
         if not self.dyn:
             raise Unsupported("a race without zones")
         racers = self.expr(_node(spec["by"]), ctx.scope)
@@ -94,7 +100,16 @@ class RaceWriter:
             last, mi = self.temp("ls"), self.temp("mi")
             self._race_script(rid, rs, pool, cl, cap, last, mi, d, ctx)
             e(d, "else:")
-            self._race_model(spec, rid, rs, pool, cl, nx, per, d + 1, ctx, last)
+            if any(reported):
+                rp = self.const(reported, "RP")
+                sec = self._race_reports(rid, rs, pool, cl, cap, d + 1, ctx, rp)
+                e(d + 1, f"if all({rp}[_r] for _r in {rs}):")
+                e(d + 2, f"{last}, un = {sec}, 0")
+                e(d + 1, "else:")  # the others race them on the model's clocks
+                self._race_model(spec, rid, rs, pool, cl, nx, per, d + 2, ctx, last, (rp, mi))
+                e(d + 2, f"{last} = max({sec}, {last})")
+            else:
+                self._race_model(spec, rid, rs, pool, cl, nx, per, d + 1, ctx, last)
         else:
             last = self._race_model(spec, rid, rs, pool, cl, nx, per, d, ctx)
         self._race_time(items, cl, last, d, ctx)
@@ -129,10 +144,41 @@ class RaceWriter:
         e(d + 1, f"{cl}, {last}, un, {mi} = _race_script(FQ, {rid!r}, {rs}, {pool}, {cap}, "
                  f"{self.names_of()}, {self.item_ids()}, _CS.uniform)")
 
+    def _race_reports(self, rid: str, rs: str, pool: str, cl: str, cap: str, d: int,
+                      ctx: _Ctx, rp: str) -> str:
+        """As race._reported: each reported racer's claims, in order, asked through the
+        door (`_LV.report`: a person, or the referee's table); an event raised instead is
+        raised, and the same racer asked again. Returns the name of the seconds the reports
+        took (real time in a live game, else none)."""
+        e = self.emit
+        k, a, t0, sec = self.temp("k"), self.temp("a"), self.temp("t0"), self.temp("sc")
+        e(d, f"{cl} = [[] for _ in {rs}]")
+        if self.live:
+            e(d, f"{t0} = _LV.now()")
+        e(d, f"for {k} in range(len({rs})):")
+        e(d + 1, f"if {rp}[{rs}[{k}]]:")
+        e(d + 2, "while True:")
+        e(d + 3, f"{a} = _LV.report({rid!r}, {self.step_path!r}, {rs}, {k}, {cl}, {cap}, "
+                 f"{pool})")
+        e(d + 3, f"if type({a}) is not _Raised:")
+        e(d + 4, "break")
+        leave = f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})"
+        if self.raises_here():
+            self.raised(d + 3, ctx, f"{a}.event", f"{a}.by", "False", leave=leave)
+        else:  # handed over with the event (which the interpreter raises, then asks again)
+            e(d + 3, leave)
+        e(d + 2, f"{cl}[{k}] = {a}")
+        e(d, f"{sec} = max(0.0, _LV.now() - {t0})" if self.live else f"{sec} = 0.0")
+        return sec
+
     def _race_model(self, spec: dict, rid: str, rs: str, pool: str, cl: str, nx: str,
-                    per: tuple, d: int, ctx: _Ctx, last: str | None = None) -> str:
+                    per: tuple, d: int, ctx: _Ctx, last: str | None = None,
+                    reported: tuple[str, str] | None = None) -> str:
         """As race._model: the claims of every racer; returns the name of the moment of the
-        last claim (the race's seconds), `last` when given."""
+        last claim (the race's seconds), `last` when given. With `reported` (the table of
+        seats whose claims were reported, and the name for what they missed), a reported
+        racer reaches for what it reported, in order, on its clock like the others, and
+        misses what another racer reached first."""
         held, rate, lat, err = per
         e = self.emit
         # race._Uniforms: a logged game asks its chance source (seeded: the same draws)
@@ -140,6 +186,12 @@ class RaceWriter:
         i, rem, wn, it = (self.temp("i"), self.temp("rm"), self.temp("wn"), self.temp("it"))
         last = last or self.temp("ls")
         ac = self.temp("ac")
+        intents = missed = None
+        if reported is not None:
+            intents, missed = self.temp("in"), self.temp("ms")
+            e(d, f"{intents} = [_c if {reported[0]}[_r] else None for _r, _c in "
+                 f"zip({rs}, {cl})]")
+            e(d, f"{missed} = [[] for _ in {rs}]")
 
         def gap(depth: int, target: str, base: str) -> None:
             # As _Uniforms.gap: no draw at a rate of 0 or less (never claims).
@@ -170,12 +222,20 @@ class RaceWriter:
         wl = self.temp("wl") if want is not None and "wk" not in want.src else None
         if wl is not None:
             e(d, f"{wl} = []")
-            e(d, f"for {r} in {rs}:")
-            e(d + 1, f"{wl}.append([{x} for {x} in {rem} if {want.src}])")
+            if intents is None:
+                e(d, f"for {r} in {rs}:")
+                e(d + 1, f"{wl}.append([{x} for {x} in {rem} if {want.src}])")
+            else:  # what a reported racer wants is never asked
+                q = self.temp("q")
+                e(d, f"for {r}, {q} in zip({rs}, {intents}):")
+                e(d + 1, f"{wl}.append([{x} for {x} in {rem} if {want.src}] if {q} is None "
+                         "else [])")
         e(d, f"while {ac}:")
         d1 = d + 1
         # The soonest clock; among equals the first racer (ac keeps racers in order).
         e(d1, f"{i} = min({ac}, key={nx}.__getitem__)")
+        if intents is not None:
+            self._reached(intents, missed, i, rem, ac, cl, it, wl, last, nx, gap, d1)
         e(d1, f"if {held}[{i}] is not None and len({cl}[{i}]) >= {held}[{i}]:")
         e(d1 + 1, f"{ac}.remove({i})")
         e(d1 + 1, "continue")
@@ -218,7 +278,38 @@ class RaceWriter:
             e(d1 + 2, f"{w}.remove({it})")
         e(d1, f"{last} = {nx}[{i}]")
         gap(d1, f"{nx}[{i}]", last)
+        if intents is not None:  # what a reported racer did not reach, it missed
+            e(d, f"for {i} in range(len({rs})):")
+            e(d + 1, f"if {intents}[{i}] is not None:")
+            e(d + 2, f"{missed}[{i}] += {intents}[{i}]")
+            e(d, f"{reported[1]} = {{{self.names_of()}[{rs}[_k]]: [{self.item_ids()}[_x] "
+                 f"for _x in {missed}[_k]] for _k in range(len({rs})) if {missed}[_k]}}")
         return last
+
+    def _reached(self, intents: str, missed: str, i: str, rem: str, ac: str, cl: str,
+                 it: str, wl: str | None, last: str, nx: str, gap: Any, d: int) -> None:
+        """A reported racer's claim on its clock: the next item it reported that is still
+        there (those another racer took first are missed); none left: it stops."""
+        e = self.emit
+        q = self.temp("q")
+        e(d, f"{q} = {intents}[{i}]")
+        e(d, f"if {q} is not None:")
+        e(d + 1, f"while {q} and {q}[0] not in {rem}:")
+        e(d + 2, f"{missed}[{i}].append({q}.pop(0))")
+        e(d + 1, f"if not {q}:")
+        e(d + 2, f"{ac}.remove({i})")
+        e(d + 2, "continue")
+        e(d + 1, f"{it} = {q}.pop(0)")
+        e(d + 1, f"{cl}[{i}].append({it})")
+        e(d + 1, f"{rem}.remove({it})")
+        if wl is not None:
+            w = self.temp("w")
+            e(d + 1, f"for {w} in {wl}:")
+            e(d + 2, f"if {it} in {w}:")
+            e(d + 3, f"{w}.remove({it})")
+        e(d + 1, f"{last} = {nx}[{i}]")
+        gap(d + 1, f"{nx}[{i}]", last)
+        e(d + 1, "continue")
 
     def _race_time(self, items: Ex, cl: str, last: str, d: int, ctx: _Ctx) -> None:
         """As race._in_hand: the race's seconds pass with the claimed items out of their zone,

@@ -3,7 +3,8 @@
 Input: a ruleset (its path and text, or a program with the positions of its document) and a
 setup. Output: `not-generated` warnings, located at the rule the code generator does not
 handle: bot games of that setup are then played by the reference interpreter, many times
-slower (`people-not-generated`: games with people at the terminal). `meeple simulate` says it
+slower (`people-not-generated`: games people play, at the terminal or refereeing at the
+table). `meeple simulate` says it
 before its games start; `meeple validate --compile` says it for the ruleset and each of its
 variants, so a designer learns it before any game is played.
 """
@@ -23,13 +24,16 @@ PEOPLE_HINT = "the game is the same; docs/running.md says which games the genera
 
 
 def specialized_or_refusal(program: Program, players: int | None = None,
-                           seats: dict[int, str] | None = None, live: bool = False
+                           seats: dict[int, str] | None = None, live: bool = False,
+                           table: str | None = None
                            ) -> tuple[Specialized | None, tuple[str, tuple] | None]:
     """The setup's games as generated code, or None and what the generator does not handle
     in it with the data path of the rule that uses it. `live`: games people play at the
-    terminal (logged, on real time)."""
+    terminal (logged, on real time); `table`: games a referee's table plays ("counting" or
+    "faces", logged)."""
     refused: list = []
-    special = specialize(program, players, dict(seats or {}), refused, logged=live, live=live)
+    special = specialize(program, players, dict(seats or {}), refused,
+                         logged=live or table is not None, live=live, table=table)
     if special is not None:
         return special, None
     return None, (str(refused[0]), refused[0].path or ())
@@ -49,27 +53,30 @@ def not_generated_warning(what: str, path: tuple, positions: Any,
 
 def ruleset_refusals(path: str, text: str, variants: list[str]) -> list[Diagnostic]:
     """A warning for each rule that keeps the generator from writing the bot games (default
-    players and policies) of the ruleset or of its variants, or the games with a person in
-    the first seat (`people-not-generated`), saying whose games it is."""
+    players and policies) of the ruleset or of its variants, or (`people-not-generated`) the
+    games with a person in the first seat or those a referee's table that counts plays,
+    saying whose games it is."""
     found: dict[tuple[str, str, tuple, str], tuple[list[str | None], Any]] = {}
     for variant in [None, *variants]:
         loaded = load(path, variant, text=text)
         why = specialized_or_refusal(loaded.program)[1]
-        code = "not-generated"
-        if why is None:  # people: the same code, asked of a person and on real time
+        code, who = "not-generated", "bot games"
+        if why is None:  # people: the same code, asked of a person and on real time,
             why = specialized_or_refusal(loaded.program, seats={1: "human"}, live=True)[1]
-            code = "people-not-generated"
+            code, who = "people-not-generated", "games with people"
+            if why is None:  # or of a referee's table that counts (`--dice table`)
+                why = specialized_or_refusal(loaded.program, table="counting")[1]
+                who = "games at a referee's table that counts"
         if why is not None:  # one warning per rule where it stands (a variant's own rule
             where = (loaded.positions.value(why[1])  # is in its merge)
                      if why[1] and loaded.positions is not None else None)
-            found.setdefault((code, *why, repr(where)), ([], loaded.positions))[0].append(
+            found.setdefault((code, who, *why, repr(where)), ([], loaded.positions))[0].append(
                 variant)
     out = []
-    for (code, what, at, _), (whose, positions) in found.items():
+    for (code, games, what, at, _), (whose, positions) in found.items():
         named = [f"'{v}'" for v in whose if v is not None]
         with_ = f" with variant{'s' if len(named) > 1 else ''} {', '.join(named)}" if named \
             else ""
-        games = "bot games" if code == "not-generated" else "games with people"
         subject = (games + (" of the ruleset and" if None in whose and named else "")
                    + with_ + " are")
         out.append(not_generated_warning(what, at, positions, subject, code))

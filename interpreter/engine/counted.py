@@ -45,7 +45,7 @@ class Reporter:
 
     name: str          # as the log and scripts name it: a player's or a team's name
     shown: str         # as the table is asked: "team white", "Player 1 (team white)"
-    racers: list       # the race's racers (race._Racer) it reports for; the first holds claims
+    racers: list       # the race's racers (race.Racer) it reports for; the first holds claims
     counts: dict[str, int] = field(default_factory=dict)
 
 

@@ -65,7 +65,9 @@ class RaceSpec:
 
 
 @dataclass
-class _Racer:
+class Racer:
+    """One racer of a race under way: its numbers, what it claimed, what it missed."""
+
     who: Any
     index: int
     rate: float
@@ -133,7 +135,7 @@ def _in_hand(g, zone: Zone, claimed: list, seconds: float) -> None:
             x for x in zone.items if id(x) not in kept]
 
 
-def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> _Racer:
+def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> Racer:
     if not isinstance(who, (Player, Team)):
         raise RuleError("runtime-error", f"racers are players or teams, not {who!r}",
                         spec.path + ("by",))
@@ -151,7 +153,7 @@ def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> _Racer:
     cap = int(cap) if cap is not None else None
     held = number(spec.model_capacity, None, "model_capacity")
     held = cap if held is None else int(held) if cap is None else min(cap, int(held))
-    return _Racer(who, i, number(spec.rate, 1.0, "rate"), number(spec.latency, 0.0, "latency"),
+    return Racer(who, i, number(spec.rate, 1.0, "rate"), number(spec.latency, 0.0, "latency"),
                   min(1.0, number(spec.error_rate, 0.0, "error_rate")), cap, held, [])
 
 
@@ -161,7 +163,7 @@ def _name(who: Any) -> str:
 
 # -- 1. a script --------------------------------------------------------------------------------
 
-def _scripted(g, spec: RaceSpec, env, racers: list[_Racer],
+def _scripted(g, spec: RaceSpec, env, racers: list[Racer],
               pool: list) -> tuple[float | None, int, dict | None]:
     """(seconds, random numbers the logged model drew, the counts when the entry gives
     counts), or (None, 0, None) without a script."""
@@ -195,7 +197,7 @@ def _scripted(g, spec: RaceSpec, env, racers: list[_Racer],
     return float(entry.get("seconds", 0.0)), uniforms, None
 
 
-def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
+def _check(refs: list, pool: list, racers: list[Racer], racer: Racer,
            numbered: list | None = None) -> tuple[list | None, str | None]:
     """The items a report names, or (None, why it is refused)."""
     by_ref = {str(ref(x)): x for x in pool}
@@ -223,7 +225,7 @@ def _check(refs: list, pool: list, racers: list[_Racer], racer: _Racer,
 
 # -- 2. the table -----------------------------------------------------------------------------------
 
-def _reporter(g, racer: _Racer, path: tuple) -> tuple[Any, str] | None:
+def reporter(g, racer: Any, path: tuple) -> tuple[Any, str] | None:
     """Who reports this racer's claims (a person at the terminal, the referee's table, or
     nobody: the model claims for it), with the name an event they raise is raised by. A
     person is told the race's `path` (a skill it leaves to them shapes their view)."""
@@ -237,7 +239,7 @@ def _reporter(g, racer: _Racer, path: tuple) -> tuple[Any, str] | None:
     return None
 
 
-class _RaiseNow(Exception):  # noqa: N818 - a request, not an error
+class RaiseNow(Exception):  # noqa: N818 - a request, not an error
     """`!NAME` typed while claims are reported: the event happens now, then they are asked
     again (what it changed, such as a die's new face, shows in the new listing)."""
 
@@ -248,14 +250,14 @@ class _RaiseNow(Exception):  # noqa: N818 - a request, not an error
 
 
 def _raising(g, by: str) -> Callable[[str], tuple[None, str]]:
-    """What a `!NAME` line does at a report: raises `_RaiseNow` for an event people may raise
+    """What a `!NAME` line does at a report: raises `RaiseNow` for an event people may raise
     now, else says why not. The table may name who raised it (`!NAME by Player 2`)."""
     def read(word: str) -> tuple[None, str]:
         who = [p.name for p in g.players] if by == "table" else []
         name, raiser, why = raise_request(word, g.raisable(), who, raised_later(g))
         if why is not None:
             return None, why
-        raise _RaiseNow(name, raiser or by)
+        raise RaiseNow(name, raiser or by)
     return read
 
 
@@ -267,7 +269,7 @@ def _events_hint(g, counting: bool = False) -> str:
             else f" (!{' or !'.join(events)} raises an event)")
 
 
-def _counted(g, spec: RaceSpec, env, racers: list[_Racer],
+def _counted(g, spec: RaceSpec, env, racers: list[Racer],
              pool: list) -> tuple[float, dict[str, dict[str, int]]]:
     """The table (or a person, for a reporter whose first racer they play) says how many of
     each kind each reporter claimed; each line is checked against what is left and asked
@@ -280,7 +282,7 @@ def _counted(g, spec: RaceSpec, env, racers: list[_Racer],
     i = 0
     while i < len(reps):
         rep = reps[i]
-        ask, by = _reporter(g, rep.racers[0], spec.path) or (
+        ask, by = reporter(g, rep.racers[0], spec.path) or (
             lambda game, prompt, parse: g.chance.report(prompt, parse), "table")
         raising = _raising(g, by)
 
@@ -301,7 +303,7 @@ def _counted(g, spec: RaceSpec, env, racers: list[_Racer],
             try:
                 chosen = ask(g, prompt, parse)
                 break
-            except _RaiseNow as e:
+            except RaiseNow as e:
                 g.raise_event(e.event, e.by)
             except Undo:
                 if i == 0:
@@ -319,8 +321,8 @@ def _counted(g, spec: RaceSpec, env, racers: list[_Racer],
     return seconds, {rep.name: rep.counts for rep in reps}
 
 
-def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
-    reporters = [(r, _reporter(g, r, spec.path)) for r in racers]
+def _reported(g, spec: RaceSpec, racers: list[Racer], pool: list) -> float:
+    reporters = [(r, reporter(g, r, spec.path)) for r in racers]
     if not any(rep for _, rep in reporters):
         return 0.0
     start = g.clock.now()
@@ -328,26 +330,32 @@ def _reported(g, spec: RaceSpec, racers: list[_Racer], pool: list) -> float:
     for r, rep in reporters:
         if rep is None:
             continue
-        ask, by = rep
-        cap = f" (at most {r.capacity})" if r.capacity is not None else ""
-
-        raising = _raising(g, by)
-
-        def parse(text: str, r: _Racer = r, raising=raising):
-            if text.strip().startswith("!"):
-                return raising(text)
-            return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
         while True:
-            prompt = (f"{readable(spec.id)}! {_listing(g, numbered)}\n{_name(r.who)}"
-                      f"{_side(r.who)}: which did you claim{cap}{_events_hint(g)}? numbers "
-                      f"separated by spaces, nothing for none: ")
             try:
-                r.claims = ask(g, prompt, parse)
+                r.claims = report_claims(g, spec.id, racers, r, pool, numbered, rep)
                 break
-            except _RaiseNow as e:
+            except RaiseNow as e:
                 g.raise_event(e.event, e.by)
         r.reported = True
     return max(0.0, g.clock.now() - start) if g.clock.real else 0.0
+
+
+def report_claims(g, race_id: str, racers: list[Racer], r: Racer, pool: list,
+                  numbered: list, rep: tuple[Any, str]) -> list:
+    """What `rep` (the racer's reporter and the name an event they raise is raised by) says
+    racer `r` claimed, asked until it is possible; `RaiseNow` when they raise an event."""
+    ask, by = rep
+    cap = f" (at most {r.capacity})" if r.capacity is not None else ""
+    raising = _raising(g, by)
+
+    def parse(text: str):
+        if text.strip().startswith("!"):
+            return raising(text)
+        return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
+    prompt = (f"{readable(race_id)}! {_listing(g, numbered)}\n{_name(r.who)}"
+              f"{_side(r.who)}: which did you claim{cap}{_events_hint(g)}? numbers "
+              f"separated by spaces, nothing for none: ")
+    return ask(g, prompt, parse)
 
 
 def _listing(g, numbered: list, most: int = 8) -> str:
@@ -396,7 +404,7 @@ class _Uniforms:
         return -math.log(1.0 - self()) / rate
 
 
-def _model(g, spec: RaceSpec, env, racers: list[_Racer], pool: list) -> tuple[float, int]:
+def _model(g, spec: RaceSpec, env, racers: list[Racer], pool: list) -> tuple[float, int]:
     """(the moment of the last claim, how many random numbers it took). A racer a person
     reported for reaches for what they reported, in order, on its clock like the others."""
     uniform = _Uniforms(g)
@@ -453,7 +461,7 @@ def _wants(spec: RaceSpec, env, who: Any, item: Any) -> bool:
     return spec.wanted(Env({"racer": who, "item": item}, env))
 
 
-def _preferred(g, spec: RaceSpec, r: _Racer, wanted: list) -> Any:
+def _preferred(g, spec: RaceSpec, r: Racer, wanted: list) -> Any:
     if len(wanted) == 1:
         return wanted[0]
     player = r.who if isinstance(r.who, Player) else r.who.leader

@@ -10,7 +10,9 @@ with, from the game's clock as GameAsking._decide takes them; `ask` builds the i
 options, their labels, the prompt, the bounds of a number, the points and costs of
 `actions`), shows the game as it stands and asks the seat's controller, whose answer goes
 back to the generated code by its key (a timeout, or an event the person raised, as itself:
-interpreter/compile/people.py goes on with it).
+interpreter/compile/people.py goes on with it). `report` asks a race's reporter (a person, or
+the referee's table) what a racer claimed, as the interpreter's race does
+(interpreter/engine/race.py), and gives the generated code the items by their numbers.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from interpreter.engine.asking import TIMEOUT, Raised
 from interpreter.engine.decisions import Option, Request, answer_key, option_for_value
+from interpreter.engine.race import Racer, RaiseNow, report_claims, reporter
 
 
 class _Cost:
@@ -90,6 +93,28 @@ class LiveDoor:
         if answer is TIMEOUT or isinstance(answer, Raised):  # the generated code goes on
             return answer  # with it (a timer ran out while they thought; `!NAME`)
         return answer_key(answer)
+
+
+    def report(self, race_id: str, path: tuple, racers: list, i: int, claims: list,
+               caps: list, pool: list) -> Any:
+        """What racer `i` (of `racers`, seat numbers) claimed in a race, as its reporter (the
+        seat's person, else the referee's table) says: the item numbers (of `pool`), checked
+        against `caps` and what the racers before it claimed (`claims`, item numbers), asked
+        until possible (race.report_claims); or the `Raised` event they called instead."""
+        mirror = self.mirror[0]
+        mirror.sync_all()  # the listing shows the faces, a person's view the whole game
+        game = self.game
+        item = [mirror.items[mirror.ids[x]] for x in pool]
+        number = {id(x): n for x, n in zip(item, pool, strict=True)}
+        held = [Racer(game.players[seat], k, 1.0, 0.0, 0.0, caps[k], None,
+                      [mirror.items[mirror.ids[x]] for x in claims[k]])
+                for k, seat in enumerate(racers)]
+        rep = reporter(game, held[i], path)
+        try:
+            got = report_claims(game, race_id, held, held[i], item, list(item), rep)
+        except RaiseNow as e:
+            return Raised(e.event, e.by)
+        return [number[id(x)] for x in got]
 
 
 def _said(text: str | None) -> Callable[[], str] | None:
