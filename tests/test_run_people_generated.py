@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -266,36 +267,48 @@ def test_a_persons_game_took_real_time_and_says_so_in_its_result(monkeypatch):
     assert result["seconds"] > 0 and result["winners"]
 
 
-def test_raised_events_written_too_deep_for_python_are_handed_over(tmp_path, monkeypatch):
-    # Where writing an event's triggers at each place it may be raised nests the code past
-    # Python's limit, the generator writes hand-overs there instead: the same game, the
-    # interpreter taking it on at the call.
-    from interpreter.compile import specialize as specialize_module
-    written = compile
+def _chained(tmp_path) -> str:
+    """`_tipping` whose trigger rolls the die again (where the table may call the event once
+    more, inside its own rules), with a chain of at most 3 firings."""
+    text = Path(_tipping(tmp_path)).read_text(encoding="utf-8")
+    assert text.endswith(TIP) and "max_turns: 10000\n" in text
+    text += "      - roll: die\n"  # the trigger's last step
+    path = tmp_path / "chained.yaml"
+    path.write_text(text.replace("max_turns: 10000\n", "max_turns: 10000\n  max_chain_depth: 3\n"),
+                    encoding="utf-8")
+    return str(path)
 
-    def too_deep(source, *args, **kwargs):
-        if "_raise_entry(" in source:
-            raise SyntaxError("too many statically nested blocks")
-        return written(source, *args, **kwargs)
-    monkeypatch.setattr(specialize_module, "compile", too_deep, raising=False)
-    typed = "roll\nroll\n!tip_over\nroll\nhold\n" + "roll\nhold\n" * 200
-    got, want, logs = _both([_tipping(tmp_path), "--seed", "3", "--seat", "1=human"],
+
+@pytest.mark.parametrize("calls,generated", [(2, 1), (5, 0)])
+def test_an_event_called_inside_its_own_rules_is_raised_there_to_the_chain_limit(
+        calls, generated, tmp_path, monkeypatch):
+    # The table calls the event at the roll its own trigger makes, again and again: each call
+    # is raised where it is made (the event's one function, a level deeper), and a chain past
+    # limits.max_chain_depth stops the game with the interpreter's located error.
+    typed = "3\n" + "!tip_over\n" * calls + "4\n" * 600
+    got, want, logs = _both([_chained(tmp_path), "--seed", "3", "--dice", "table:faces"],
                             monkeypatch, tmp_path, typed)
-    assert (got[2], got[3]) == (0, 1)  # handed over at the call
-    assert _said(got[0]) == _said(want[0]) and _records(logs[0]) == _records(logs[1])
-    assert got[0].count("The table tips over") == 1
+    assert got[2] == generated and _said(got[0], logs[0]) == _said(want[0], logs[1])
+    assert _records(logs[0]) == _records(logs[1])
+    assert got[0].count("The table tips over") == min(calls, 3)
+    assert got[1] == want[1]
+    if not generated:  # stopped by the rules: the interpreter gives the error, located
+        assert "triggers fired each other more than 3 deep (on 'tip_over')" in got[0]
+        assert "[budget-exceeded]" in got[0] and got[3] == 1
+    else:
+        assert got[1] == 0 and got[3] == 0
 
 
 def test_an_event_scripted_at_a_roll_is_raised_before_that_roll(tmp_path, monkeypatch):
     # A decisions file (or a log) holding an event the table raised at a roll's prompt: it is
     # raised there, before the roll, as the interpreter raises it; not at the next decision.
-    # In a game of bots nobody raises events: the generated code hands that one over.
+    # In a game of bots too: the generated code raises them as people's.
     script = tmp_path / "tip.json"
     script.write_text(json.dumps([{"raise": "tip_over", "by": "Player 2", "at_roll": True},
                                   "roll", {"raise": "tip_over", "by": "table"}, "hold"]))
     args = [_tipping(tmp_path), "--seed", "3", "--decisions", str(script)]
     got, want = _run(args, monkeypatch, True), _run(args, monkeypatch, False)
-    assert (got[2], got[3]) == (0, 1) and got[:2] == want[:2]
+    assert (got[2], got[3]) == (1, 0) and got[:2] == want[:2]
     assert got[0].count("calls tip over") == 2
     narrated = got[0].splitlines()
     assert narrated.index("  ! Player 2 calls tip over") < min(
@@ -403,11 +416,11 @@ def test_a_race_the_referees_table_reports_is_played_on_the_generated_code(
         tmp_path, monkeypatch):
     # The table types the faces and reports every hand's claims; an event it raises while
     # reporting happens there (its triggers on the generated code), and the same hand is
-    # asked again. (A call at a roll inside that event's own rules is handed over, as
-    # docs/running.md says: these seeds have none.)
+    # asked again; a call at the roll the event's own rules make (a knocked sailor rolled
+    # again) is raised there too.
     path = str(ROOT / "rulesets" / "shipwrecked.yaml")
-    raised = 0
-    for seed in (1, 5):
+    raised = nested = 0
+    for seed in (2, 5):
         got, want, logs = _both([path, "--seed", str(seed), "--dice", "table:faces"],
                                 monkeypatch, tmp_path, _faces_and_reports(seed), f"t{seed}")
         assert got[3] == 0 and want[3] >= 1  # the interpreter never played the first
@@ -415,4 +428,5 @@ def test_a_race_the_referees_table_reports_is_played_on_the_generated_code(
         assert _records(logs[0]) == _records(logs[1])
         assert any(r["t"] == "race" and r["claims"] for r in _records(logs[0]))
         raised += sum(r["t"] == "raised" and not r.get("at_roll") for r in _records(logs[0]))
-    assert raised
+        nested += sum(r["t"] == "raised" and "at_roll" in r for r in _records(logs[0]))
+    assert raised and nested

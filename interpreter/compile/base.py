@@ -318,6 +318,7 @@ class _Ctx:
     inline: int = 0
     checks: bool = False
     flag_exit: bool = False
+    base: str = ""  # the source of a depth known at run time that `depth` adds to (raised.py)
 
     def inside(self, scope: dict[str, Ex] | None = None, *, depth: int | None = None,
                in_loop: bool | None = None, inline: int | None = None) -> _Ctx:
@@ -325,7 +326,19 @@ class _Ctx:
         return _Ctx(self.scope if scope is None else scope,
                     self.depth if depth is None else depth,
                     self.in_loop if in_loop is None else in_loop,
-                    self.inline if inline is None else inline, self.checks, self.flag_exit)
+                    self.inline if inline is None else inline, self.checks, self.flag_exit,
+                    self.base)
+
+    def deeper_than(self, depth: int, most: int) -> str | None:
+        """Where the rules stand `depth` deep (counted from this context's base): None if it
+        is within `most`, else the test (source) that it is past it ("True": always)."""
+        if depth > most:
+            return "True"
+        return f"{self.base} + {depth} > {most}" if self.base else None
+
+    def depth_src(self) -> str:
+        """This context's depth, as source."""
+        return f"{self.base} + {self.depth}" if self.base else str(self.depth)
 
 
 @dataclass(frozen=True)

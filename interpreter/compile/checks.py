@@ -94,7 +94,8 @@ class CheckWriter:
             self.rec(d2 + 1, "check", ("check", repr(name)), *who)
             self.emit(d2 + 1, f"{fired} = True")
             self.emit(d2 + 1, "try:")
-            self.block(spec.get("do"), d2 + 2, _Ctx(scope, ctx.depth, False, ctx.inline, True))
+            self.block(spec.get("do"), d2 + 2, _Ctx(scope, ctx.depth, False, ctx.inline, True,
+                                                                base=ctx.base))
             self.emit(d2 + 1, "except (_EndTurn, _EndPhase) as _sig:")
             self.emit(d2 + 2, f"if {pending} is None:")
             self.emit(d2 + 3, f"{pending} = _sig")

@@ -260,7 +260,7 @@ class EffectWriter:
 
     def _s_break(self, spec: dict, d: int, ctx: _Ctx) -> None:
         if not ctx.in_loop:
-            if ctx.depth == 0:
+            if ctx.depth == 0 and not ctx.base:
                 raise Unsupported("break outside a loop written here")
             # Only a procedure's `break` can run loose (the checker refuses the rest), where
             # the interpreter stops with its located error: the seed goes back to it.
@@ -282,9 +282,13 @@ class EffectWriter:
     def _s_call(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "call", "with")
         depth = ctx.depth + 1
-        if depth > self.max_chain * 4:
+        past = ctx.deeper_than(depth, self.max_chain * 4)
+        if past == "True":
             self.emit(d, "raise _Stop()")  # the interpreter's nesting error
             return
+        if past:
+            self.emit(d, f"if {past}:")
+            self.emit(d + 1, "raise _Stop()")
         if ctx.inline >= _MAX_INLINE:
             raise Unsupported("procedures nest too deeply to write out")
         scope = {}
@@ -403,9 +407,13 @@ class EffectWriter:
         if not trigs:
             return
         depth = ctx.depth + 1
-        if depth > self.max_chain:
+        past = ctx.deeper_than(depth, self.max_chain)
+        if past == "True":
             self.emit(d, "raise _Stop()")  # the interpreter's chain-depth error
             return
+        if past:
+            self.emit(d, f"if {past}:")
+            self.emit(d + 1, "raise _Stop()")
         if ctx.inline >= _MAX_INLINE:
             raise Unsupported("triggers nest too deeply to write out")
         seen: set[str] = set()

@@ -19,6 +19,7 @@ from interpreter.compile.base import (
     _node,
 )
 from interpreter.compile.peephole import tidy
+from interpreter.compile.raised import shared_names
 
 
 class FlowWriter:
@@ -101,6 +102,7 @@ class FlowWriter:
             # No score, no standings: simulate counts no lead changes (its _Standings.ok).
             e(d, f"changes = {0 if 'score' in (self.data.get('scoring') or {}) else None}")
         self.look(d)
+        e(d, str(_Late("raisers")))  # raised events' functions (raised.py), once all are known
         e(d, "try:")
         ctx = _Ctx({})
         self.fire("game_start", d + 1, ctx)
@@ -124,6 +126,8 @@ class FlowWriter:
         e(d, f"if wk + steps > {self.max_steps // 2}:")
         e(d + 1, "raise _Fallback()")
         self.scoring(d)
+        at = self.lines.index("    " + str(_Late("raisers")))
+        self.lines[at:at + 1] = self.raiser_lines
         src = "\n".join(tidy(self.lines))
         uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
                        for k in self.uses.values())  # per seat: the period, the uses in it
@@ -131,7 +135,7 @@ class FlowWriter:
         fis = [f"fi{k}" for k in range(len(self.fired))]
         chs = [f"ch{k}" for k in sorted(self.ch_locals)]
         sums = "; ".join(f"CH[{k}] += ch{k}" for k in sorted(self.ch_locals))
-        return (src.replace(f"\n    {_Late('uses')}", uses)
+        return shared_names(src.replace(f"\n    {_Late('uses')}", uses)
                 .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
                 .replace(str(_Late("ch_sums")), sums or "pass")
                 .replace(str(_Late("keyed")), "CD = {}" if self.keyed_counts else "pass")

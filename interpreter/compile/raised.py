@@ -13,14 +13,20 @@ roll's faces), then its triggers fired. Three places call for it, as in the inte
   (step_runtime.raised_at_roll);
 - a roll at the referee's table, whose prompt took `!NAME`: the table's chance source calls
   the mirrored game's `raise_event`, which leaves the chance door as `Called`
-  (interpreter/compile/played.py); the event is raised, and the faces asked again.
+  (interpreter/compile/played.py); the event is raised, and the faces asked again;
+- a race's report (races.py), where a person or the table called the event instead.
 
-Where an event's triggers are not generated, the code hands the game over there instead
-(`Fallback` before a scripted entry is taken; `Called` with the event otherwise).
+Each event is written once, as a function inside the game's function (`raiser`), called
+from every place with the depth where the rules stand, so an event raised inside its own
+triggers calls it again one deeper and the chain's limit is tested at run time; the names it
+assigns that the game also uses are declared the game's (`shared_names`). Where an event's
+triggers are not generated, the code hands the game over there instead (`Fallback` before a
+scripted entry is taken; `Called` with the event otherwise).
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from interpreter.compile.base import Stop, Unsupported, _Ctx
@@ -45,47 +51,59 @@ class RaisedWriter:
                      if isinstance(spec, dict) and spec.get("raised_by", "rules") != "rules")
 
     def raises_here(self) -> bool:
-        """Whether raised events are written where they are raised: where people or the table
-        may raise them (a live game, a referee's table, a replay of either), never inside the
-        triggers of an event being raised (each site would write the triggers again: the code
-        would grow with every level of the chain), nor in a `lean` writer (their code nested
-        too deep for Python). Elsewhere a raise is handed over to the interpreter."""
-        return bool(self.raisable()) and not self.lean and not self.raising and bool(
-            self.live or self.table or self.script_only)
+        """Whether raised events are written where they may be raised: in every logged game
+        (a person's or the table's call, a decisions file's or a log's entry). Each event's
+        triggers are written once, as a function of the game's (`raiser`), which every place
+        calls: a raise inside an event's own triggers calls it again, one deeper."""
+        return bool(self.raisable()) and self.logged
 
     def raised(self, d: int, ctx: _Ctx, event: str, by: str, at_roll: str,
                taken: str | None = None, leave: str = "raise _Fallback()") -> None:
         """`event` (source of its name) raised by `by`, `at_roll` (sources): logged, its
-        triggers fired (outside any loop: an `end_turn` there raises); `taken`, a statement
-        run first (taking a scripted entry). An event whose triggers are not generated runs
-        `leave` instead, before anything is taken or logged."""
-        inner = ctx.inside(in_loop=False)
-        inner.flag_exit = False
-        outer, self.raising = self.raising, True
-        try:
-            self._dispatch(d, inner, event, by, at_roll, taken, leave)
-        finally:
-            self.raising = outer
-
-    def _dispatch(self, d: int, inner: _Ctx, event: str, by: str, at_roll: str,
-                  taken: str | None, leave: str) -> None:
+        triggers fired (`raiser`); `taken`, a statement run first (taking a scripted entry).
+        An event whose triggers are not generated runs `leave` instead, before anything is
+        taken or logged."""
         for j, name in enumerate(self.raisable()):
             self.emit(d, f"{'if' if j == 0 else 'elif'} {event} == {name!r}:")
-            mark = len(self.lines)
-            try:
-                if taken:
-                    self.emit(d + 1, taken)
-                moment = ((("", f"**({{}} if {by} is None else {{'at': _LV.now()}})"),)
-                          if self.live else ())  # on real time, when it was raised
-                self.rec(d + 1, "raised", ("event", repr(name)),
-                         ("", f"**({{}} if {by} is None else {{'by': {by}}})"),
-                         ("", f"**({{'at_roll': True}} if {at_roll} else {{}})"), *moment)
-                self.fire(name, d + 1, inner)
-            except Unsupported:
-                del self.lines[mark:]
+            fn = self.raiser(name, ctx)
+            if fn is None:
                 self.emit(d + 1, leave)
-            if len(self.lines) == mark:
-                self.emit(d + 1, "pass")
+                continue
+            if taken:
+                self.emit(d + 1, taken)
+            self.emit(d + 1, f"{fn}({by}, {at_roll}, {ctx.depth_src()})")
+
+    def raiser(self, name: str, ctx: _Ctx) -> str | None:
+        """The name of the function that raises `name` (GameAsking.raise_event: logged as
+        `raised`, with who raised it, `at_roll` when the table raised it at a roll's prompt
+        and its moment on real time; then its triggers fired, outside any loop, so an
+        `end_turn` there raises), called with the depth where the rules stand (the chain's
+        limits are tested against it at run time: a raise inside its own triggers calls it
+        again, one deeper); None where its triggers are not generated. Written once per
+        event (and inside the checks or not); its lines go before the game's `try:`
+        (`raiser_lines`), and which of the game's names it assigns is worked out once the
+        whole game is written (`shared_names`)."""
+        key = (name, ctx.checks)
+        if key in self.raisers:
+            return self.raisers[key]
+        fn = self.raisers[key] = f"_rz{len(self.raisers)}"
+        outer, path = self.lines, self.step_path
+        self.lines = []
+        try:
+            self.emit(1, f"def {fn}(_by, _ar, _dp):")
+            self.emit(2, f"__NONLOCAL_{fn}__")
+            moment = ((("", "**({} if _by is None else {'at': _LV.now()})"),)
+                      if self.live else ())  # on real time, when it was raised
+            self.rec(2, "raised", ("event", repr(name)),
+                     ("", "**({} if _by is None else {'by': _by})"),
+                     ("", "**({'at_roll': True} if _ar else {})"), *moment)
+            self.fire(name, 2, _Ctx({}, 0, False, 0, ctx.checks, False, "_dp"))
+            self.raiser_lines += self.lines
+        except Unsupported:
+            self.raisers[key] = None
+        finally:
+            self.lines, self.step_path = outer, path
+        return self.raisers[key]
 
     def scripted_raise(self, d: int, ctx: _Ctx) -> None:
         """The scripted event at the queue's head raised (checked, then taken)."""
@@ -101,19 +119,17 @@ class RaisedWriter:
         if not self.logged:
             return
         test = "FQ and type(FQ[0]) is dict and FQ[0].get('at_roll') and 'raise' in FQ[0]"
-        self.emit(d, f"if {test}:")
-        if not self.raises_here():  # none can be raised (the interpreter's bad-input error),
-            self.emit(d + 1, "raise _Stop()" if not self.raisable() else "raise _Fallback()")
-            return  # or handed over
+        self.emit(d, f"while {test}:")
+        if not self.raises_here():  # none can be raised: the interpreter's bad-input error
+            self.emit(d + 1, "raise _Stop()")
+            return
         self.scripted_raise(d + 1, ctx)
-        self.emit(d + 1, f"if {test}:")  # two at one roll (rare): handed over, which keeps
-        self.emit(d + 2, "raise _Fallback()")  # the code no deeper than one
 
     def table_roll(self, call: str, d: int, ctx: _Ctx) -> None:
         """`call` (a statement asking the chance door for a roll's faces); at the referee's
         table, where an event may be raised at the prompt: raised, then asked again."""
         if not (self.table and self.raises_here()):
-            self.emit(d, call)  # an event raised at the prompt is handed over (`Called`)
+            self.emit(d, call)  # none may be raised there
             return
         cl = self.temp("cl")
         self.emit(d, "while True:")
@@ -123,3 +139,77 @@ class RaisedWriter:
         self.emit(d + 1, f"except _Called as {cl}:")
         self.raised(d + 2, ctx, f"{cl}.entry['raise']", f"{cl}.entry.get('by')", "True",
                     leave="raise")
+
+
+def shared_names(src: str) -> str:
+    """A logged game's source with each raiser's `nonlocal` line written: the names it
+    assigns that the game's function or another raiser also reads or assigns (the game's
+    state, counters, clock) are the game's; the rest stay its own. A shared name the game's
+    function never assigns is first bound there (to None), before the raisers."""
+    if "__NONLOCAL_" not in src:
+        return src
+    play = ast.parse(src).body[0]
+    raisers = [f for f in play.body
+               if isinstance(f, ast.FunctionDef) and f.name.startswith("_rz")]
+    names = {f.name: _Names(f) for f in raisers}
+    game = _Names(play, skip=set(names))
+    game.stored |= {a.arg for a in play.args.args}
+    unbound: set[str] = set()
+    for f in raisers:
+        others = game.used.union(*(n.used for k, n in names.items() if k != f.name))
+        shared = sorted(names[f.name].stored & others)
+        unbound |= set(shared) - game.stored
+        src = src.replace(f"__NONLOCAL_{f.name}__",
+                          f"nonlocal {', '.join(shared)}" if shared else "pass", 1)
+    if unbound:
+        first = f"    def {raisers[0].name}("
+        src = src.replace(first, f"    {' = '.join(sorted(unbound))} = None\n{first}", 1)
+    return src
+
+
+class _Names(ast.NodeVisitor):
+    """The names a function assigns (`stored`: not a comprehension's own, nor an `except`
+    clause's) and those it uses at all (`used`), in its own body and the lambdas and
+    comprehensions in it; functions named in `skip` are left out."""
+
+    def __init__(self, fn: ast.FunctionDef, skip: set[str] = frozenset()):
+        self.stored: set[str] = set()
+        self.used: set[str] = set()
+        self.skip = skip
+        self.local: list[set[str]] = []  # the comprehensions' own names, innermost last
+        for stmt in fn.body:
+            self.visit(stmt)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.name not in self.skip:
+            self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if any(node.id in own for own in self.local):
+            return
+        self.used.add(node.id)
+        if isinstance(node.ctx, ast.Store):
+            self.stored.add(node.id)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.used.add(node.target.id)  # binds in the function, even in a comprehension
+        self.stored.add(node.target.id)
+        self.visit(node.value)
+
+    def _comprehension(self, node: Any) -> None:
+        own = {n.id for g in node.generators for n in ast.walk(g.target)
+               if isinstance(n, ast.Name)}
+        self.visit(node.generators[0].iter)  # the first iterable is the function's
+        self.local.append(own)
+        for g in node.generators:
+            if g is not node.generators[0]:
+                self.visit(g.iter)
+            for test in g.ifs:
+                self.visit(test)
+        for part in ("elt", "key", "value"):
+            if hasattr(node, part):
+                self.visit(getattr(node, part))
+        self.local.pop()
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+

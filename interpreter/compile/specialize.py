@@ -169,7 +169,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
                  logged: bool = False, live: bool = False, table: str | None = None,
-                 script_only: bool = False, lean: bool = False):
+                 script_only: bool = False):
         self.p = program
         self.data = program.data
         self.n = players
@@ -180,8 +180,9 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.live = live
         self.table = table  # a referee's table types the chance in (people.py)
         self.script_only = script_only  # decisions come from the log alone (a replay)
-        self.lean = lean  # events people raise handed over, not written (raised.py)
-        self.raising = False  # writing a raised event's triggers (raised.py)
+        # Per raised event and depth, the function that raises it (raised.py), and their lines.
+        self.raisers: dict[tuple, str | None] = {}
+        self.raiser_lines: list[str] = []
         self.step_path: tuple | None = None  # the data path of the step being written
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
@@ -464,17 +465,7 @@ def specialize(program: Program, players: int | None = None,
                 gen._restart()
             source = gen.generate()
             kind = "logged" if logs else "tracked" if track else "game"
-            try:
-                code = compile(source, f"<meeple specialized {kind}>", "exec")
-            except SyntaxError:
-                if not (logs and gen.raisable()):
-                    raise
-                # Events people raise, written where they are raised, can nest the code past
-                # Python's limit: then written as hand-overs instead (raised.py `lean`).
-                gen.lean = True
-                gen._restart()
-                source = gen.generate()
-                code = compile(source, f"<meeple specialized {kind}>", "exec")
+            code = compile(source, f"<meeple specialized {kind}>", "exec")
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                      "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
                      "_span": span, "_set_in": set_in, "_unseen": unseen,
