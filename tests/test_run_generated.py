@@ -260,9 +260,11 @@ draws:
 
 
 @pytest.mark.parametrize("game,extra,dice,generated", [
-    # Faces for a whole game, then faces that run out mid-game (the interpreter says so).
+    # Faces for a whole game, then faces that run out mid-game, then a face the die does not
+    # have: the game stops there, saying so.
     ("pig", [], json.dumps([(i * 7) % 6 + 1 for i in range(3000)]), 1),
     ("pig", [], json.dumps([6, 5, 4, 3]), 0),
+    ("pig", [], json.dumps([6, 5, 4, 7]), 0),
     # Shuffles and blind draws named by piece, face and zone (docs/running.md's example).
     ("dark_water_salvage", ["--players", "2"], SALVAGE_DICE, 1),
     # Races: with a dice file the model's random numbers are the script's (none: 0.5).
@@ -279,6 +281,7 @@ def test_a_dice_file_is_asked_by_the_generated_code_as_by_the_interpreter(
     got = _run([*args, "--log", str(logs[0])], monkeypatch, True)
     want = _run([*args, "--log", str(logs[1])], monkeypatch, False)
     assert got[2] == generated and got[:2] == want[:2]
+    assert got[3] == 0  # a file that runs out or does not fit stops the game there, as it is
     assert logs[0].read_bytes() == logs[1].read_bytes()
 
 

@@ -11,9 +11,10 @@ resumed game's replayed records), while the `Game` mirrors the generated game's 
 
 Where the generated code cannot follow the game (a number past its range, a scripted entry
 that moves the modelled clock, an event raised whose triggers it does not generate, the
-rules stopping it as an error, a dice file that runs out) it raises `HandBack` with what the
-interpreter needs to take the game on from the records made so far: the caller replays
-them on the interpreter, checked record by record and not narrated again, and plays on there.
+rules stopping it as an error) it raises `HandBack` with what the interpreter needs to take
+the game on from the records made so far: the caller replays them on the interpreter,
+checked record by record and not narrated again, and plays on there. A chance source that
+fails (a dice file run out, the table's input ended) stops the game as the interpreter's.
 """
 
 from __future__ import annotations
@@ -94,9 +95,8 @@ def play_generated(special: Specialized, game: Any) -> Result:
     except MustStop as stop:
         raise HandBack(list(queue), stop) from None
     except ChanceError:
-        if table:  # the table's input ended: the game stops here (and can be resumed)
-            raise
-        raise HandBack(list(queue)) from None  # a dice file: the interpreter says what failed
+        raise  # the table's input ended, or a dice file ran out or does not fit: the game
+        # stops here, as the interpreter's does
     except Called as called:  # an event the generated code does not raise here
         raise HandBack([called.entry, *queue]) from None
     if played is None:

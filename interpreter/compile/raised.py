@@ -118,7 +118,8 @@ class RaisedWriter:
         scripted answers (step_runtime.raised_at_roll)."""
         if not self.logged:
             return
-        test = "FQ and type(FQ[0]) is dict and FQ[0].get('at_roll') and 'raise' in FQ[0]"
+        test = ("FQ and type(FQ[0]) is dict and FQ[0].get('at_roll') and 'raise' in FQ[0] "
+                "and FQ[0].get('rolls', rolls) == rolls")
         self.emit(d, f"while {test}:")
         if not self.raises_here():  # none can be raised: the interpreter's bad-input error
             self.emit(d + 1, "raise _Stop()")

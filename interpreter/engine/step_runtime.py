@@ -54,10 +54,12 @@ def count_use(g, did: str, opt: Option, player) -> None:
 
 def raised_at_roll(g, path: tuple) -> None:
     """Events the table raised while it was asked for a roll's faces (`at_roll` in a log or a
-    decisions file): raised again just before that roll, where they happened."""
+    decisions file): raised again just before that roll, where they happened. A log's entry
+    knows how many rolls came before it (`rolls`, journal.script): rolls the rules make
+    before that one (a trigger's, a bot's turn) go by without it."""
     forced = g.forced
     while forced and type(forced[0]) is dict and forced[0].get("at_roll") and (
-            "raise" in forced[0]):
+            "raise" in forced[0]) and forced[0].get("rolls", g.rolls) == g.rolls:
         g.raise_scripted(forced.popleft(), path)
 
 

@@ -94,10 +94,12 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
     fired: dict[int, float] = {}
     queries = 0
     decisions = []
+    rolls = 0  # the rolls made so far: an event raised at a roll's prompt came before the next
     for rec in records:
         t = rec["t"]
         if t == "roll":
             faces.extend(rec["faces"])
+            rolls += 1
         elif t == "shuffle":
             orders.append(rec["order"])
         elif t == "draw" and rec.get("blind"):
@@ -120,7 +122,8 @@ def script(records: list[dict]) -> tuple[ScriptedChance, list[dict]]:
             decisions.append({"timeout": rec["at"]})
         elif t == "raised" and "by" in rec:
             decisions.append({"raise": rec["event"], "by": rec["by"],
-                              **({"at_roll": True} if rec.get("at_roll") else {}),
+                              **({"at_roll": True, "rolls": rolls} if rec.get("at_roll")
+                                 else {}),
                               **({"at": rec["at"]} if "at" in rec else {})})
         elif t == "end":
             queries = rec.get("hazard_queries", 0)
