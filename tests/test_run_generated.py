@@ -33,8 +33,8 @@ def _run(args: list[str], monkeypatch, generated: bool, typed: str | None = None
     game on)."""
     played, interpreted = [], []
 
-    def spy(special, game):
-        result = play_generated(special, game)  # HandBack: the interpreter takes it on
+    def spy(special, game, *more):
+        result = play_generated(special, game, *more)  # HandBack: the interpreter takes it on
         played.append(isinstance(result, Result))
         return result
 

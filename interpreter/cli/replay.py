@@ -105,15 +105,17 @@ def replay(log, as_json, quiet):
 def _replayed(game: Any, loaded: Any, head: dict, live: bool,
               set_up: Callable[[Any], Any]) -> tuple[Any, Any]:
     """The game played from its log, and the `Game` that played it: on the generated code
-    (`script_only`: it asks nobody), or the interpreter's for a game from a position; where
+    (`script_only`: it asks nobody; from the log's position, when it has one); where
     the generated code hands the game over, the interpreter replays what it made (checked,
     not narrated again) and plays on."""
+    positioned = logged_position(head) is not None
     special = specialize(loaded.program, head["players"], None, logged=True, live=live,
-                         script_only=True) if logged_position(head) is None else None
+                         script_only=True, positioned=positioned,
+                         out=any(p.eliminated for p in game.players))
     if special is None:
         return game.run(), game
     try:
-        return play_generated(special, game), game
+        return play_generated(special, game, positioned), game
     except HandBack as back:
         made = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
         again = set_up(_Narrator(None, game.narrator, made, None))

@@ -378,15 +378,16 @@ class _Session:
 
     def generated(self) -> Any:
         """The generated code that plays this session's game (interpreter/cli/run_generated.py),
-        or None where the interpreter plays it: a game handed back, one from a position, or
-        seats or rules the generator does not take (`meeple validate --compile` says which
-        rules)."""
-        if self.handed is not None or self.where is not None:
+        or None where the interpreter plays it: a game handed back, or seats or rules the
+        generator does not take (`meeple validate --compile` says which rules). A game from a
+        position has code that begins where the position puts it."""
+        if self.handed is not None:
             return None
         if self.special is _UNSET:
             table = {"table": "counting", "table:faces": "faces"}.get(self.head.get("dice"))
             self.special = specialize(self.loaded.program, self.head["players"], self.seats,
-                                      logged=True, live=self.live, table=table)
+                                      logged=True, live=self.live, table=table,
+                                      positioned=self.where is not None, out=_out(self.game))
         return self.special
 
     def chance(self, records: list[dict]):
@@ -515,6 +516,11 @@ def _last_input(records: list[dict], session: _Session) -> int | None:
     return None
 
 
+def _out(game: Any) -> bool:
+    """Whether someone is out in a game about to begin (a position can say so)."""
+    return game is not None and any(p.eliminated for p in game.players)
+
+
 def _logged_sets(head: dict) -> dict[str, str]:
     return {k: str(v) if not isinstance(v, bool) else str(v).lower()
             for k, v in (head.get("set") or {}).items()}
@@ -526,7 +532,7 @@ def _play(game, session: _Session) -> Result:
     try:
         special = session.generated()
         if special is not None:
-            return play_generated(special, game)
+            return play_generated(special, game, session.where is not None)
         return game.run()
     except (ChanceError, EOFError, KeyboardInterrupt) as e:
         click.echo(f"\nThe game stopped: {_stopped(e, session)}", err=True)

@@ -26,7 +26,7 @@ from interpreter.compile.played import Called, ChanceDoor, MustStop, Specialized
 from interpreter.engine.chance import ChanceError, SeededChance
 from interpreter.engine.results import Result
 from interpreter.table.live_door import LiveDoor
-from interpreter.table.mirror import Mirror
+from interpreter.table.mirror import Mirror, Placed
 
 
 def _raised_at_the_table(name: str, by: str | None = None, at_roll: bool = False) -> None:
@@ -64,8 +64,9 @@ class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
                 "ruleset and the log or the seed.")
 
 
-def play_generated(special: Specialized, game: Any) -> Result:
-    """Plays `game` on `special` (its program and seats); see the module's docstring."""
+def play_generated(special: Specialized, game: Any, positioned: bool = False) -> Result:
+    """Plays `game` on `special` (its program and seats), from where the game stands when
+    `positioned` (a game from a position, generated for it); see the module's docstring."""
     mirror: list[Mirror] = []
     chance = ChanceDoor(game.chance, game)
 
@@ -91,7 +92,8 @@ def play_generated(special: Specialized, game: Any) -> Result:
     queue = TimedQueue(game.forced, game.clock) if live else game.forced
     try:
         played = special.try_logged(game.seed, record, look, queue, chance,
-                                    LiveDoor(game, mirror) if live or table else None)
+                                    LiveDoor(game, mirror) if live or table else None,
+                                    Placed(game) if positioned else None)
     except MustStop as stop:
         raise HandBack(list(queue), stop) from None
     except ChanceError:

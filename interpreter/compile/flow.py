@@ -49,7 +49,8 @@ class FlowWriter:
 
     def generate(self) -> str:
         e = self.emit
-        e(0, "def play(seed, _rec, _look, FQ, _CS, _LV=None):" if self.logged else "def play(seed):")
+        e(0, "def play(seed, _rec, _look, FQ, _CS, _LV=None, _POS=None):" if self.logged
+          else "def play(seed):")
         d = 1
         if self.logged:
             e(d, "itn = False")  # within a turn: a roll is the current player's
@@ -101,13 +102,22 @@ class FlowWriter:
             e(d, "first = leader = None")
             # No score, no standings: simulate counts no lead changes (its _Standings.ok).
             e(d, f"changes = {0 if 'score' in (self.data.get('scoring') or {}) else None}")
+        self.load_position(d)  # a game from a position (positions.py)
         self.look(d)
         e(d, str(_Late("raisers")))  # raised events' functions (raised.py), once all are known
         e(d, "try:")
         ctx = _Ctx({})
-        self.fire("game_start", d + 1, ctx)
-        phases = self._reachable()
-        e(d + 1, f"ph = {phases.index(self.p.start)}")
+        begun = self.begun()
+        if begun is not None:
+            e(d + 1, f"if {begun}:")
+            mark = len(self.lines)
+            self.fire("game_start", d + 2, ctx)
+            if len(self.lines) == mark:
+                e(d + 2, "pass")
+        else:
+            self.fire("game_start", d + 1, ctx)
+        phases = self.phase_list(self._reachable())
+        e(d + 1, f"ph = {self.start_phase(phases)}")
         e(d + 1, "while ph >= 0:")
         for i, name in enumerate(phases):
             e(d + 2, f"{'if' if i == 0 else 'elif'} ph == {i}:")
@@ -172,8 +182,13 @@ class FlowWriter:
         ctx = _Ctx({})
         e(d, "phases_n += 1")
         self.rec(d, "phase", ("phase", repr(name)))
-        self.block(spec.get("on_begin"), d, ctx)
-        self.fire("phase_start", d, ctx)
+        if self.positioned and spec.get("turns") is not None:
+            e(d, "if rs is None:")  # a position inside the phase has its beginning behind it
+            self.block(spec.get("on_begin"), d + 1, ctx)
+            self.fire("phase_start", d + 1, ctx)
+        else:
+            self.block(spec.get("on_begin"), d, ctx)
+            self.fire("phase_start", d, ctx)
         rep = spec.get("repeat") or {}
         self._only(rep, "times", "until", "while", "max")
         times = self.expr(_node(rep["times"]), {}) if "times" in rep else None
@@ -243,10 +258,20 @@ class FlowWriter:
         by_team = bool(turns.get("by_team")) and bool(self.team_names)
         if turns.get("order", "clockwise") not in ("clockwise", "counterclockwise", "by"):
             raise Unsupported("turn order")
-        e(d, "round_n += 1")
-        self.reset("round", d)
         ctx = _Ctx({})
-        self.fire("round_start", d, ctx)
+        if self.positioned:  # the round a position resumes in (Game._run_round)
+            e(d, "rr, rs = rs, None")
+            e(d, "if rr is None:")
+            e(d + 1, "round_n += 1")
+            self.reset("round", d)
+            self.kept("rr is not None", ("round", "turn"), d)
+            e(d, "if rr is None:")
+            self.fire("round_start", d + 1, ctx)
+            e(d + 1, "pass")
+        else:
+            e(d, "round_n += 1")
+            self.reset("round", d)
+            self.fire("round_start", d, ctx)
         ccw = turns.get("order") == "counterclockwise"
         if "by" in turns:  # as Game._run_round, whatever the order says
             src = self._turns_by(turns["by"], d)  # interpreter/compile/deciders.py
@@ -272,6 +297,13 @@ class FlowWriter:
                 src = "order"
         if by_team:
             self._team_order(d)
+        if self.positioned:  # the players before it in this round have had their turn
+            e(d, f"order = list({src})")
+            e(d, "if rr is not None:")
+            e(d + 1, "if rr not in order:")
+            e(d + 2, "raise _Stop()")  # the interpreter's bad-input error, located
+            e(d + 1, "order = order[order.index(rr):]")
+            src = "order"
         e(d, "stop = False")
         e(d, f"for pc in {src}:")
         d1 = d + 1
@@ -292,10 +324,15 @@ class FlowWriter:
 
     def turn(self, spec: dict, d: int) -> None:
         e = self.emit
-        e(d, "turn_n += 1")
+        if self.positioned:  # the turn a position resumes at is not counted again
+            e(d, "if rr is None or pc != rr:")
+            e(d + 1, "turn_n += 1")
+        else:
+            e(d, "turn_n += 1")
         e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
         e(d + 1, "raise _Stop()")
         self.reset("turn", d)
+        self.kept("rr is not None and pc == rr", ("round", "turn"), d)
         self.rec(d, "turn", ("player", self.who_src(Ex("cur", "player", True))),
                  ("turn", "turn_n"), ("round", "round_n"))
         if self.logged:

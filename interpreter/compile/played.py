@@ -220,7 +220,7 @@ class Specialized:
     def try_logged(self, seed: Any, record: Callable[[dict], Any],
                    look: Callable[[Callable], Any] | None = None,
                    forced: list | None = None, chance: ChanceDoor | None = None,
-                   door: Any = None) -> Played | None:
+                   door: Any = None, position: Any = None) -> Played | None:
         """One logged game on `seed` by the generated code alone: each record goes to
         `record` as it is made, the end's last; `look`, if given, first receives the function
         that tells the game's state as it stands (interpreter/table/mirror.py); `forced`: the
@@ -228,15 +228,16 @@ class Specialized:
         are used, so what is left shows what was not); `chance`: where its chance comes from
         (default: seeded by `seed`, as the interpreter's game); `door`: a live game's
         (`specialize(live=True)`): its clock, and people's decisions
-        (interpreter/table/live_door.py). None or `MustStop` as `try_raw`: the records made
-        so far are then not the whole game."""
+        (interpreter/table/live_door.py); `position`: where a game from a position begins
+        (`specialize(positioned=True)`: interpreter/table/mirror.py `Placed`). None or
+        `MustStop` as `try_raw`: the records made so far are then not the whole game."""
         if chance is None:
             from interpreter.engine.setup import new_game
             game = new_game(self.program, self.players, dict(self.seats), seed=seed)
             chance = ChanceDoor(game.chance, game)
         try:
             queue = forced if isinstance(forced, deque) else deque(forced or ())
-            raw = self.play_raw(seed, record, look, queue, chance, door)
+            raw = self.play_raw(seed, record, look, queue, chance, door, position)
         except Fallback:
             self.fallbacks += 1
             return None

@@ -129,6 +129,7 @@ from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
+from interpreter.compile.positions import PositionWriter
 from interpreter.compile.races import RaceWriter
 from interpreter.compile.raised import RaisedWriter, raise_entry
 from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
@@ -164,12 +165,13 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
-           ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter):
+           ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
+           PositionWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
                  logged: bool = False, live: bool = False, table: str | None = None,
-                 script_only: bool = False):
+                 script_only: bool = False, positioned: bool = False, out: bool = False):
         self.p = program
         self.data = program.data
         self.n = players
@@ -180,6 +182,8 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.live = live
         self.table = table  # a referee's table types the chance in (people.py)
         self.script_only = script_only  # decisions come from the log alone (a replay)
+        self.positioned = positioned  # the game may begin at a position (positions.py)
+        self.out = out  # ... where someone is out
         # Per raised event and depth, the function that raises it (raised.py), and their lines.
         self.raisers: dict[tuple, str | None] = {}
         self.raiser_lines: list[str] = []
@@ -211,8 +215,9 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self._team_setup()
         self.checks = self._check_specs()
         steps = [s for steps in _all_step_lists(data) for s in _walk(steps)]
-        # Whether anyone can be eliminated: if not, `eliminated` is false throughout.
-        self.elim = any(isinstance(s, dict) and "eliminate" in s for s in steps)
+        # Whether anyone can be eliminated (or is out at the position the game begins at):
+        # if not, `eliminated` is false throughout.
+        self.elim = self.out or any(isinstance(s, dict) and "eliminate" in s for s in steps)
         written = set()
         for s in steps:
             if isinstance(s, dict):
@@ -422,7 +427,8 @@ def specialize(program: Program, players: int | None = None,
                seats: dict[int, str] | None = None,
                refused: list | None = None, logged: bool = False,
                live: bool = False, table: str | None = None,
-               script_only: bool = False) -> Specialized | None:
+               script_only: bool = False, positioned: bool = False,
+               out: bool = False) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
     what and where. `logged`: the function also writes the game's log, record for record as
@@ -431,7 +437,10 @@ def specialize(program: Program, players: int | None = None,
     go to the caller's door (interpreter/compile/people.py). `table` (with `logged`): a
     referee's table types the dice and blind draws in ("faces"; "counting": the dice of zones
     it counts are counted, not typed). `script_only` (with `logged`): every decision is
-    taken from the scripted answers, nobody asked (a replay: `ScriptEnded` where they end)."""
+    taken from the scripted answers, nobody asked (a replay: `ScriptEnded` where they end).
+    `positioned` (with `logged`): the game may begin at a position (`meeple run --from`):
+    the function takes the caller's positioned game (interpreter/compile/positions.py);
+    `out`: a player is out there (so the code keeps who is out, as when rules eliminate)."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -459,7 +468,8 @@ def specialize(program: Program, players: int | None = None,
         for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
             learned = gen.learned if gen is not None else None
             gen = _Gen(program, n, controllers, track, logs, live and logs,
-                       table if logs else None, script_only and logs)
+                       table if logs else None, script_only and logs, positioned and logs,
+                       out and logs)
             if learned:  # the kinds the first writer learned hold for the second (maps.py)
                 gen.learned = learned
                 gen._restart()

@@ -8,6 +8,8 @@ holds, and the players' and the game's state of plain kinds. Output: `sync()` wr
 the `Game`, so narration (interpreter/table/narrate.py), which reads a few things of the game
 besides each record (a die's face, the zone an item lies in, who is playing, a player's
 quantity after a transfer), says exactly what it says of the interpreter's own game.
+`Placed` goes the other way: a game put at a position, as the generated code of a game from
+a position reads it (interpreter/compile/positions.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,33 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine.values import Zone, pieces
+
+_THINGS = frozenset({"player", "team", "dref", "card", "cell"})
+
+
+def by_kind(v: Any, kind: str, thing: Callable[[Any, str], Any]) -> Any:
+    """`v`, of `kind` (a generated game's kinds: `list:K`, `map:K=V`, ...), with each player,
+    team, die, card or cell in it given to `thing` (the value and its kind) for its other
+    form: the generated game's numbers and ids one way, the interpreter's objects the
+    other."""
+    if v is None:
+        return v
+    if kind.startswith("list:"):
+        return [by_kind(x, kind[5:], thing) for x in v]
+    if kind.startswith("map:"):
+        key, _, item = kind[4:].partition("=")
+        return {by_kind(k, key, thing): by_kind(x, item, thing) for k, x in v.items()}
+    return thing(v, kind) if kind in _THINGS else v
+
+
+def zones_of(game: Any) -> dict[str, Zone]:
+    """Every zone of a game by its id: the game's, and each player's and team's own."""
+    out: dict[str, Zone] = {z.id: z for z in game.zones.values()}
+    for owner in [*game.players, *game.teams]:
+        for value in vars(owner).values():
+            if isinstance(value, Zone):
+                out[value.id] = value
+    return out
 
 
 class Mirror:
@@ -26,15 +55,11 @@ class Mirror:
         self.look = look
         env = game.env
         self.items = pieces(env)  # die and card ids -> the game's objects
-        self.zones: dict[str, Zone] = {z.id: z for z in game.zones.values()}
+        self.zones = zones_of(game)
         self.cells: dict[str, Any] = {c.id: c for value in env.values()
                                       for c in getattr(value, "cells", None) or ()
                                       if hasattr(c, "id")}
         self.ids: tuple = ()
-        for owner in [*game.players, *game.teams]:
-            for value in vars(owner).values():
-                if isinstance(value, Zone):
-                    self.zones[value.id] = value
 
     def sync(self) -> None:
         """The generated game's state as it stands now, written into the `Game`."""
@@ -103,20 +128,73 @@ class Mirror:
 
     def value(self, v: Any, kind: str) -> Any:
         """A generated game's value as the interpreter holds it, by its kind."""
-        if v is None or kind in ("int", "num", "str", "bool", "?"):
-            return v
+        return by_kind(v, kind, self._thing)
+
+    def _thing(self, v: Any, kind: str) -> Any:
         g = self.game
-        if kind.startswith("list:"):
-            return [self.value(x, kind[5:]) for x in v]
-        if kind.startswith("map:"):
-            key, _, item = kind[4:].partition("=")
-            return {self.value(k, key): self.value(x, item) for k, x in v.items()}
         if kind == "player":
             return g.players[v]
         if kind == "team":
             return g.teams[v]
-        if kind in ("dref", "card"):
-            return self.items[self.ids[v]]
         if kind == "cell":
             return self.cells[v]
-        return v
+        return self.items[self.ids[v]]  # a die or a card, by its number
+
+
+class Placed:
+    """A game the interpreter set up and put at a position (interpreter/table/position.py
+    `apply`; never run), as the generated code of a game from a position reads it
+    (interpreter/compile/positions.py, `_POS`): the phase it begins at, the seat whose turn
+    it resumes at, the round, turn and whose turn, every state value, what each zone holds,
+    each die's face and who is out, each value turned into the generated code's own by its
+    kind (the inverse of `Mirror.value`)."""
+
+    def __init__(self, game: Any):
+        self.game = game
+        self.begin = game.begin
+        self.resume = game.resume.seat - 1 if game.resume is not None else None
+        self.round, self.turn = game.round, game.turn
+        self.cur = game.current.seat - 1 if game.current is not None else 0
+        self.kept = dict(game.kept)
+        self.out = [p.eliminated for p in game.players]
+        self.items = pieces(game.env)  # die and card ids -> the game's objects
+        self.zones = zones_of(game)
+        self.number: dict[str, int] = {}
+        self.ids: tuple = ()
+
+    def bind(self, ids: tuple) -> None:
+        """The generated code's numbers of the dice and cards, by their ids."""
+        self.number = {item_id: i for i, item_id in enumerate(ids)}
+        self.ids = ids
+
+    def state(self, name: str) -> Any:
+        return self.game.env.get(name)
+
+    def players(self, name: str) -> list:
+        return [getattr(p, name) for p in self.game.players]
+
+    def teams(self, name: str) -> list:
+        return [getattr(t, name) for t in self.game.teams]
+
+    def face(self, die_id: str) -> Any:
+        return self.items[die_id].face
+
+    def faces(self, count: int) -> list:
+        """The faces of the dice, by their numbers (the first `count` items)."""
+        return [self.items[self.ids[i]].face for i in range(count)]
+
+    def zone(self, zone_id: str) -> list[int]:
+        return [self.number[x.id] for x in self.zones[zone_id].items]
+
+    def value(self, v: Any, kind: str) -> Any:
+        """The game's value as the generated code holds it, by its kind."""
+        return by_kind(v, kind, self._number)
+
+    def _number(self, v: Any, kind: str) -> Any:
+        if kind == "player":
+            return v.seat - 1
+        if kind == "team":
+            return next(i for i, t in enumerate(self.game.teams) if t is v)
+        if kind == "cell":
+            return v.id
+        return self.number[v.id]  # a die or a card
