@@ -17,6 +17,8 @@ import json
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import ROOT
 from tests.test_position import _example
@@ -202,3 +204,44 @@ def test_a_log_from_a_position_replays_and_resumes_on_the_generated_code(tmp_pat
     resumed = _run(["--resume", str(cut)], monkeypatch, True)
     assert (resumed[1], resumed[2], resumed[3]) == (0, 1, 0)
     assert cut.read_text().splitlines()[1:] == lines[1:]  # the same game to its end
+
+
+# Valid positions of the small ruleset: any phase (or none, or the end), round and turn
+# counters, whose turn, its state, scores, who is out, where the white dice lie and their
+# faces.
+SEATS = ["Player 1", "Player 2", "Player 3"]
+positions = st.fixed_dictionaries({}, optional={
+    "phase": st.sampled_from(["setup", "play", "tally", "end"]),
+    "round": st.integers(0, 5),
+    "turn": st.integers(0, 12),
+    "current": st.sampled_from(SEATS),
+    "state": st.fixed_dictionaries({}, optional={
+        "pot": st.integers(0, 50), "leader": st.sampled_from([None, *SEATS]),
+        "lap": st.integers(0, 9), "turn_total": st.integers(0, 30)}),
+    "players": st.dictionaries(st.sampled_from(SEATS), st.fixed_dictionaries(
+        {"score": st.integers(0, 60)}, optional={"eliminated": st.booleans()}), max_size=3),
+    "zones": st.permutations(["white[0]", "white[1]", "white[2]"]).flatmap(
+        lambda dice: st.integers(0, 3).map(lambda k: {"table": dice[:k], "pool": dice[k:]})),
+    "dice": st.fixed_dictionaries({}, optional={
+        "die": st.integers(1, 6), "white": st.lists(st.integers(1, 6), min_size=3,
+                                                     max_size=3)}),
+})
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(where=positions, seed=st.integers(0, 50))
+def test_any_position_plays_alike_on_both_paths(tmp_path_factory, monkeypatch, where, seed):
+    folder = tmp_path_factory.mktemp("from")
+    ruleset = folder / "game.yaml"
+    ruleset.write_text(RULESET, encoding="utf-8")
+    pos = folder / "pos.json"
+    pos.write_text(json.dumps(where), encoding="utf-8")
+    logs = [folder / "g.jsonl", folder / "i.jsonl"]
+    got, want = (_run([str(ruleset), "--seed", str(seed), "--from", str(pos), "--log",
+                       str(log)], monkeypatch, generated)
+                 for log, generated in zip(logs, (True, False), strict=True))
+    assert got[1] == want[1]
+    assert got[0].replace(str(logs[0]), "LOG") == want[0].replace(str(logs[1]), "LOG")
+    if got[1] == 0:  # played (a refused position is refused alike, before any game)
+        assert (got[2], got[3]) == (1, 0)
+        assert logs[0].read_text().splitlines()[1:] == logs[1].read_text().splitlines()[1:]

@@ -107,13 +107,10 @@ class FlowWriter:
         e(d, str(_Late("raisers")))  # raised events' functions (raised.py), once all are known
         e(d, "try:")
         ctx = _Ctx({})
-        begun = self.begun()
-        if begun is not None:
-            e(d + 1, f"if {begun}:")
-            mark = len(self.lines)
+        if self.positioned:  # a position's phase begins without `game_start`
+            e(d + 1, "if _POS is None or _POS.begin is None:")
             self.fire("game_start", d + 2, ctx)
-            if len(self.lines) == mark:
-                e(d + 2, "pass")
+            e(d + 2, "pass")
         else:
             self.fire("game_start", d + 1, ctx)
         phases = self.phase_list(self._reachable())
@@ -182,8 +179,8 @@ class FlowWriter:
         ctx = _Ctx({})
         e(d, "phases_n += 1")
         self.rec(d, "phase", ("phase", repr(name)))
-        if self.positioned and spec.get("turns") is not None:
-            e(d, "if rs is None:")  # a position inside the phase has its beginning behind it
+        if self.positioned:  # a position inside a phase has its beginning behind it
+            e(d, "if rs is None:")
             self.block(spec.get("on_begin"), d + 1, ctx)
             self.fire("phase_start", d + 1, ctx)
         else:

@@ -125,16 +125,12 @@ class PeopleWriter:
                 e(d + 1, f"if {an} is _TIMEOUT:")
                 self._timed_out(d + 2, shown.ctx, "_LV.now()")
                 e(d + 2, "continue")
-            if raisable:
+            if raisable:  # (raised here: raises_here holds in every logged game)
                 e(d + 1, f"if type({an}) is _Raised:")
                 leave = f"raise _Called({{'raise': {an}.event, 'by': {an}.by}})"
-                if not self.raises_here():
-                    e(d + 2, leave)
-                else:
-                    self.raised(d + 2, shown.ctx, f"{an}.event", f"{an}.by", "False",
-                                leave=leave)
-                    self.decision_start(d + 2, shown.ctx)
-                    e(d + 2, "continue")
+                self.raised(d + 2, shown.ctx, f"{an}.event", f"{an}.by", "False", leave=leave)
+                self.decision_start(d + 2, shown.ctx)
+                e(d + 2, "continue")
             e(d + 1, "break")
         e(d, f"FQ.append({an})")
         e(d, f"{c} = {self.forced_src(did, values, legal)}")

@@ -100,8 +100,3 @@ class PositionWriter:
         table = self.const({name: i for i, name in enumerate(phases)} | {"end": -1}, "PH")
         return f"({table}[_POS.begin] if _POS is not None and _POS.begin is not None " \
                f"else {first})"
-
-    def begun(self) -> str | None:
-        """The test (source) that the game begins as usual, its `game_start` fired; None
-        when it always does."""
-        return "_POS is None or _POS.begin is None" if self.positioned else None

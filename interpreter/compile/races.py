@@ -13,8 +13,9 @@ their zone (in hands), the race id holds each racer's claims, `decided` fires.
 In generated code the race id is `R_<id>`: a list indexed by seat holding each racer's claims
 (None for a seat that did not race), kind `race`; `grab[p]` reads it. In a logged game a
 scripted race (a decisions file's, a log's) gives the claims instead of the model, as
-race._scripted does (base.race_script). Racers that are teams, and reports (the table,
-people) are not specialized yet.
+race._scripted does (base.race_script), and the racers people or the referee's table report
+for are asked through the door (`_LV.report`), the others racing them on the model's clocks
+(race._reported, race._model). Racers that are teams are not specialized yet.
 `RaceWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`, `temp`,
 `advance`, `fire`, `after_op` and `_controllers`.
 """
@@ -138,8 +139,8 @@ class RaceWriter:
         e(d, "while FQ and type(FQ[0]) is dict and 'raise' in FQ[0]:")
         if self.raises_here():
             self.scripted_raise(d + 1, ctx)
-        else:  # none may be raised (the interpreter's bad-input error), or handed over
-            e(d + 1, "raise _Stop()" if not self.raisable() else "raise _Fallback()")
+        else:  # none may be raised: the interpreter's bad-input error
+            e(d + 1, "raise _Stop()")
         e(d, "if FQ and type(FQ[0]) is dict and 'race' in FQ[0]:")
         e(d + 1, f"{cl}, {last}, un, {mi} = _race_script(FQ, {rid!r}, {rs}, {pool}, {cap}, "
                  f"{self.names_of()}, {self.item_ids()}, _CS.uniform)")
@@ -165,7 +166,7 @@ class RaceWriter:
         leave = f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})"
         if self.raises_here():
             self.raised(d + 3, ctx, f"{a}.event", f"{a}.by", "False", leave=leave)
-        else:  # handed over with the event (which the interpreter raises, then asks again)
+        else:  # never: the report refuses a call when no event may be raised
             e(d + 3, leave)
         e(d + 2, f"{cl}[{k}] = {a}")
         e(d, f"{sec} = max(0.0, _LV.now() - {t0})" if self.live else f"{sec} = 0.0")
