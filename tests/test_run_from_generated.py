@@ -188,6 +188,22 @@ def test_running_mds_end_game_position_runs_on_the_generated_code(tmp_path, monk
     assert "Player 1 hires a boat at Westport" in got[0]
 
 
+def test_a_position_sets_a_list_no_rule_writes_and_json_gives_it_back(tmp_path, monkeypatch):
+    # A list whose items no rule writes (the generated code never reads it) keeps the value
+    # the position gives, players included, to the final position of `--json`.
+    text = RULESET.replace("    pot: 0\n", "    pot: 0\n    notes: {type: list, initial: []}\n")
+    ruleset = tmp_path / "notes.yaml"
+    ruleset.write_text(text, encoding="utf-8")
+    pos = tmp_path / "pos.yaml"
+    pos.write_text("phase: play\nstate: {notes: [a, {player: Player 2}, 3]}\n",
+                   encoding="utf-8")
+    got, want = (_run([str(ruleset), "--seed", "2", "--from", str(pos), "--json"], monkeypatch,
+                      generated) for generated in (True, False))
+    assert got[:2] == want[:2] and (got[2], got[3]) == (1, 0)
+    result = json.loads(got[0][got[0].index("{"):])
+    assert result["position"]["state"]["notes"] == ["a", {"player": "Player 2"}, 3]
+
+
 def test_a_log_from_a_position_replays_and_resumes_on_the_generated_code(tmp_path,
                                                                          monkeypatch):
     # The log's header keeps the position: replayed from it, and resumed from it when cut.

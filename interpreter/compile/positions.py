@@ -71,12 +71,13 @@ class PositionWriter:
             e(d1 + 2, "W[_i] = _zl")
 
     def _position_kind(self, name: str) -> str:
-        """The kind a state value is turned into the generated code's by."""
+        """The kind a state value is turned into the generated code's by: "?" for a list or
+        map whose items no rule writes (the generated code never reads it either), which
+        keeps the game's own value, as the mirror gives it back."""
         try:
             return self._state_kind(name)
         except Unsupported:
-            raise Unsupported(f"a position setting {name}, which the generated code holds "
-                              "in a form of its own") from None
+            return "?"
 
     def kept(self, resumed: str, scopes: tuple[str, ...], d: int) -> None:
         """Where a game from a position resumes (`resumed`, source of a truth value): the
