@@ -20,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from interpreter.engine.setup import load, new_game
+from interpreter.table.position import position_of
 from tests.conftest import ROOT
 from tests.test_position import _example
 from tests.test_run_generated import _replay, _run
@@ -178,6 +180,33 @@ def test_a_shipped_game_from_a_position_runs_on_the_generated_code(game, tmp_pat
                                                                    monkeypatch):
     got, want, logs = _both(str(ROOT / "rulesets" / f"{game}.yaml"), SHIPPED[game], tmp_path,
                             monkeypatch)
+    _same(got, want, logs)
+
+
+class _Taken(Exception):
+    """Stops an interpreted game once its position is taken."""
+
+
+@pytest.mark.parametrize("seed,turns", [(2, 3), (4, 1)])
+@pytest.mark.parametrize("game", sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml")))
+def test_a_position_taken_from_a_game_under_way_plays_on_alike(game, seed, turns, tmp_path,
+                                                               monkeypatch):
+    # The position of a bot game of each shipped ruleset after a few turns (position_of, as
+    # `--json` writes it: every state value, zone, die and card), played on from there on
+    # other dice: the same game on both paths.
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    under_way = new_game(load(path).program, None, {}, seed=seed)
+    under_way.logging = under_way.narrating = False
+    taken: list[dict] = []
+
+    def take(g, player) -> None:
+        if g.turn >= turns:
+            taken.append(position_of(g))
+            raise _Taken()
+    under_way.on_turn_end = take
+    with pytest.raises(_Taken):
+        under_way.run()
+    got, want, logs = _both(path, json.dumps(taken[0]), tmp_path, monkeypatch)
     _same(got, want, logs)
 
 
