@@ -165,8 +165,35 @@ def test_scripted_answers_change_the_game_alike_on_both_paths(game, entries, tmp
 
 
 @pytest.mark.parametrize("game,entries", [
+    # The moments a live game's log gives its answers (asked, at) and its timeouts, in a
+    # game of bots on the modelled clock: the clock stands at each, the timers polled after
+    # a timeout, as GameAsking._decide does (a dive's timer runs out, or not, by them).
+    ("pig", [{"id": "roll_or_hold", "choice": "roll", "asked": 2, "at": 3}, {"timeout": 9},
+             {"choice": "hold", "at": 12.5}, {"choice": "roll", "asked": 20}]),
+    ("wreckdivers", [{"id": "tens_colour", "choice": "red", "asked": 1, "at": 2},
+                     {"timeout": 5}, {"choice": "roll", "asked": 6, "at": 7}, "roll",
+                     {"timeout": 70}, {"choice": "white", "asked": 71, "at": 72}]),
+])
+def test_a_decisions_files_moments_set_the_modelled_clock_alike_on_both_paths(
+        game, entries, tmp_path, monkeypatch):
+    path = str(ROOT / "rulesets" / f"{game}.yaml")
+    script = _decisions_file(tmp_path, entries)
+    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
+    got = _run([path, "--seed", "5", "--decisions", script, "--log", str(logs[0])],
+               monkeypatch, True)
+    want = _run([path, "--seed", "5", "--decisions", script, "--log", str(logs[1])],
+                monkeypatch, False)
+    assert (got[2], got[3]) == (1, 0) and got[:2] == want[:2]
+    assert logs[0].read_bytes() == logs[1].read_bytes()
+    assert '"t": "timeout"' in logs[0].read_text()
+    if game == "wreckdivers":  # the dive's timer ran out at the timeout, not by the dice
+        assert "Time is up: Dive time left!" in got[0]
+    else:  # the game took the time its last answer was asked at
+        assert ", 20 s of play" in got[0]
+
+
+@pytest.mark.parametrize("game,entries", [
     ("pig", ["roll", "sideways"]),                                 # not legal: an error
-    ("pig", [{"id": "roll_or_hold", "choice": "hold", "at": 3}]),  # moves the clock
 ])
 def test_a_script_the_generated_code_cannot_take_goes_to_the_interpreter(
         game, entries, tmp_path, monkeypatch):

@@ -9,8 +9,8 @@ exactly as the interpreter's own game gives it (which writes the log, narrates, 
 resumed game's replayed records), while the `Game` mirrors the generated game's state
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
-Where the generated code cannot follow the game (a number past its range, a scripted entry
-that moves the modelled clock, an event raised whose triggers it does not generate, the
+Where the generated code cannot follow the game (a number past its range, a counting
+table's race counts in a script, an event raised whose triggers it does not generate, the
 rules stopping it as an error) it raises `HandBack` with what the interpreter needs to take
 the game on from the records made so far: the caller replays them on the interpreter,
 checked record by record and not narrated again, and plays on there. A chance source that

@@ -104,13 +104,12 @@ def tried(lookup: Any) -> Any:
 def _forced_answer(queue: Any, did: str) -> Any:
     """The next answer of a decisions file (Game._scripted), left in the queue until it is
     found legal (`_answered`): a plain answer, or `{id, choice}` whose id, when given, must be
-    the decision's (else the interpreter's bad-input error: `Stop`); in a live game (a queue
-    with a `clock`), with the moments it was asked and answered. An entry that moves time
-    otherwise, times out or raises an event is the interpreter's to play (`Fallback`)."""
+    the decision's (else the interpreter's bad-input error: `Stop`), with the moments it was
+    asked and answered if it says them. Anything else in its place is the interpreter's to
+    play (`Fallback`)."""
     entry = queue[0]
     if isinstance(entry, dict):
-        clock = getattr(queue, "clock", None)  # a live game's (TimedQueue)
-        if set(entry) - ({"id", "choice"} if clock is None else {"id", "choice", "asked", "at"}):
+        if set(entry) - {"id", "choice", "asked", "at"}:
             raise Fallback()
         if entry.get("id") not in (None, did):
             raise Stop()
@@ -120,10 +119,12 @@ def _forced_answer(queue: Any, did: str) -> Any:
 
 def _answered(queue: Any, answer: Any) -> Any:
     """Takes the answer found legal out of the queue; a live game's clock then stands at the
-    moment it was answered (a replay of live play)."""
+    moment it was answered (a replay of live play; a modelled clock is set by the generated
+    code itself, before the answer is taken)."""
     entry = queue.popleft()
-    if isinstance(entry, dict) and "at" in entry:
-        queue.clock.set(entry["at"])
+    clock = getattr(queue, "clock", None)  # a live game's (TimedQueue)
+    if clock is not None and isinstance(entry, dict) and "at" in entry:
+        clock.set(entry["at"])
     return answer
 
 

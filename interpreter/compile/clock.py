@@ -67,11 +67,13 @@ class ClockWriter:
         self.fire("timer_expired", d, ctx)
 
     def poll_timers(self, d: int, ctx: _Ctx) -> None:
-        """A live game's timers that ran out by now, each in turn (Game.poll_timers, at every
-        decision and after a timeout): their triggers run as there, outside any loop."""
+        """The timers that ran out by now, each in turn (Game.poll_timers: in a live game at
+        every decision, and after any timeout): their triggers run as there, outside any
+        loop."""
         if not self.timers:
             return
-        self.emit(d, "now = _LV.now()")
+        if self.live:
+            self.emit(d, "now = _LV.now()")
         inner = ctx.inside(in_loop=False)
         inner.flag_exit = False  # an `end_turn` here raises: no Python loop to leave by flag
         for t in self.timers:

@@ -62,11 +62,16 @@ class PeopleWriter:
                                   "types its faces)", ("components", "zones", name, "counted"))
 
     def decision_start(self, d: int, ctx: _Ctx) -> None:
-        """Where a live game's decision is asked, its legal options known (GameAsking._decide
-        on a real clock): the moment it is asked, and the timers that ran out meanwhile."""
+        """Where a logged game's decision is asked, its legal options known (GameAsking._decide):
+        on a real clock the moment it is asked, and the timers that ran out meanwhile; on a
+        modelled one, the moment a scripted answer says it was asked, if it says one (a
+        decisions file written from a live game's log)."""
         if self.live:
             self.emit(d, "_ak = _LV.asked(FQ)")
             self.poll_timers(d, ctx)
+        elif self.logged:
+            self.emit(d, "if FQ and type(FQ[0]) is dict and 'asked' in FQ[0]:")
+            self.emit(d + 1, "now = FQ[0]['asked']")
 
     def _timed_out(self, d: int, ctx: _Ctx, at: str) -> None:
         """A timeout at a live decision (a person's, or a replayed one): logged at its moment,
@@ -77,26 +82,26 @@ class PeopleWriter:
 
     def scripted_interruptions(self, d: int, shown: Shown) -> None:
         """What a logged game's scripted answers hold before this decision's answer, taken
-        first, in order, as GameAsking._decide takes them: a replayed live game's timeouts,
-        and events people raised (interpreter/compile/raised.py). Anything else in their
-        place is the interpreter's to play (base._forced_answer)."""
-        timed, raisable = self.live and bool(self.timers), self.raises_here()
-        if not (timed or raisable):
-            return
-        kinds = " or ".join(f"{k!r} in FQ[0]" for k, on in (("timeout", timed),
-                                                             ("raise", raisable)) if on)
+        first, in order, as GameAsking._decide takes them: timeouts (a replayed live game's,
+        or a decisions file's: the clock set to them, the timers polled) and events people
+        raised (interpreter/compile/raised.py). Anything else in their place is the
+        interpreter's to play (base._forced_answer)."""
+        raisable = self.raises_here()
+        kinds = "'timeout' in FQ[0] or 'raise' in FQ[0]" if raisable else "'timeout' in FQ[0]"
         self.emit(d, f"while FQ and type(FQ[0]) is dict and ({kinds}):")
         d1 = d + 1
-        if timed and raisable:
-            self.emit(d1, "if 'timeout' in FQ[0]:")
-            self._timed_out(d1 + 1, shown.ctx, "_LV.timeout(FQ)")
-            self.emit(d1, "else:")
-            d1 += 1
         if raisable:
+            self.emit(d1, "if 'timeout' in FQ[0]:")
+            d1 += 1
+        if self.live:
+            self._timed_out(d1, shown.ctx, "_LV.timeout(FQ)")
+        else:  # a modelled clock stands at the timeout's moment
+            self.emit(d1, "now = FQ.popleft()['timeout']")
+            self._timed_out(d1, shown.ctx, "now")
+        if raisable:
+            self.emit(d1 - 1, "else:")
             self.scripted_raise(d1, shown.ctx)
             self.decision_start(d1, shown.ctx)  # asked again
-        else:
-            self._timed_out(d1, shown.ctx, "_LV.timeout(FQ)")
 
     def decision_times(self, only: str = "False") -> list[tuple[str, str]]:
         """The moments a live game logs with a decision someone was asked (Game._took with a

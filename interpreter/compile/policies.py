@@ -49,6 +49,9 @@ class PolicyWriter:
             # A logged game's scripted answers come first (a decisions file: Game._decide),
             # a race's picks never (the interpreter asks the racers' controllers directly).
             self.emit(d, "if FQ:")
+            if not self.live:  # a modelled clock stands at the moment a scripted answer says
+                self.emit(d + 1, "if type(FQ[0]) is dict and 'at' in FQ[0]:")
+                self.emit(d + 2, "now = FQ[0]['at']")
             self.emit(d + 1, f"{c} = {self.forced_src(did, values, legal)}")
             self.emit(d, "else:")
             d += 1
