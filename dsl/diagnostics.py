@@ -145,12 +145,10 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "the warning names the rule, so a designer knows which feature costs the speed."),
     _c("people-not-generated", "run", "Games people play (at the terminal, `meeple run --seat "
        "K=human`, or refereeing at a table that counts, `--dice table`) are played by the "
-       "reference interpreter, because the code generator does not handle a rule the ruleset "
-       "uses there (a warning: the game is the same): a zone whose dice the table counts "
-       "rather than types. `meeple validate --compile` says it.",
-       "a `counted` zone, at a referee's table that counts", "Nothing to fix in the ruleset; "
-       "bot games of it still run on the generated code, and so do games at a table that "
-       "types the faces (`--dice table:faces`)."),
+       "reference interpreter, because the code generator does not handle a rule only those "
+       "games use (a warning: the game is the same). `meeple validate --compile` says it.",
+       "a race's count whose `face` is a text where the dice show numbers", "Nothing to fix "
+       "in the ruleset; bot games of it still run on the generated code."),
     _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
        "every option's `if` is false", "Give the decision an option that is always legal."),
 ]}

@@ -51,6 +51,15 @@ def _run(args: list[str], monkeypatch, generated: bool, typed: str | None = None
     return out.output, out.exit_code, sum(played), len(interpreted)
 
 
+def _logged_both(args: list[str], tmp_path, monkeypatch) -> tuple[tuple, tuple, list]:
+    """`meeple run ARGS` on the generated code and on the interpreter, each logged: both
+    `_run` results and the two logs."""
+    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
+    got, want = (_run([*args, "--log", str(log)], monkeypatch, generated)
+                 for log, generated in zip(logs, (True, False), strict=True))
+    return got, want, logs
+
+
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
 def test_a_bot_game_runs_on_the_generated_code_as_the_interpreter_plays_it(path, tmp_path,
                                                                           monkeypatch):
@@ -71,9 +80,7 @@ def test_a_game_the_generated_code_hands_back_is_played_by_the_interpreter_once(
     assert "max_turns: 10000" in text
     path = tmp_path / "short.yaml"
     path.write_text(text.replace("max_turns: 10000", "max_turns: 5"), encoding="utf-8")
-    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
-    got = _run([str(path), "--seed", "3", "--log", str(logs[0])], monkeypatch, True)
-    want = _run([str(path), "--seed", "3", "--log", str(logs[1])], monkeypatch, False)
+    got, want, logs = _logged_both([str(path), "--seed", "3"], tmp_path, monkeypatch)
     assert got[2] == 0 and got[1] == want[1] == 1
     assert got[0] == want[0] and got[0].count("Pig: 2 players") == 1
     assert "limits.max_turns" in got[0]
@@ -178,11 +185,8 @@ def test_a_decisions_files_moments_set_the_modelled_clock_alike_on_both_paths(
         game, entries, tmp_path, monkeypatch):
     path = str(ROOT / "rulesets" / f"{game}.yaml")
     script = _decisions_file(tmp_path, entries)
-    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
-    got = _run([path, "--seed", "5", "--decisions", script, "--log", str(logs[0])],
-               monkeypatch, True)
-    want = _run([path, "--seed", "5", "--decisions", script, "--log", str(logs[1])],
-                monkeypatch, False)
+    got, want, logs = _logged_both([path, "--seed", "5", "--decisions", script], tmp_path,
+                                   monkeypatch)
     assert (got[2], got[3]) == (1, 0) and got[:2] == want[:2]
     assert logs[0].read_bytes() == logs[1].read_bytes()
     assert '"t": "timeout"' in logs[0].read_text()
@@ -256,11 +260,8 @@ def test_a_scripted_race_is_taken_on_the_generated_code_as_by_the_interpreter(
     if edit is not None:
         edit(entries)
     script = _decisions_file(tmp_path, entries)
-    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
-    got = _run([path, "--seed", "3", "--decisions", script, "--log", str(logs[0])],
-               monkeypatch, True)
-    want = _run([path, "--seed", "3", "--decisions", script, "--log", str(logs[1])],
-                monkeypatch, False)
+    got, want, logs = _logged_both([path, "--seed", "3", "--decisions", script], tmp_path,
+                                   monkeypatch)
     assert got[2] == generated and got[:2] == want[:2]
     assert logs[0].read_bytes() == logs[1].read_bytes()
     if edit is None:  # the game of the log again
@@ -272,6 +273,39 @@ def test_a_scripted_race_is_taken_on_the_generated_code_as_by_the_interpreter(
         assert '"t": "raised", "event": "dice_knocked", "by": "table"' in logs[0].read_text()
     if edit is _missed:
         assert '"missed": {"Player 2"' in logs[0].read_text()
+
+
+@pytest.mark.parametrize("counts,works", [
+    ({"white": {"own": 0, "other": 0}, "black": {}}, True),  # nobody grabbed anything
+    ({"white": {"own": 1}, "black": {"other": 1}}, None),    # as the dice allow, or not
+    ({"white": {"own": 40}}, False),                         # more than there are
+    ({"red": {"own": 1}}, False),                            # no such reporter
+    ({"white": {"all": 1}}, False),                          # no such kind
+])
+def test_a_races_scripted_counts_are_taken_on_the_generated_code(counts, works, tmp_path,
+                                                                 monkeypatch):
+    # A decisions file (or a counting table's log) may give a race by counts per reporter
+    # (counted.scripted): the sailors each count takes, by the kinds' rules, on both paths
+    # alike; counts that are not possible are the located bad-input error.
+    path = str(ROOT / "rulesets" / "shipwrecked.yaml")
+    first = tmp_path / "first.jsonl"
+    _run([path, "--seed", "4", "--log", str(first)], monkeypatch, True)
+    records = [json.loads(line) for line in first.read_text().splitlines()[1:]]
+    upto = next(i for i, r in enumerate(records) if r["t"] == "race")
+    entries = [{"id": r["id"], "choice": r["choice"]} for r in records[:upto]
+               if r["t"] == "decision" and not r.get("only")]  # the same game to its grab
+    script = _decisions_file(tmp_path, [*entries, {"race": "grab", "counts": counts,
+                                                   "seconds": 2.5}])
+    got, want, logs = _logged_both([path, "--seed", "4", "--decisions", script], tmp_path,
+                                   monkeypatch)
+    assert got[:2] == want[:2] and logs[0].read_bytes() == logs[1].read_bytes()
+    if works is not None:
+        assert (got[1] == 0) == works
+    if got[1] == 0:
+        assert (got[2], got[3]) == (1, 0)
+        assert '"counts": {"white": ' in logs[0].read_text()
+    else:
+        assert "[bad-input]" in got[0] and "counts" in got[0]
 
 
 SALVAGE_DICE = """\
@@ -303,10 +337,8 @@ def test_a_dice_file_is_asked_by_the_generated_code_as_by_the_interpreter(
     path = tmp_path / "game.dice.yaml"
     path.write_text(dice, encoding="utf-8")
     ruleset = str(ROOT / "rulesets" / f"{game}.yaml")
-    args = [ruleset, "--seed", "2", "--dice", str(path), *extra]
-    logs = [tmp_path / "g.jsonl", tmp_path / "i.jsonl"]
-    got = _run([*args, "--log", str(logs[0])], monkeypatch, True)
-    want = _run([*args, "--log", str(logs[1])], monkeypatch, False)
+    got, want, logs = _logged_both([ruleset, "--seed", "2", "--dice", str(path), *extra],
+                                   tmp_path, monkeypatch)
     assert got[2] == generated and got[:2] == want[:2]
     assert got[3] == 0  # a file that runs out or does not fit stops the game there, as it is
     assert logs[0].read_bytes() == logs[1].read_bytes()

@@ -26,7 +26,6 @@ from types import SimpleNamespace
 import pytest
 
 from interpreter.cli import run as run_module
-from interpreter.compile.specialize import specialize
 from interpreter.engine import clock as clock_module
 from interpreter.engine.chance import SeededChance
 from interpreter.engine.setup import load
@@ -357,13 +356,49 @@ def test_an_event_raised_at_the_tables_dice_prompt_is_raised_before_the_faces(
     assert _records(logs[0]) == _records(logs[1])
 
 
-def test_a_zone_the_referees_table_counts_stays_with_the_interpreter():
-    # A counting table (`--dice table`) does not type a counted zone's faces: not generated.
-    program = load(str(ROOT / "rulesets" / "shipwrecked.yaml")).program
-    refused: list = []
-    assert specialize(program, None, {}, refused, logged=True, table="counting") is None
-    assert "a zone the referee's table counts" in str(refused[0]) and refused[0].path
-    assert specialize(program, None, {}, logged=True, table="faces") is not None
+def _counted(seed: int, lines: int = 3000) -> str:
+    """What a referee's table that counts types: the captains' faces (the ocean's sailors are
+    counted, never typed), each team's counts of called sailors grabbed (`own other`, some
+    impossible: refused, asked again), the colour of a sailor drawn blind, a call
+    (`!dice_knocked`) or `undo` (inside a race too: the report before is taken back)."""
+    r = random.Random(seed)
+    out = []
+    for _ in range(lines):
+        x = r.random()
+        out.append("undo" if x < 0.03 else "!dice_knocked" if x < 0.1 else
+                   r.choice(["white", "black"]) if x < 0.2 else
+                   f"{r.randint(0, 4)} {r.randint(0, 4)}" if x < 0.6 else
+                   " ".join(str(r.randint(1, 6)) for _ in range(r.choice((1, 2)))))
+    return "\n".join(out) + "\n"
+
+
+def test_a_race_a_counting_table_reports_is_played_on_the_generated_code(tmp_path,
+                                                                         monkeypatch):
+    # `--dice table` counts the ocean's sailors rather than typing their faces: a grab is
+    # reported by counts per team (counted.take, written for the race: the sailors whose
+    # colour the kind wants, showing the captain's face or unknown), and the sailors taken
+    # show that face from then on. Undo, calls, refusals, resumed games and replays alike.
+    path = str(ROOT / "rulesets" / "shipwrecked.yaml")
+    counted = undone = 0
+    for seed in (1, 2):
+        got, want, logs = _both([path, "--seed", str(seed), "--dice", "table"], monkeypatch,
+                                tmp_path, _counted(seed), f"c{seed}")
+        assert got[3] == 0 and want[3] >= 1  # the interpreter never played the first
+        assert _said(got[0], logs[0]) == _said(want[0], logs[1])
+        assert _records(logs[0]) == _records(logs[1])
+        races = [r for r in _records(logs[0]) if r["t"] == "race"]
+        assert races and all("counts" in r for r in races)
+        counted += sum(any(any(c.values()) for c in r["counts"].values()) for r in races)
+        undone += got[0].count("(undone: ")
+        if got[1] == 1:  # the input ended: resumed on both paths, then replayed
+            resumed = [_run(["--resume", str(log)], monkeypatch, generated, _counted(seed + 9))
+                       for log, generated in zip(logs, (True, False), strict=True)]
+            assert resumed[0][3] == 0
+            assert _said(resumed[0][0], logs[0]) == _said(resumed[1][0], logs[1])
+            assert _records(logs[0]) == _records(logs[1])
+        replays = [_replay(logs[0], monkeypatch, generated) for generated in (True, False)]
+        assert replays[0][:2] == replays[1][:2] and (replays[0][2], replays[1][2]) == (0, 1)
+    assert counted and undone
 
 
 def _reports(seed: int, lines: int = 3000) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.compile.base import Ex, Unsupported, _Ctx
+from interpreter.compile.base import Ex, _Ctx
 
 
 class Person:
@@ -51,15 +51,6 @@ class Shown:
 
 class PeopleWriter:
     """People's decisions and the live game's clock (a mixin of _Gen)."""
-
-    def _table_refusals(self) -> None:
-        """What a referee's table that counts does not generate yet: the dice it counts
-        (their faces are unknown)."""
-        zones = (self.data.get("components") or {}).get("zones") or {}
-        for name, spec in zones.items():
-            if self.table == "counting" and isinstance(spec, dict) and spec.get("counted"):
-                raise Unsupported("a zone the referee's table counts (`--dice table:faces` "
-                                  "types its faces)", ("components", "zones", name, "counted"))
 
     def decision_start(self, d: int, ctx: _Ctx) -> None:
         """Where a logged game's decision is asked, its legal options known (GameAsking._decide):

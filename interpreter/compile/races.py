@@ -15,7 +15,9 @@ In generated code the race id is `R_<id>`: a list indexed by seat holding each r
 scripted race (a decisions file's, a log's) gives the claims instead of the model, as
 race._scripted does (base.race_script), and the racers people or the referee's table report
 for are asked through the door (`_LV.report`), the others racing them on the model's clocks
-(race._reported, race._model). Racers that are teams are not specialized yet.
+(race._reported, race._model); a race a counting table reports by counts, and scripted
+counts, are written by interpreter/compile/counts.py. Racers that are teams are not
+specialized yet.
 `RaceWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`, `temp`,
 `advance`, `fire`, `after_op` and `_controllers`.
 """
@@ -39,8 +41,8 @@ class RaceWriter:
         # referee's table every seat; the others' claims are modelled.
         reported = tuple(isinstance(c, Person) or bool(self.table) for c in self.controllers) \
             if self.logged and not self.script_only and (self.table or self.live) else ()
-        if self.table == "counting" and "counts" in spec and any(reported):
-            raise Unsupported("a race a counting table reports by counts")
+        # A counting table reports the race by counts (engine/race.py `_counted`: counts.py).
+        counting = self.table == "counting" and "counts" in spec and any(reported)
         if not self.dyn:
             raise Unsupported("a race without zones")
         racers = self.expr(_node(spec["by"]), ctx.scope)
@@ -96,12 +98,17 @@ class RaceWriter:
         e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
         e(d + 1, f"{err}.append(min(1.0, {values['error_rate']}))" if "error_rate" in values
           else f"{err}.append(0.0)")
-        per, mi = (held, rate, lat, err), None
+        per, mi, cnt = (held, rate, lat, err), None, None
         if self.logged:  # the claims a decisions file or a log gives, else the model's
             last, mi = self.temp("ls"), self.temp("mi")
-            self._race_script(rid, rs, pool, cl, cap, last, mi, d, ctx)
+            counted = self._race_script(spec, rid, rs, pool, cl, cap, last, mi, d, ctx)
+            cnt = counted[2] if counted else None
             e(d, "else:")
-            if any(reported):
+            if counting:
+                sec, told = self.count_reports(rid, spec, counted[0], counted[1], rs, pool, cl,
+                                               d + 1, ctx)
+                e(d + 1, f"{last}, un, {cnt} = {sec}, 0, {told}")
+            elif any(reported):
                 rp = self.const(reported, "RP")
                 sec = self._race_reports(rid, rs, pool, cl, cap, d + 1, ctx, rp)
                 e(d + 1, f"if all({rp}[_r] for _r in {rs}):")
@@ -125,15 +132,27 @@ class RaceWriter:
             self.rec(d, "race", ("id", repr(rid)), ("claims", claims),
                      ("seconds", f"round({last}, 3)"),
                      ("", "**({'uniforms': un} if un else {})"),
-                     ("", f"**({{'missed': {mi}}} if {mi} else {{}})"))
+                     ("", f"**({{'missed': {mi}}} if {mi} else {{}})"),
+                     *((("", f"**({{'counts': {cnt}}} if {cnt} is not None else {{}})"),)
+                       if cnt else ()))
         self.fire("decided", d, ctx)
-        self.after_op(d, frozenset({rid}), ctx)
+        if cnt:  # counts tell the faces of the dice they took: a face was written
+            e(d, f"if {cnt} is not None:")
+            self.after_op(d + 1, frozenset({rid, "face"}), ctx)
+            e(d + 1, "pass")
+            e(d, "else:")
+            self.after_op(d + 1, frozenset({rid}), ctx)
+            e(d + 1, "pass")
+        else:
+            self.after_op(d, frozenset({rid}), ctx)
 
-    def _race_script(self, rid: str, rs: str, pool: str, cl: str, cap: str, last: str,
-                     mi: str, d: int, ctx: _Ctx) -> None:
+    def _race_script(self, spec: dict, rid: str, rs: str, pool: str, cl: str, cap: str,
+                     last: str, mi: str, d: int, ctx: _Ctx) -> tuple[str, str, str] | None:
         """As race._scripted, in a logged game: the events raised before the race's entry
         (raised while the claims were reported) raised again, then the entry's claims,
-        seconds, draws and misses (base.race_script); `else:` follows, for the model."""
+        seconds, draws and misses (base.race_script), or its counts for a race with `counts`
+        (counts.py: its reporters and their `take` are written first; returned with the name
+        of the counts given, None when none were); `else:` follows, for the model."""
         e = self.emit
         e(d, f"{mi} = None")
         e(d, "while FQ and type(FQ[0]) is dict and 'raise' in FQ[0]:")
@@ -141,9 +160,24 @@ class RaceWriter:
             self.scripted_raise(d + 1, ctx)
         else:  # none may be raised: the interpreter's bad-input error
             e(d + 1, "raise _Stop()")
+        counted = None
+        if "counts" in spec:
+            reps, take = self.count_setup(spec, rs, pool, cap, d)
+            counted = (reps, take, self.temp("cn"))
+            e(d, f"{counted[2]} = None")
         e(d, "if FQ and type(FQ[0]) is dict and 'race' in FQ[0]:")
+        if counted:
+            kinds = tuple((spec.get("counts") or {}).keys())
+            e(d + 1, "if 'counts' in FQ[0]:")
+            e(d + 2, f"{cl} = [[] for _ in {rs}]")
+            e(d + 2, f"{last}, {counted[2]} = _counts_script(FQ, {rid!r}, {reps}, {kinds!r}, "
+                     f"{take}, F, {cl})")
+            e(d + 2, "un = 0")
+            e(d + 1, "else:")
+            d += 1
         e(d + 1, f"{cl}, {last}, un, {mi} = _race_script(FQ, {rid!r}, {rs}, {pool}, {cap}, "
                  f"{self.names_of()}, {self.item_ids()}, _CS.uniform)")
+        return counted
 
     def _race_reports(self, rid: str, rs: str, pool: str, cl: str, cap: str, d: int,
                       ctx: _Ctx, rp: str) -> str:

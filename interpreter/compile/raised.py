@@ -150,21 +150,21 @@ def shared_names(src: str) -> str:
     if "__NONLOCAL_" not in src:
         return src
     play = ast.parse(src).body[0]
-    raisers = [f for f in play.body
-               if isinstance(f, ast.FunctionDef) and f.name.startswith("_rz")]
-    names = {f.name: _Names(f) for f in raisers}
+    inner = [f for f in ast.walk(play) if isinstance(f, ast.FunctionDef)
+             and f.name.startswith(("_rz", "_ct"))]  # raisers, a counted race's `take`
+    names = {f.name: _Names(f) for f in inner}
     game = _Names(play, skip=set(names))
     game.stored |= {a.arg for a in play.args.args}
     unbound: set[str] = set()
-    for f in raisers:
+    for f in inner:
         others = game.used.union(*(n.used for k, n in names.items() if k != f.name))
         shared = sorted(names[f.name].stored & others)
         unbound |= set(shared) - game.stored
         src = src.replace(f"__NONLOCAL_{f.name}__",
                           f"nonlocal {', '.join(shared)}" if shared else "pass", 1)
-    if unbound:
-        first = f"    def {raisers[0].name}("
-        src = src.replace(first, f"    {' = '.join(sorted(unbound))} = None\n{first}", 1)
+    if unbound:  # bound first, at the top of the game's function
+        head, _, body = src.partition("\n")
+        src = f"{head}\n    {' = '.join(sorted(unbound))} = None\n{body}"
     return src
 
 

@@ -117,6 +117,7 @@ from interpreter.compile.base import (
 from interpreter.compile.cards import CardWriter
 from interpreter.compile.checks import CheckWriter
 from interpreter.compile.clock import ClockWriter
+from interpreter.compile.counts import CountsWriter, counts_script, give, take_back
 from interpreter.compile.deciders import DeciderWriter
 from interpreter.compile.decisions import DecisionWriter
 from interpreter.compile.effects import EffectWriter
@@ -136,6 +137,7 @@ from interpreter.compile.records import RecordWriter, name_or_none, revealed_zon
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.asking import TIMEOUT, Raised, ScriptEnded
+from interpreter.engine.counted import bad_count, over_capacity, too_many
 from interpreter.engine.decisions import PolicyController, RandomController
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
@@ -166,7 +168,7 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
            ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
-           PositionWriter):
+           PositionWriter, CountsWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
@@ -246,8 +248,6 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
         # A race's id holds each racer's claims (interpreter/compile/races.py).
         self.races = {s["race"] for s in steps if isinstance(s, dict) and "race" in s}
-        if self.table:
-            self._table_refusals()  # interpreter/compile/people.py
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
@@ -489,6 +489,9 @@ def specialize(program: Program, players: int | None = None,
                      "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
                      "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,
                      "_raise_entry": raise_entry, "_race_script": race_script,
+                     "_counts_script": counts_script, "_give": give, "_take_back": take_back,
+                     "_bad_count": bad_count, "_too_many": too_many,
+                     "_over_capacity": over_capacity,
                      **gen.consts}
             exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
             fns.append(names["play"])

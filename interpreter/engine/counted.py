@@ -119,8 +119,9 @@ def take(spec, env, rep: Reporter, counts: dict[str, int], pool: list,
     used = set(taken)
     for kind in spec.counts:
         n = counts.get(kind.name, 0)
-        if type(n) is not int or not 0 <= n <= MAX_COUNT:
-            return None, f"the count of {kind.name} must be {_COUNT}"
+        why = bad_count(kind.name, n)
+        if why is not None:
+            return None, why
         if n == 0:
             continue
         known, unknown = [], []
@@ -138,17 +139,31 @@ def take(spec, env, rep: Reporter, counts: dict[str, int], pool: list,
                 unknown.append((x, face))
         fits = known + unknown
         if n > len(fits):
-            what = kind.label or kind.name
-            return None, (f"{rep.shown} cannot have claimed {n} {what}: "
-                          + (f"only {len(fits)} can still be claimed" if fits
-                             else "none can still be claimed"))
+            return None, too_many(rep.shown, n, kind.label or kind.name, len(fits))
         for x, face in fits[:n]:
             chosen.append((x, face))
             used.add(id(x))
     capacity = [r.capacity for r in rep.racers]
     if None not in capacity and len(chosen) > sum(capacity):
-        return None, f"{rep.shown} can hold at most {sum(capacity)}"
+        return None, over_capacity(rep.shown, sum(capacity))
     return chosen, None
+
+
+def bad_count(kind: str, n: Any) -> str | None:
+    """Why a count of `kind` cannot be taken (not a whole number within bounds), or None."""
+    if type(n) is not int or not 0 <= n <= MAX_COUNT:
+        return f"the count of {kind} must be {_COUNT}"
+    return None
+
+
+def too_many(shown: str, n: int, what: str, fits: int) -> str:
+    """Why `shown` cannot have claimed `n` of a kind (`what`) when `fits` are left."""
+    return (f"{shown} cannot have claimed {n} {what}: "
+            + (f"only {fits} can still be claimed" if fits else "none can still be claimed"))
+
+
+def over_capacity(shown: str, most: int) -> str:
+    return f"{shown} can hold at most {most}"
 
 
 def give(rep: Reporter, chosen: list, taken: set[int]) -> list:

@@ -249,7 +249,7 @@ class RaiseNow(Exception):  # noqa: N818 - a request, not an error
         self.by = by
 
 
-def _raising(g, by: str) -> Callable[[str], tuple[None, str]]:
+def raise_reader(g, by: str) -> Callable[[str], tuple[None, str]]:
     """What a `!NAME` line does at a report: raises `RaiseNow` for an event people may raise
     now, else says why not. The table may name who raised it (`!NAME by Player 2`)."""
     def read(word: str) -> tuple[None, str]:
@@ -261,7 +261,7 @@ def _raising(g, by: str) -> Callable[[str], tuple[None, str]]:
     return read
 
 
-def _events_hint(g, counting: bool = False) -> str:
+def events_hint(g, counting: bool = False) -> str:
     events = g.raisable()
     if not events:
         return ""
@@ -284,7 +284,7 @@ def _counted(g, spec: RaceSpec, env, racers: list[Racer],
         rep = reps[i]
         ask, by = reporter(g, rep.racers[0], spec.path) or (
             lambda game, prompt, parse: g.chance.report(prompt, parse), "table")
-        raising = _raising(g, by)
+        raising = raise_reader(g, by)
 
         def parse(text: str, rep=rep, raising=raising):
             if text.strip().startswith("!"):
@@ -299,7 +299,7 @@ def _counted(g, spec: RaceSpec, env, racers: list[Racer],
             return chosen, None
         while True:
             prompt = (head + "\n" if head else "") + counted.question(
-                spec, rep, _events_hint(g, counting=True))
+                spec, rep, events_hint(g, counting=True))
             try:
                 chosen = ask(g, prompt, parse)
                 break
@@ -346,14 +346,14 @@ def report_claims(g, race_id: str, racers: list[Racer], r: Racer, pool: list,
     racer `r` claimed, asked until it is possible; `RaiseNow` when they raise an event."""
     ask, by = rep
     cap = f" (at most {r.capacity})" if r.capacity is not None else ""
-    raising = _raising(g, by)
+    raising = raise_reader(g, by)
 
     def parse(text: str):
         if text.strip().startswith("!"):
             return raising(text)
         return _check(text.replace(",", " ").split(), pool, racers, r, numbered)
     prompt = (f"{readable(race_id)}! {_listing(g, numbered)}\n{_name(r.who)}"
-              f"{_side(r.who)}: which did you claim{cap}{_events_hint(g)}? numbers "
+              f"{_side(r.who)}: which did you claim{cap}{events_hint(g)}? numbers "
               f"separated by spaces, nothing for none: ")
     return ask(g, prompt, parse)
 

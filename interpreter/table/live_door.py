@@ -18,11 +18,15 @@ the referee's table) what a racer claimed, as the interpreter's race does
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
+from interpreter.engine import counted
 from interpreter.engine.asking import TIMEOUT, Raised
+from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Option, Request, answer_key, option_for_value
-from interpreter.engine.race import Racer, RaiseNow, report_claims, reporter
+from interpreter.engine.race import Racer, RaiseNow, events_hint, raise_reader, report_claims, reporter
+from interpreter.engine.signals import Undo
 
 
 class _Cost:
@@ -115,6 +119,52 @@ class LiveDoor:
         except RaiseNow as e:
             return Raised(e.event, e.by)
         return [number[id(x)] for x in got]
+
+
+    def counts(self, race_id: str, path: tuple, rep: tuple, seat: int, first: bool,
+               head: bool, kinds: tuple, pool: list, take: Callable[[dict], tuple]) -> Any:
+        """What a reporter (`rep`: its name, how the table is asked for it, its racers; the
+        first racer's `seat`) says it claimed in a race a counting table reports by counts
+        (race._counted): a line of counts per kind (`kinds`: names and labels) read as
+        counted.parse reads it, each checked by `take` (the generated code's counted.take:
+        the items and faces, or why not) and asked again until possible; the race's heading
+        first when `head`. Returns (the items with their faces, the counts), the `Raised`
+        event called instead, or None when the table undid the report before this one (an
+        undo at the `first` reporter undoes the last input before the race)."""
+        mirror = self.mirror[0]
+        mirror.sync_all()
+        game = self.game
+        spec = SimpleNamespace(id=race_id, counts=[CountKind(n, label) for n, label in kinds])
+        racer = Racer(game.players[seat], 0, 1.0, 0.0, 0.0, None, None, [])
+        reporter_of = counted.Reporter(rep[0], rep[1], [racer])
+        ask, by = reporter(game, racer, path) or (
+            lambda g, prompt, parse: g.chance.report(prompt, parse), "table")
+        raising = raise_reader(game, by)
+        told: list = []
+
+        def parse(text: str):
+            if text.strip().startswith("!"):
+                return raising(text)
+            given, why = counted.parse(text, spec.counts)
+            if given is None:
+                return None, why
+            chosen, why = take(given)
+            if chosen is None:
+                return None, why
+            told[:] = [given]
+            return chosen, None
+        items = [mirror.items[mirror.ids[x]] for x in pool]
+        prompt = ((counted.heading(spec, items) + "\n" if head else "")
+                  + counted.question(spec, reporter_of, events_hint(game, counting=True)))
+        try:
+            chosen = ask(game, prompt, parse)
+        except RaiseNow as e:
+            return Raised(e.event, e.by)
+        except Undo:
+            if first:
+                raise
+            return None
+        return chosen, told[0]
 
 
 def _said(text: str | None) -> Callable[[], str] | None:
