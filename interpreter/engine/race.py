@@ -282,26 +282,11 @@ def _counted(g, spec: RaceSpec, env, racers: list[Racer],
     i = 0
     while i < len(reps):
         rep = reps[i]
-        ask, by = reporter(g, rep.racers[0], spec.path) or (
-            lambda game, prompt, parse: g.chance.report(prompt, parse), "table")
-        raising = raise_reader(g, by)
-
-        def parse(text: str, rep=rep, raising=raising):
-            if text.strip().startswith("!"):
-                return raising(text)
-            counts, why = counted.parse(text, spec.counts)
-            if counts is None:
-                return None, why
-            chosen, why = counted.take(spec, env, rep, counts, pool, taken)
-            if chosen is None:
-                return None, why
-            rep.counts = counts
-            return chosen, None
         while True:
-            prompt = (head + "\n" if head else "") + counted.question(
-                spec, rep, events_hint(g, counting=True))
             try:
-                chosen = ask(g, prompt, parse)
+                chosen, rep.counts = report_counts(
+                    g, spec, rep, head, lambda counts, rep=rep: counted.take(
+                        spec, env, rep, counts, pool, taken))
                 break
             except RaiseNow as e:
                 g.raise_event(e.event, e.by)
@@ -319,6 +304,33 @@ def _counted(g, spec: RaceSpec, env, racers: list[Racer],
         i += 1
     seconds = max(0.0, g.clock.now() - start) if g.clock.real else 0.0
     return seconds, {rep.name: rep.counts for rep in reps}
+
+
+def report_counts(g, spec: Any, rep: counted.Reporter, heading: str,
+                  take: Callable[[dict], tuple]) -> tuple[list, dict]:
+    """What a reporter (the table, or a person for a reporter whose first racer they play)
+    says it claimed in a race reported by counts: a line of counts per kind, each checked by
+    `take` (the items it takes, or why not) and asked again until possible, `heading` said
+    first. Returns (the items taken, the counts); `RaiseNow` when they raise an event."""
+    ask, by = reporter(g, rep.racers[0], spec.path) or (
+        lambda game, prompt, parse: g.chance.report(prompt, parse), "table")
+    raising = raise_reader(g, by)
+    told: list[dict] = []
+
+    def parse(text: str):
+        if text.strip().startswith("!"):
+            return raising(text)
+        counts, why = counted.parse(text, spec.counts)
+        if counts is None:
+            return None, why
+        chosen, why = take(counts)
+        if chosen is None:
+            return None, why
+        told[:] = [counts]
+        return chosen, None
+    prompt = (heading + "\n" if heading else "") + counted.question(
+        spec, rep, events_hint(g, counting=True))
+    return ask(g, prompt, parse), told[0]
 
 
 def _reported(g, spec: RaceSpec, racers: list[Racer], pool: list) -> float:

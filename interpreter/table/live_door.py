@@ -25,7 +25,7 @@ from interpreter.engine import counted
 from interpreter.engine.asking import TIMEOUT, Raised
 from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Option, Request, answer_key, option_for_value
-from interpreter.engine.race import Racer, RaiseNow, events_hint, raise_reader, report_claims, reporter
+from interpreter.engine.race import Racer, RaiseNow, report_claims, report_counts, reporter
 from interpreter.engine.signals import Undo
 
 
@@ -134,37 +134,19 @@ class LiveDoor:
         mirror = self.mirror[0]
         mirror.sync_all()
         game = self.game
-        spec = SimpleNamespace(id=race_id, counts=[CountKind(n, label) for n, label in kinds])
+        spec = SimpleNamespace(id=race_id, path=path,
+                               counts=[CountKind(n, label) for n, label in kinds])
         racer = Racer(game.players[seat], 0, 1.0, 0.0, 0.0, None, None, [])
-        reporter_of = counted.Reporter(rep[0], rep[1], [racer])
-        ask, by = reporter(game, racer, path) or (
-            lambda g, prompt, parse: g.chance.report(prompt, parse), "table")
-        raising = raise_reader(game, by)
-        told: list = []
-
-        def parse(text: str):
-            if text.strip().startswith("!"):
-                return raising(text)
-            given, why = counted.parse(text, spec.counts)
-            if given is None:
-                return None, why
-            chosen, why = take(given)
-            if chosen is None:
-                return None, why
-            told[:] = [given]
-            return chosen, None
         items = [mirror.items[mirror.ids[x]] for x in pool]
-        prompt = ((counted.heading(spec, items) + "\n" if head else "")
-                  + counted.question(spec, reporter_of, events_hint(game, counting=True)))
         try:
-            chosen = ask(game, prompt, parse)
+            return report_counts(game, spec, counted.Reporter(rep[0], rep[1], [racer]),
+                                 counted.heading(spec, items) if head else "", take)
         except RaiseNow as e:
             return Raised(e.event, e.by)
         except Undo:
             if first:
                 raise
             return None
-        return chosen, told[0]
 
 
 def _said(text: str | None) -> Callable[[], str] | None:
