@@ -26,6 +26,7 @@ from interpreter.cli.run import (
     _start,
     logged_position,
     logged_ruleset,
+    someone_out,
 )
 from interpreter.cli.run_generated import HandBack, play_generated
 from interpreter.compile.specialize import specialize
@@ -111,7 +112,7 @@ def _replayed(game: Any, loaded: Any, head: dict, live: bool,
     positioned = logged_position(head) is not None
     special = specialize(loaded.program, head["players"], None, logged=True, live=live,
                          script_only=True, positioned=positioned,
-                         out=any(p.eliminated for p in game.players))
+                         out=someone_out(game))
     if special is None:
         return game.run(), game
     try:

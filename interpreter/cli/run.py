@@ -387,7 +387,7 @@ class _Session:
             table = {"table": "counting", "table:faces": "faces"}.get(self.head.get("dice"))
             self.special = specialize(self.loaded.program, self.head["players"], self.seats,
                                       logged=True, live=self.live, table=table,
-                                      positioned=self.where is not None, out=_out(self.game))
+                                      positioned=self.where is not None, out=someone_out(self.game))
         return self.special
 
     def chance(self, records: list[dict]):
@@ -516,7 +516,7 @@ def _last_input(records: list[dict], session: _Session) -> int | None:
     return None
 
 
-def _out(game: Any) -> bool:
+def someone_out(game: Any) -> bool:
     """Whether someone is out in a game about to begin (a position can say so)."""
     return game is not None and any(p.eliminated for p in game.players)
 

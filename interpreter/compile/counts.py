@@ -192,13 +192,11 @@ class CountsWriter:
         e(d1, f"{a} = _LV.counts({rid!r}, {self.step_path!r}, {reps}[{i}], "
               f"{rs}[{reps}[{i}][2][0]], {i} == 0, _hd, {kinds}, {pool}, "
               f"lambda _c, _i={i}: {take}(_i, _c, {tk}))")
-        e(d1, f"if type({a}) is _Raised:")
-        leave = f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})"
-        if self.raises_here():
-            self.raised(d1 + 1, ctx, f"{a}.event", f"{a}.by", "False", leave=leave)
-        else:  # never: the report refuses a call when no event may be raised
-            e(d1 + 1, leave)
-        e(d1 + 1, "continue")
+        if self.raises_here():  # (else a call is refused at the report: none comes)
+            e(d1, f"if type({a}) is _Raised:")
+            self.raised(d1 + 1, ctx, f"{a}.event", f"{a}.by", "False",
+                        leave=f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})")
+            e(d1 + 1, "continue")
         e(d1, "_hd = False")
         e(d1, f"if {a} is None:")  # the report before this one taken back
         e(d1 + 1, f"{i} -= 1")

@@ -107,12 +107,9 @@ class FlowWriter:
         e(d, str(_Late("raisers")))  # raised events' functions (raised.py), once all are known
         e(d, "try:")
         ctx = _Ctx({})
-        if self.positioned:  # a position's phase begins without `game_start`
-            e(d + 1, "if _POS is None or _POS.begin is None:")
-            self.fire("game_start", d + 2, ctx)
-            e(d + 2, "pass")
-        else:
-            self.fire("game_start", d + 1, ctx)
+        # A position's phase begins without `game_start`.
+        self.unless_placed("_POS is None or _POS.begin is None", d + 1,
+                           lambda dd: self.fire("game_start", dd, ctx))
         phases = self.phase_list(self._reachable())
         e(d + 1, f"ph = {self.start_phase(phases)}")
         e(d + 1, "while ph >= 0:")
@@ -179,13 +176,10 @@ class FlowWriter:
         ctx = _Ctx({})
         e(d, "phases_n += 1")
         self.rec(d, "phase", ("phase", repr(name)))
-        if self.positioned:  # a position inside a phase has its beginning behind it
-            e(d, "if rs is None:")
-            self.block(spec.get("on_begin"), d + 1, ctx)
-            self.fire("phase_start", d + 1, ctx)
-        else:
-            self.block(spec.get("on_begin"), d, ctx)
-            self.fire("phase_start", d, ctx)
+        def begin(dd: int) -> None:  # behind a position inside the phase
+            self.block(spec.get("on_begin"), dd, ctx)
+            self.fire("phase_start", dd, ctx)
+        self.unless_placed("rs is None", d, begin)
         rep = spec.get("repeat") or {}
         self._only(rep, "times", "until", "while", "max")
         times = self.expr(_node(rep["times"]), {}) if "times" in rep else None
@@ -258,17 +252,10 @@ class FlowWriter:
         ctx = _Ctx({})
         if self.positioned:  # the round a position resumes in (Game._run_round)
             e(d, "rr, rs = rs, None")
-            e(d, "if rr is None:")
-            e(d + 1, "round_n += 1")
-            self.reset("round", d)
-            self.kept("rr is not None", ("round", "turn"), d)
-            e(d, "if rr is None:")
-            self.fire("round_start", d + 1, ctx)
-            e(d + 1, "pass")
-        else:
-            e(d, "round_n += 1")
-            self.reset("round", d)
-            self.fire("round_start", d, ctx)
+        self.unless_placed("rr is None", d, lambda dd: e(dd, "round_n += 1"))
+        self.reset("round", d)
+        self.kept("rr is not None", ("round", "turn"), d)
+        self.unless_placed("rr is None", d, lambda dd: self.fire("round_start", dd, ctx))
         ccw = turns.get("order") == "counterclockwise"
         if "by" in turns:  # as Game._run_round, whatever the order says
             src = self._turns_by(turns["by"], d)  # interpreter/compile/deciders.py
@@ -321,11 +308,8 @@ class FlowWriter:
 
     def turn(self, spec: dict, d: int) -> None:
         e = self.emit
-        if self.positioned:  # the turn a position resumes at is not counted again
-            e(d, "if rr is None or pc != rr:")
-            e(d + 1, "turn_n += 1")
-        else:
-            e(d, "turn_n += 1")
+        # The turn a position resumes at is not counted again.
+        self.unless_placed("rr is None or pc != rr", d, lambda dd: e(dd, "turn_n += 1"))
         e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
         e(d + 1, "raise _Stop()")
         self.reset("turn", d)

@@ -17,6 +17,8 @@ Game._run_turn).
 
 from __future__ import annotations
 
+from typing import Any
+
 from interpreter.compile.base import Unsupported
 
 
@@ -78,6 +80,16 @@ class PositionWriter:
             return self._state_kind(name)
         except Unsupported:
             return "?"
+
+    def unless_placed(self, test: str, d: int, write: Any) -> None:
+        """What `write(depth)` writes, in a game from a position only where `test` (source)
+        holds: a beginning the position has behind it is skipped."""
+        if not self.positioned:
+            write(d)
+            return
+        self.emit(d, f"if {test}:")
+        write(d + 1)
+        self.emit(d + 1, "pass")
 
     def kept(self, resumed: str, scopes: tuple[str, ...], d: int) -> None:
         """Where a game from a position resumes (`resumed`, source of a truth value): the

@@ -197,11 +197,9 @@ class RaceWriter:
                  f"{pool})")
         e(d + 3, f"if type({a}) is not _Raised:")
         e(d + 4, "break")
-        leave = f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})"
-        if self.raises_here():
-            self.raised(d + 3, ctx, f"{a}.event", f"{a}.by", "False", leave=leave)
-        else:  # never: the report refuses a call when no event may be raised
-            e(d + 3, leave)
+        # (a call is refused where no event may be raised: then none comes)
+        self.raised(d + 3, ctx, f"{a}.event", f"{a}.by", "False",
+                    leave=f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})")
         e(d + 2, f"{cl}[{k}] = {a}")
         e(d, f"{sec} = max(0.0, _LV.now() - {t0})" if self.live else f"{sec} = 0.0")
         return sec

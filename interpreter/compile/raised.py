@@ -97,7 +97,7 @@ class RaisedWriter:
             self.rec(2, "raised", ("event", repr(name)),
                      ("", "**({} if _by is None else {'by': _by})"),
                      ("", "**({'at_roll': True} if _ar else {})"), *moment)
-            self.fire(name, 2, _Ctx({}, 0, False, 0, ctx.checks, False, "_dp"))
+            self.fire(name, 2, _Ctx({}, checks=ctx.checks, base="_dp"))
             self.raiser_lines += self.lines
         except Unsupported:
             self.raisers[key] = None

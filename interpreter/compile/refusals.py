@@ -4,9 +4,8 @@ Input: a ruleset (its path and text, or a program with the positions of its docu
 setup. Output: `not-generated` warnings, located at the rule the code generator does not
 handle: bot games of that setup are then played by the reference interpreter, many times
 slower (`people-not-generated`: games people play, at the terminal or refereeing at the
-table). `meeple simulate` says it
-before its games start; `meeple validate --compile` says it for the ruleset and each of its
-variants, so a designer learns it before any game is played.
+table). `meeple simulate` says it before its games start; `meeple validate --compile` says it
+for the ruleset and each of its variants, so a designer learns it before any game is played.
 """
 
 from __future__ import annotations

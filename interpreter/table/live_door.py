@@ -98,7 +98,6 @@ class LiveDoor:
             return answer  # with it (a timer ran out while they thought; `!NAME`)
         return answer_key(answer)
 
-
     def report(self, race_id: str, path: tuple, racers: list, i: int, claims: list,
                caps: list, pool: list) -> Any:
         """What racer `i` (of `racers`, seat numbers) claimed in a race, as its reporter (the
@@ -108,18 +107,16 @@ class LiveDoor:
         mirror = self.mirror[0]
         mirror.sync_all()  # the listing shows the faces, a person's view the whole game
         game = self.game
-        item = [mirror.items[mirror.ids[x]] for x in pool]
+        item = mirror.pieces(pool)
         number = {id(x): n for x, n in zip(item, pool, strict=True)}
         held = [Racer(game.players[seat], k, 1.0, 0.0, 0.0, caps[k], None,
-                      [mirror.items[mirror.ids[x]] for x in claims[k]])
-                for k, seat in enumerate(racers)]
+                      mirror.pieces(claims[k])) for k, seat in enumerate(racers)]
         rep = reporter(game, held[i], path)
         try:
             got = report_claims(game, race_id, held, held[i], item, list(item), rep)
         except RaiseNow as e:
             return Raised(e.event, e.by)
         return [number[id(x)] for x in got]
-
 
     def counts(self, race_id: str, path: tuple, rep: tuple, seat: int, first: bool,
                head: bool, kinds: tuple, pool: list, take: Callable[[dict], tuple]) -> Any:
@@ -137,10 +134,10 @@ class LiveDoor:
         spec = SimpleNamespace(id=race_id, path=path,
                                counts=[CountKind(n, label) for n, label in kinds])
         racer = Racer(game.players[seat], 0, 1.0, 0.0, 0.0, None, None, [])
-        items = [mirror.items[mirror.ids[x]] for x in pool]
         try:
             return report_counts(game, spec, counted.Reporter(rep[0], rep[1], [racer]),
-                                 counted.heading(spec, items) if head else "", take)
+                                 counted.heading(spec, mirror.pieces(pool)) if head else "",
+                                 take)
         except RaiseNow as e:
             return Raised(e.event, e.by)
         except Undo:

@@ -112,7 +112,7 @@ class Mirror:
             g.env[did] = value(v, kinds.get(did, "?"))
         for rid, claims in whole["races"].items():
             g.env[rid] = None if claims is None else {
-                g.players[i]: [self.items[self.ids[x]] for x in c]
+                g.players[i]: self.pieces(c)
                 for i, c in enumerate(claims) if c is not None}
         if whole["out"] is not None:
             for p, out in zip(g.players, whole["out"], strict=True):
@@ -129,6 +129,10 @@ class Mirror:
     def value(self, v: Any, kind: str) -> Any:
         """A generated game's value as the interpreter holds it, by its kind."""
         return by_kind(v, kind, self._thing)
+
+    def pieces(self, numbers: list) -> list:
+        """The game's dice or cards the generated game holds as these numbers."""
+        return [self.items[self.ids[x]] for x in numbers]
 
     def _thing(self, v: Any, kind: str) -> Any:
         g = self.game
