@@ -1,11 +1,11 @@
 """Phase 5b, compile for simulation (time): timers, waits and the modelled clock.
 
 Input: the ruleset's timers and hazard events, and the steps `start_timer`, `stop_timer` and
-`wait` (or any duration). Output: lines appended to the writer's source: a timer as three locals
-(`TS_` seconds, `TA_` start, `TR_` running), and the modelled clock's advance, in which the
-timers that run out and the hazard events that happen within the stretch fire in time order,
-each at its moment, with the chance draws SeededChance makes. A mixin of the specializer's
-writer (interpreter/compile/specialize.py)."""
+`wait` (or any duration). Output: lines appended to the writer's source: a timer as four locals
+(`TS_` seconds, `TA_` start, `TE_` end, `TR_` running), and the modelled clock's advance, in
+which the timers that run out and the hazard events that happen within the stretch fire in
+time order, each at its moment, with the chance draws SeededChance makes. A mixin of the
+specializer's writer (interpreter/compile/specialize.py)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ class ClockWriter:
         if self.live:
             self.emit(d, "now = _LV.now()")
         self.emit(d, f"TA_{t} = now")
+        # Its end, added once here, read by every test of the clock (the same float as
+        # Timer.remaining's start + seconds at each reading).
+        self.emit(d, f"TE_{t} = TA_{t} + TS_{t}")
         self.emit(d, f"TR_{t} = True")
         if self.logged:  # who started it, for a logged game's final table (Game.start_timer)
             self.emit(d, f"TO_{t} = cur")
@@ -41,7 +44,7 @@ class ClockWriter:
                 self.emit(d, "now = _LV.now()")
             self.emit(d, f"if TR_{t}:")
             self.rec(d + 1, "timer", ("timer", repr(t)), ("action", "'stop'"),
-                     ("left", f"round(max(0, TA_{t} + TS_{t} - now), 3)"))
+                     ("left", f"round(max(0, TE_{t} - now), 3)"))
             self.emit(d + 1, f"TP_{t} = now")  # when it stopped (Timer.stopped_at)
         self.emit(d, f"TR_{t} = False")
         self.after_op(d, None, ctx)
@@ -62,7 +65,7 @@ class ClockWriter:
         `timer_expired` fired."""
         self.emit(d, f"TR_{t} = False")
         if self.logged:
-            self.emit(d, f"TP_{t} = TA_{t} + TS_{t}")
+            self.emit(d, f"TP_{t} = TE_{t}")
         self.rec(d, "timer", ("timer", repr(t)), ("action", "'expired'"))
         self.fire("timer_expired", d, ctx)
 
@@ -77,10 +80,43 @@ class ClockWriter:
         inner = ctx.inside(in_loop=False)
         inner.flag_exit = False  # an `end_turn` here raises: no Python loop to leave by flag
         for t in self.timers:
-            self.emit(d, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
+            self.emit(d, f"if TR_{t} and TE_{t} <= now:")
             self.expire(t, d + 1, inner)
 
     # -- time ------------------------------------------------------------------------------------
+    def hazards(self) -> list[tuple[str, Ex, Ex | None, bool]]:
+        """The hazard events a stretch of the modelled clock asks about: (event, rate, the
+        `during` test or None when always, never: a rate known to be 0 or less). One that
+        never happens is asked only in a logged game, which counts the queries; one whose
+        `during` is known false, never."""
+        asked = []
+        for event, spec in (self.data.get("events") or {}).items():
+            if "hazard" not in spec:
+                continue
+            rate = self.expr(_node(spec["hazard"]), {})
+            if rate.kind not in _NUMS:
+                raise Unsupported("hazard rate")
+            never = rate.const is not _NO and rate.const <= 0
+            if never and not self.logged:
+                continue  # never happens, and draws nothing
+            during = None
+            if "during" in spec:
+                during = self.cond(spec["during"], {})
+                if during.const is False:
+                    continue
+                if during.const is True:
+                    during = None
+            asked.append((event, rate, during, never))
+        return asked
+
+    def quiet(self, hazards: list | None = None) -> bool:
+        """True when nothing can happen while the modelled clock moves (no timer, no hazard
+        that may happen; `hazards` as `self.hazards()` gives them): a stretch is then the
+        clock's move alone."""
+        if hazards is None:
+            hazards = self.hazards()
+        return not self.timers and all(never for *_, never in hazards)
+
     def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
         """As Game.advance on a modelled clock: timers that run out and hazard events within
         the stretch happen in time order, each at its moment."""
@@ -99,30 +135,26 @@ class ClockWriter:
             d1 = d + 1
         else:
             d1 = d
+        hazards = self.hazards()
+        if self.quiet(hazards):
+            for _, _, during, _ in hazards:  # a logged game counts the queries all the same
+                if during is not None:
+                    self.emit(d1, f"if {during.src}:")
+                self.emit(d1 + (during is not None), "hq += 1")
+            self.emit(d1, f"now = now + {s}")  # the same float as Game.advance's
+            return
         self.emit(d1, f"{start} = now")
         self.emit(d1, f"{end} = {start} + {s}")
         self.emit(d1, f"{pend} = None")  # most stretches see no event: no list made
         for t in self.timers:
-            self.emit(d1, f"if TR_{t} and TA_{t} + TS_{t} <= {end}:")
-            item = f"(TA_{t} + TS_{t}, 0, 'timer', {t!r})"
+            self.emit(d1, f"if TR_{t} and TE_{t} <= {end}:")
+            item = f"(TE_{t}, 0, 'timer', {t!r})"
             self.emit(d1 + 1, f"{pend} = [{item}] if {pend} is None else [*{pend}, {item}]")
-        for event, spec in (self.data.get("events") or {}).items():
-            if "hazard" not in spec:
-                continue
-            rate = self.expr(_node(spec["hazard"]), {})
-            if rate.kind not in _NUMS:
-                raise Unsupported("hazard rate")
-            never = rate.const is not _NO and rate.const <= 0
-            if never and not self.logged:
-                continue  # never happens, and draws nothing
+        for event, rate, during, never in hazards:
             dd = d1
-            if "during" in spec:
-                c = self.cond(spec["during"], {})
-                if c.const is False:
-                    continue
-                if c.const is not True:
-                    self.emit(d1, f"if {c.src}:")
-                    dd = d1 + 1
+            if during is not None:
+                self.emit(d1, f"if {during.src}:")
+                dd = d1 + 1
             if self.logged:
                 self.emit(dd, "hq += 1")  # Game.advance counts every query, even at rate 0
                 if never:
@@ -181,7 +213,7 @@ class ClockWriter:
         exits = self.flag_exits
         for t in self.timers:
             self.emit(d3, f"if {kind} == 'timer' and {name} == {t!r}:")
-            self.emit(d3 + 1, f"if TR_{t} and TA_{t} + TS_{t} <= now:")
+            self.emit(d3 + 1, f"if TR_{t} and TE_{t} <= now:")
             self.expire(t, d3 + 2, inner)
         for event, spec in (self.data.get("events") or {}).items():
             if "hazard" in spec:

@@ -200,7 +200,7 @@ class ExprWriter:
             timer = self.expr(node.left.args[0], scope) if len(node.left.args) == 1 else None
             if timer is not None and timer.kind == "timer":  # the common test of a clock
                 t = timer.const
-                return Ex(f"(TR_{t} and TA_{t} + TS_{t} - {self.now_read} > 0)", "bool", True)
+                return Ex(f"(TR_{t} and TE_{t} - {self.now_read} > 0)", "bool", True)
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if op in ("+", "in", "not in"):  # a zone is read as the list of what it holds
             a, b = (self._as_list(a) if op == "+" else a), self._as_list(b)
@@ -531,8 +531,8 @@ class ExprWriter:
         if f == "remaining" and len(args) == 1 and args[0].kind == "timer":
             t = args[0].const
             # As Timer.remaining, max(0, left), without a call: the same value and type.
-            left = f"TA_{t} + TS_{t} - now"  # the clock read once, in the test
-            return Ex(f"(({left}) if TR_{t} and TA_{t} + TS_{t} - {self.now_read} > 0 else 0)",
+            left = f"TE_{t} - now"  # the clock read once, in the test
+            return Ex(f"(({left}) if TR_{t} and TE_{t} - {self.now_read} > 0 else 0)",
                       "num", True)
         if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
             # May be too long; a long one counts in the step budget.

@@ -85,7 +85,7 @@ class FlowWriter:
         self._zone_init(d)
         for t in self.timers:
             e(d, f"TS_{t} = 0")
-            e(d, f"TA_{t} = None")
+            e(d, f"TA_{t} = TE_{t} = None")
             e(d, f"TR_{t} = False")
             if self.logged:
                 e(d, f"TP_{t} = TO_{t} = None")

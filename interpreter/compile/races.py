@@ -24,10 +24,15 @@ specialized yet.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from dsl import nodes as n
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
 from interpreter.compile.people import Person
+
+# Lists whose items a set holds as the list does (`in` the same test): numbers, texts, dice.
+_HASHED = frozenset({"list:int", "list:num", "list:str", "list:dref", "list:player"})
 
 
 class RaceWriter:
@@ -254,6 +259,7 @@ class RaceWriter:
         # work counted once would not be the work it counts).
         wl = self.temp("wl") if want is not None and "wk" not in want.src else None
         if wl is not None:
+            want = self._wanted_among(spec["wanted"], want, r, x, d, ctx)
             e(d, f"{wl} = []")
             if intents is None:
                 e(d, f"for {r} in {rs}:")
@@ -319,6 +325,23 @@ class RaceWriter:
                  f"for _x in {missed}[_k]] for _k in range(len({rs})) if {missed}[_k]}}")
         return last
 
+    def _wanted_among(self, text: str, want: Ex, r: str, x: str, d: int, ctx: _Ctx) -> Ex:
+        """`item in X` (or `not in`), X the same for every racer and item: X's items made a
+        set once, before the racers' wanted lists, so that each item's test is one look-up
+        (numbers and texts: the same test as the list's). Any other test as it is."""
+        node = _node(text)
+        if not (isinstance(node, n.Binary) and node.op in ("in", "not in")
+                and isinstance(node.left, n.Name) and node.left.id == "item"):
+            return want
+        among = self._as_list(self.expr(node.right, ctx.scope))
+        if not among.safe or among.kind not in _HASHED or "wk" in among.src:
+            return want
+        if re.search(rf"\b({re.escape(r)}|{re.escape(x)})\b", among.src):
+            return want  # it depends on the racer or the item
+        h = self.temp("hs")
+        self.emit(d, f"{h} = set({among.src})")
+        return Ex(f"({x} {node.op} {h})", "bool", True)
+
     def _reached(self, intents: str, missed: str, i: str, rem: str, ac: str, cl: str,
                  it: str, wl: str | None, last: str, nx: str, gap: Any, d: int) -> None:
         """A reported racer's claim on its clock: the next item it reported that is still
@@ -348,7 +371,9 @@ class RaceWriter:
         """As race._in_hand: the race's seconds pass with the claimed items out of their zone,
         which then gets them back in its old order (what a trigger added in that time last)."""
         secs = Ex(last, "num", True)
-        if items.kind != "zone":
+        # Where nothing can happen meanwhile, nothing reads the zone while the claimed items
+        # are out of it, and it gets them back in its old order: it need not lose them.
+        if items.kind != "zone" or self.quiet():
             self.advance(secs, d, ctx)
             return
         e = self.emit
