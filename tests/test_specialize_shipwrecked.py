@@ -22,6 +22,7 @@ whole list.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -308,3 +309,26 @@ def test_an_add_at_a_negative_index_hands_the_seed_back(tmp_path):
 def test_shipwrecked_gives_the_interpreters_games(sets, seats, players):
     _same(SHIPWRECKED, range(40), None, sets, players, seats)
 
+
+
+@pytest.mark.parametrize("wanted", [
+    "item in matching",                                               # one set for all
+    "item not in matching",                                           # its complement
+    "item in [d for d in matching if d.colour == racer.team.name]",   # a list per racer
+    "item in [d for d in matching if d.face > 2]",                    # work counted per test
+])
+def test_a_races_wanted_membership_gives_the_interpreters_games(tmp_path, wanted):
+    # The generated code reads `item in X` (or `not in`) with X the same for every racer as
+    # a set made once; a list that depends on the racer, or whose making counts work (the
+    # interpreter counts it at every test), as written.
+    text = Path(SHIPWRECKED).read_text(encoding="utf-8")
+    assert 'wanted: "item in matching"' in text
+    edited = text.replace('wanted: "item in matching"', f'wanted: "{wanted}"')
+    path = tmp_path / "shipwrecked_wanted.yaml"
+    path.write_text(edited, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    assert special is not None, "the specializer refused this setup"
+    hoisted = re.search(r"= set\(", special.source) is not None
+    assert hoisted == (wanted in ("item in matching", "item not in matching"))
+    _same(str(path), range(30))
