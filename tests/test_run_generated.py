@@ -17,9 +17,12 @@ from click.testing import CliRunner
 
 from interpreter.cli import run as run_module
 from interpreter.cli.main import main
-from interpreter.cli.run_generated import play_generated
+from interpreter.cli.run_generated import HANDED_NOTE, play_generated
+from interpreter.compile.played import MustStop
+from interpreter.compile.specialize import specialize
 from interpreter.engine.game import Game
 from interpreter.engine.results import Result
+from interpreter.engine.setup import load
 from tests.conftest import ROOT, RULESETS
 
 run_game = Game.run  # the interpreter's own, kept before a test counts its games
@@ -198,6 +201,8 @@ def test_a_decisions_files_moments_set_the_modelled_clock_alike_on_both_paths(
 
 @pytest.mark.parametrize("game,entries", [
     ("pig", ["roll", "sideways"]),                                 # not legal: an error
+    ("pig", ["roll", {"raise": "cheer"}]),                         # no event people raise
+    ("pig", [{"race": "grab", "claims": {}}]),                     # no race here
 ])
 def test_a_script_the_generated_code_cannot_take_goes_to_the_interpreter(
         game, entries, tmp_path, monkeypatch):
@@ -207,6 +212,19 @@ def test_a_script_the_generated_code_cannot_take_goes_to_the_interpreter(
     want = _run([path, "--seed", "5", "--decisions", script], monkeypatch, False)
     assert got[2] == 0 and got[:2] == want[:2]
     assert "warning" not in got[0]
+
+
+@pytest.mark.parametrize("entry", [{"raise": "cheer"}, {"race": "grab", "claims": {}}])
+def test_an_entry_that_is_no_answer_stops_the_generated_game_as_a_rule_error(entry):
+    # Where a decision is asked, the interpreter takes such an entry as a bad-input error:
+    # the generated code stops there too (its `Stop`, checked against the interpreter's
+    # error), never a hand-over for the interpreter to play on.
+    program = load(str(ROOT / "rulesets" / "pig.yaml")).program
+    special = specialize(program, logged=True)
+    with pytest.raises(MustStop):
+        special.try_logged(5, lambda rec: None, forced=["roll", entry])
+    played, _ = special.play_logged(5)  # the same seed without the script: no error
+    assert played.result.error is None
 
 
 def _first_race(entries: list) -> dict:
@@ -391,3 +409,24 @@ def test_replay_of_a_log_cut_short_or_edited_says_where_on_the_generated_code(tm
                       (edited, "the replay differs from the log at event")):
         got, want = _replay(bad, monkeypatch, True), _replay(bad, monkeypatch, False)
         assert got[:2] == want[:2] and got[1] == 1 and says in got[0]
+
+
+def test_a_game_past_the_generated_codes_range_is_handed_on_said_once(tmp_path, monkeypatch):
+    # Turn totals past ±2**40 after a roll or two: the interpreter plays the game on from
+    # where the generated code left it, the same game, and the player is told once (stderr).
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    add = "- add: {turn_total: die.face}"
+    assert text.count(add) == 1
+    path = tmp_path / "huge.yaml"
+    path.write_text(text.replace(add, '- add: {turn_total: "die.face * 1000000000000"}'),
+                    encoding="utf-8")
+    got, want, logs = _logged_both([str(path), "--seed", "3"], tmp_path, monkeypatch)
+    assert got[1] == want[1] == 0 and got[2] == 0 and got[3] == 1
+    note = "the reference interpreter plays it on from here"
+    assert got[0].count(note) == 1 and note not in want[0]
+    assert got[0].replace(HANDED_NOTE + "\n", "") == want[0]
+    assert logs[0].read_bytes() == logs[1].read_bytes()
+    # Its replay goes the same way, said the same.
+    again, kept = _replay(logs[0], monkeypatch, True), _replay(logs[0], monkeypatch, False)
+    assert again[1] == kept[1] == 0 and again[2] == 1
+    assert again[0].count(note) == 1 and again[0].replace(HANDED_NOTE + "\n", "") == kept[0]

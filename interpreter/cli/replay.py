@@ -28,7 +28,7 @@ from interpreter.cli.run import (
     logged_ruleset,
     someone_out,
 )
-from interpreter.cli.run_generated import HandBack, play_generated
+from interpreter.cli.run_generated import HANDED_NOTE, HandBack, play_generated
 from interpreter.compile.specialize import specialize
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError
@@ -118,6 +118,8 @@ def _replayed(game: Any, loaded: Any, head: dict, live: bool,
     try:
         return play_generated(special, game, positioned), game
     except HandBack as back:
+        if back.stop is None:  # the rules go on: said, as by `meeple run`
+            click.echo(HANDED_NOTE, err=True)
         made = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
         again = set_up(_Narrator(None, game.narrator, made, None))
         try:

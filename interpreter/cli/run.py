@@ -23,7 +23,7 @@ import click
 from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
-from interpreter.cli.run_generated import HandBack, play_generated
+from interpreter.cli.run_generated import HANDED_NOTE, HandBack, play_generated
 from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import (
     ChanceError,
@@ -433,8 +433,12 @@ class _Session:
                 result = _play(game, self)
             except HandBack as back:
                 # The interpreter takes the game on: it replays what was played (the log as
-                # it stands), silently, then goes on.
+                # it stands), silently, then goes on; said once (stderr) where the rules go
+                # on, as the fast path never gives way to the slow one unseen (a rule error
+                # is shown as the game's end either way).
                 self.handed = back
+                if back.stop is None:
+                    click.echo(HANDED_NOTE, err=True)
                 if writer is not None:
                     writer.close()
                 said, old = game.narrator, game

@@ -9,12 +9,12 @@ exactly as the interpreter's own game gives it (which writes the log, narrates, 
 resumed game's replayed records), while the `Game` mirrors the generated game's state
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
-Where the generated code cannot follow the game (a number past its range, a counting
-table's race counts in a script, an event raised whose triggers it does not generate, the
-rules stopping it as an error) it raises `HandBack` with what the interpreter needs to take
-the game on from the records made so far: the caller replays them on the interpreter,
-checked record by record and not narrated again, and plays on there. A chance source that
-fails (a dice file run out, the table's input ended) stops the game as the interpreter's.
+Where the generated code cannot follow the game (a whole number past its range, its work
+meter past half the step budget) or the rules stop it as an error, it raises `HandBack` with
+what the interpreter needs to take the game on from the records made so far: the caller
+replays them on the interpreter, checked record by record and not narrated again, and plays
+on there. A chance source that fails (a dice file run out, the table's input ended) stops the
+game as the interpreter's.
 """
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from interpreter.compile.played import Called, ChanceDoor, MustStop, Specialized, TimedQueue
+from interpreter.compile.base import SAFE_INT
+from interpreter.compile.played import (
+    Called,
+    ChanceDoor,
+    GeneratorFault,
+    MustStop,
+    Specialized,
+    TimedQueue,
+)
 from interpreter.engine.chance import ChanceError, SeededChance
 from interpreter.engine.results import Result
 from interpreter.table.live_door import LiveDoor
@@ -34,6 +42,11 @@ def _raised_at_the_table(name: str, by: str | None = None, at_roll: bool = False
     prompt: the event leaves the chance door for the generated code to raise
     (interpreter/compile/raised.py), which then asks for the faces again."""
     raise Called({"raise": name, "by": by, **({"at_roll": True} if at_roll else {})})
+
+
+HANDED_NOTE = ("note: this game went where the generated code does not follow it exactly (a "
+               f"whole number past ±{SAFE_INT:,}, or half the work its step budget allows); "
+               "the reference interpreter plays it on from here, the same game, more slowly")
 
 
 class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
@@ -99,8 +112,12 @@ def play_generated(special: Specialized, game: Any, positioned: bool = False) ->
     except ChanceError:
         raise  # the table's input ended, or a dice file ran out or does not fit: the game
         # stops here, as the interpreter's does
-    except Called as called:  # an event the generated code does not raise here
-        raise HandBack([called.entry, *queue]) from None
+    except Called as called:  # never: every roll at which the table may call is written
+        # to raise the call (raised.py `table_roll`); were one missed, the interpreter takes
+        # the game on and the fault is reported, not hidden
+        fault = GeneratorFault(f"the table called '{called.entry['raise']}' at a roll the "
+                               "generated code does not raise it at")
+        raise HandBack([called.entry, *queue], MustStop(fault)) from None
     if played is None:
         raise HandBack(list(queue))
     mirror[0].sync_all()  # the final table and position (--json) read the whole state

@@ -105,12 +105,13 @@ def _forced_answer(queue: Any, did: str) -> Any:
     """The next answer of a decisions file (Game._scripted), left in the queue until it is
     found legal (`_answered`): a plain answer, or `{id, choice}` whose id, when given, must be
     the decision's (else the interpreter's bad-input error: `Stop`), with the moments it was
-    asked and answered if it says them. Anything else in its place is the interpreter's to
-    play (`Fallback`)."""
+    asked and answered if it says them. Another entry in its place (a race's report; an
+    event raised in a game where people raise none, which the generated code's decisions
+    take first where they may) is the interpreter's bad-input error too: `Stop`."""
     entry = queue[0]
     if isinstance(entry, dict):
         if set(entry) - {"id", "choice", "asked", "at"}:
-            raise Fallback()
+            raise Stop()
         if entry.get("id") not in (None, did):
             raise Stop()
         return entry.get("choice")

@@ -194,8 +194,7 @@ class CountsWriter:
               f"lambda _c, _i={i}: {take}(_i, _c, {tk}))")
         if self.raises_here():  # (else a call is refused at the report: none comes)
             e(d1, f"if type({a}) is _Raised:")
-            self.raised(d1 + 1, ctx, f"{a}.event", f"{a}.by", "False",
-                        leave=f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})")
+            self.raised(d1 + 1, ctx, f"{a}.event", f"{a}.by", "False")
             e(d1 + 1, "continue")
         e(d1, "_hd = False")
         e(d1, f"if {a} is None:")  # the report before this one taken back

@@ -75,8 +75,8 @@ class PeopleWriter:
         """What a logged game's scripted answers hold before this decision's answer, taken
         first, in order, as GameAsking._decide takes them: timeouts (a replayed live game's,
         or a decisions file's: the clock set to them, the timers polled) and events people
-        raised (interpreter/compile/raised.py). Anything else in their place is the
-        interpreter's to play (base._forced_answer)."""
+        raised (interpreter/compile/raised.py). Anything else in their place is the answer
+        (base._forced_answer), or the interpreter's bad-input error."""
         raisable = self.raises_here()
         kinds = "'timeout' in FQ[0] or 'raise' in FQ[0]" if raisable else "'timeout' in FQ[0]"
         self.emit(d, f"while FQ and type(FQ[0]) is dict and ({kinds}):")
@@ -123,8 +123,7 @@ class PeopleWriter:
                 e(d + 2, "continue")
             if raisable:  # (raised here: raises_here holds in every logged game)
                 e(d + 1, f"if type({an}) is _Raised:")
-                leave = f"raise _Called({{'raise': {an}.event, 'by': {an}.by}})"
-                self.raised(d + 2, shown.ctx, f"{an}.event", f"{an}.by", "False", leave=leave)
+                self.raised(d + 2, shown.ctx, f"{an}.event", f"{an}.by", "False")
                 self.decision_start(d + 2, shown.ctx)
                 e(d + 2, "continue")
             e(d + 1, "break")

@@ -89,9 +89,9 @@ class ChanceDoor:
 
 
 class Called(Exception):  # noqa: N818 - a signal, as Fallback
-    """An event people raised where the generated code does not raise it (the table's dice
-    prompt, or one whose triggers are not generated): `entry` is it as a decisions script
-    has it ({"raise": ..., "by": ..., "at_roll": ...}), for the interpreter to take first."""
+    """An event the table called at its dice prompt, which leaves the chance door for the
+    generated code around the roll to raise (interpreter/compile/raised.py `table_roll`):
+    `entry` is it as a decisions script has it ({"raise": ..., "by": ..., "at_roll": ...})."""
 
     def __init__(self, entry: dict):
         super().__init__(entry)

@@ -203,8 +203,7 @@ class RaceWriter:
         e(d + 3, f"if type({a}) is not _Raised:")
         e(d + 4, "break")
         # (a call is refused where no event may be raised: then none comes)
-        self.raised(d + 3, ctx, f"{a}.event", f"{a}.by", "False",
-                    leave=f"raise _Called({{'raise': {a}.event, 'by': {a}.by}})")
+        self.raised(d + 3, ctx, f"{a}.event", f"{a}.by", "False")
         e(d + 2, f"{cl}[{k}] = {a}")
         e(d, f"{sec} = max(0.0, _LV.now() - {t0})" if self.live else f"{sec} = 0.0")
         return sec

@@ -20,8 +20,9 @@ Each event is written once, as a function inside the game's function (`raiser`),
 from every place with the depth where the rules stand, so an event raised inside its own
 triggers calls it again one deeper and the chain's limit is tested at run time; the names it
 assigns that the game also uses are declared the game's (`shared_names`). Where an event's
-triggers are not generated, the code hands the game over there instead (`Fallback` before a
-scripted entry is taken; `Called` with the event otherwise).
+triggers the generator does not write, it refuses the logged game's code (`Unsupported`,
+located: `meeple validate --compile` says `people-not-generated`), never a hand-over at run
+time.
 """
 
 from __future__ import annotations
@@ -58,28 +59,24 @@ class RaisedWriter:
         return bool(self.raisable()) and self.logged
 
     def raised(self, d: int, ctx: _Ctx, event: str, by: str, at_roll: str,
-               taken: str | None = None, leave: str = "raise _Fallback()") -> None:
+               taken: str | None = None) -> None:
         """`event` (source of its name) raised by `by`, `at_roll` (sources): logged, its
-        triggers fired (`raiser`); `taken`, a statement run first (taking a scripted entry).
-        An event whose triggers are not generated runs `leave` instead, before anything is
-        taken or logged."""
+        triggers fired (`raiser`); `taken`, a statement run first (taking a scripted entry)."""
         for j, name in enumerate(self.raisable()):
             self.emit(d, f"{'if' if j == 0 else 'elif'} {event} == {name!r}:")
             fn = self.raiser(name, ctx)
-            if fn is None:
-                self.emit(d + 1, leave)
-                continue
             if taken:
                 self.emit(d + 1, taken)
             self.emit(d + 1, f"{fn}({by}, {at_roll}, {ctx.depth_src()})")
 
-    def raiser(self, name: str, ctx: _Ctx) -> str | None:
+    def raiser(self, name: str, ctx: _Ctx) -> str:
         """The name of the function that raises `name` (GameAsking.raise_event: logged as
         `raised`, with who raised it, `at_roll` when the table raised it at a roll's prompt
         and its moment on real time; then its triggers fired, outside any loop, so an
         `end_turn` there raises), called with the depth where the rules stand (the chain's
         limits are tested against it at run time: a raise inside its own triggers calls it
-        again, one deeper); None where its triggers are not generated. Written once per
+        again, one deeper). Triggers the generator does not write refuse the game's code
+        (`Unsupported`: a logged game's is all generated or not at all). Written once per
         event (and inside the checks or not); its lines go before the game's `try:`
         (`raiser_lines`), and which of the game's names it assigns is worked out once the
         whole game is written (`shared_names`)."""
@@ -100,7 +97,8 @@ class RaisedWriter:
             self.fire(name, 2, _Ctx({}, checks=ctx.checks, base="_dp"))
             self.raiser_lines += self.lines
         except Unsupported:
-            self.raisers[key] = None
+            del self.raisers[key]  # never named as written
+            raise
         finally:
             self.lines, self.step_path = outer, path
         return self.raisers[key]
@@ -138,8 +136,7 @@ class RaisedWriter:
         self.emit(d + 2, call)
         self.emit(d + 2, "break")
         self.emit(d + 1, f"except _Called as {cl}:")
-        self.raised(d + 2, ctx, f"{cl}.entry['raise']", f"{cl}.entry.get('by')", "True",
-                    leave="raise")
+        self.raised(d + 2, ctx, f"{cl}.entry['raise']", f"{cl}.entry.get('by')", "True")
 
 
 def shared_names(src: str) -> str:
