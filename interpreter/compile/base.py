@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from dsl import nodes as n
@@ -377,6 +378,7 @@ def stored(e: Ex, src: str | None = None) -> str:
     return f"dict({src})"
 
 
+@lru_cache(maxsize=1024)  # asked of the same sources again and again while generating
 def _fresh(src: str) -> bool:
     """Whether the Python expression `src` makes a new list or map each time it runs."""
     try:

@@ -146,6 +146,8 @@ class GridWriter:
         """direction or distance between two cells: a table of tables keyed by id, or (a
         large map) a function of the ids over the cells' row and column indexes."""
         cells = self.cells_all
+        if f"_G{what}" in self.consts:  # made once (a large map's table is slow to make)
+            return f"_G{what}"
         if len(cells) <= _TABLED:
             # The built-in itself, on the interpreter's own cells: the same answers.
             impl = BUILTINS["direction" if what == "DIR" else "distance"].impl

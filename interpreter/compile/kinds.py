@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
@@ -38,6 +39,7 @@ _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
 # lookups in them are what `_lift` moves before a comprehension's items.
 _TABLES = re.compile(r"\b_(G[A-Z]+\w*|CF\d+|CDK\d+)\[")
+_SUBSCRIPT = re.compile(r"[A-Za-z_]\w*\[")  # how a lookup in a table begins
 _OPTION = re.compile(r"\b_o\d+\b")  # the option a `best` rule weighs (policies._best)
 _HASHED = ("int", "num", "str", "player", "team", "card", "cell")  # unique by dict keys
 _OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row", "column",
@@ -45,8 +47,11 @@ _OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row"
 _NEW_ITEMS = ("cell", "card", "list:")
 
 
+@lru_cache(maxsize=1024)  # asked of the same sources again and again while generating
 def _lookup(src: str) -> tuple[str, str] | None:
     """(table, key) of `src` when it is one lookup `_TABLE[key]`, else None."""
+    if not (_SUBSCRIPT.match(src) and src.endswith("]")):
+        return None  # not even the shape of one (no parse)
     node = ast.parse(src, mode="eval").body
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         return node.value.id, ast.get_source_segment(src, node.slice)
@@ -83,6 +88,8 @@ class KindWriter:
             moved = self._lift(src)
             return Ex(moved, kind, safe or (moved != src and (
                 kind not in ("cell", "card") or kw.get("some", False))), **kw)
+        if not getattr(self, "hoists", None):
+            return Ex(src, kind, safe, **kw)  # not inside items: nothing to move before them
         lookup = _lookup(src)
         table = self.consts.get(lookup[0]) if lookup else None
         careful = (f"{lookup[0]}.get({lookup[1]}, _HF)" if isinstance(table, dict)
@@ -354,6 +361,7 @@ class KindWriter:
         return src[:src.rindex("[")]
 
 
+@lru_cache(maxsize=1024)
 def _listcomp(src: str) -> bool:
     """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
     try:

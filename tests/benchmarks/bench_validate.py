@@ -6,12 +6,14 @@ Not part of the default test run (pytest ignores tests/benchmarks). Run it with
 
 It starts a fresh `meeple validate FILE` process per run (so interpreter start-up, imports and
 the parser cache are all counted), prints the median and worst wall time per ruleset, and exits
-1 if any median exceeds the 0.5 s budget.
+1 if any median exceeds the 0.5 s budget. Python's bytecode cache is on for it (whatever
+PYTHONDONTWRITEBYTECODE says here), as for an installed program on a user's machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -24,11 +26,13 @@ BUDGET_S = 0.5
 
 def time_validate(path: Path, runs: int) -> list[float]:
     cmd = [str(Path(sys.executable).with_name("meeple")), "validate", str(path)]
-    subprocess.run(cmd, capture_output=True, check=False)  # warm the parser cache and disk
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # warm the parser cache, the bytecode cache and the disk
+    subprocess.run(cmd, capture_output=True, check=False, env=env)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, check=False)
+        proc = subprocess.run(cmd, capture_output=True, check=False, env=env)
         times.append(time.perf_counter() - start)
         if proc.returncode != 0:
             raise SystemExit(f"{path} does not validate:\n{proc.stdout.decode()}")
