@@ -315,6 +315,7 @@ def test_shipwrecked_gives_the_interpreters_games(sets, seats, players):
     "item in matching",                                               # one set for all
     "item not in matching",                                           # its complement
     "item in [d for d in matching if d.colour == racer.team.name]",   # a list per racer
+    "item in (if racer == first(players) then matching else [])",     # one, no work counted
     "item in [d for d in matching if d.face > 2]",                    # work counted per test
 ])
 def test_a_races_wanted_membership_gives_the_interpreters_games(tmp_path, wanted):

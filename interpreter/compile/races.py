@@ -332,7 +332,8 @@ class RaceWriter:
         if not (isinstance(node, n.Binary) and node.op in ("in", "not in")
                 and isinstance(node.left, n.Name) and node.left.id == "item"):
             return want
-        among = self._as_list(self.expr(node.right, ctx.scope))
+        among = self._as_list(self.expr(node.right, {**ctx.scope, "racer": Ex(r, "player", True),
+                                                      "item": Ex(x, "dref", True)}))
         if not among.safe or among.kind not in _HASHED or "wk" in among.src:
             return want
         if re.search(rf"\b({re.escape(r)}|{re.escape(x)})\b", among.src):

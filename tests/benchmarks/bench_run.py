@@ -9,8 +9,9 @@ Not part of the default test run (pytest ignores tests/benchmarks). Run it with
     .venv/bin/python tests/benchmarks/bench_run.py [--seconds S] [--only NAME] [--games N]
 
 Part 1, games/s: each side plays seeded games (game i on seed i) for about S seconds with the
-ruleset's default players and policies; the figure is games per second of CPU time
-(time.process_time), so a busy machine disturbs the ratio less than the absolute numbers. A
+ruleset's default players and policies, in five rounds in which the sides take turns (so a
+drift of the machine's speed falls on every side alike); the figure is games per second of CPU
+time (time.process_time), so a busy machine disturbs the ratio less than the absolute numbers. A
 ruleset whose seeded games stop with a rule error is listed as skipped, with the reason.
 Columns: `generated` plays each game with `Specialized.play` (the generated function and the
 interpreter's `Result` built from its tuple: what a caller gets); `game loop` calls the
@@ -80,13 +81,26 @@ BASELINES: dict[str, Callable[[int], object]] = {
 PROBE_GAMES = 5  # seeded games that must end by the rules for a ruleset to be benchmarked
 
 
-def rate(play_one: Callable[[int], object], seconds: float) -> tuple[float, int]:
-    start = time.process_time()
-    n = 0
-    while time.process_time() - start < seconds:
-        play_one(n)
-        n += 1
-    return n / (time.process_time() - start), n
+ROUNDS = 5  # each side's time is cut into rounds, the sides taking turns (see `rates`)
+
+
+def rates(sides: list[Callable[[int], object] | None], seconds: float) -> list[float | None]:
+    """Games per second of CPU time of each side (None: none), each playing seeds 0, 1, 2...
+    for about `seconds` in all: in ROUNDS rounds, the sides taking turns, in the opposite
+    order every other round, so the machine's drift during the run falls on all of them
+    alike and the ratios are taken in one run."""
+    games = [0] * len(sides)
+    spent = [0.0] * len(sides)
+    order = [i for i, side in enumerate(sides) if side is not None]
+    for r in range(ROUNDS):
+        for i in (order if r % 2 == 0 else order[::-1]):
+            play_one = sides[i]
+            start = time.process_time()
+            while time.process_time() - start < seconds / ROUNDS:
+                play_one(games[i])
+                games[i] += 1
+            spent[i] += time.process_time() - start
+    return [games[i] / spent[i] if sides[i] is not None else None for i in range(len(sides))]
 
 
 def interpreter_player(path: Path) -> tuple[Callable[[int], None], int]:
@@ -182,13 +196,10 @@ def main() -> int:
             continue
         interp, players = interpreter_player(path)
         name = f"{path.stem} ({players} player{'s' if players != 1 else ''})"
-        m, _ = rate(interp, args.seconds)
         generated = generated_players(path)
-        g = rate(generated[0], args.seconds)[0] if generated is not None else None
-        raw = rate(generated[1], args.seconds)[0] if generated is not None else None
+        h, g, raw, m = rates([BASELINES.get(path.name), *(generated or (None, None)), interp],
+                             args.seconds)
         runnable.append((path, g or m))
-        hand = BASELINES.get(path.name)
-        h = rate(hand, args.seconds)[0] if hand is not None else None
         print(f"{name:<34} {per_s(h) if h else f'{chr(45):>13}':>13} {per_s(g)} {ratio(g, h)} "
               f"{per_s(raw)} {ratio(raw, h)} {per_s(m)} {ratio(m, h)}")
     if not args.games:
