@@ -729,3 +729,67 @@ def test_a_policy_pick_given_by_an_expression_is_the_option_of_that_name_if_lega
     path = tmp_path / "named.yaml"
     path.write_text(NAMED_BY_AN_EXPRESSION, encoding="utf-8")
     _same(str(path), range(80))
+
+
+OPTIONS_READ = """\
+meeple: 1
+metadata: {name: Options read as flags and as a list}
+players: {min: 2, max: 2}
+components:
+  dice:
+    d6: {sides: 6}
+state:
+  player:
+    score: 0
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {times: 8}
+      do:
+        - roll: d6
+        - choose: move
+          options:
+            low: {if: "d6.face <= 3"}
+            high: {if: "d6.face >= 3"}
+            odd: {if: "d6.face % 2 == 1", limit: {times: 2, per: game}}
+            rest: {if: "d6.face != 6"}
+        - if: "move == 'high'"
+          then: [{add: {current.score: "d6.face"}}]
+        - if: "move == 'odd'"
+          then: [{add: {current.score: 1}}]
+        - actions: spend
+          points: 2
+          options:
+            save: {cost: 1, limit: {times: 1, per: turn}}
+            splurge: {cost: 2, if: "current.score > 4"}
+scoring:
+  score: player.score
+policies:
+  counting:
+    default: true
+    decide:
+      move:
+        - when: "count(options) == 4"
+          choose: odd
+        - when: "count(options) == 3 and me.score > 5"
+          best: "if option == 'high' then 2 else if option == 'low' then 1 else 0"
+        - when: "me.score > 10 and 'rest' not in options"
+          choose: "if d6.face > 4 then 'high' else 'low'"
+        - when: "me.score < 3"
+          choose: rest
+      spend:
+        - when: "'splurge' in options"
+          choose: splurge
+"""
+
+
+@pytest.mark.parametrize("seats", [None, {2: "random"}])
+def test_legal_options_as_flags_and_as_lists_give_the_interpreters_games(tmp_path, seats):
+    # Bulk code keeps a decision's legal options as one flag each and makes their list only
+    # where a rule reads it (`count(options)`, a `best`, a pick given by an expression, a
+    # random pick): every reading gives the interpreter's games, with one legal option
+    # too (a 6 leaves `high` alone: nobody asked).
+    path = tmp_path / "options_read.yaml"
+    path.write_text(OPTIONS_READ, encoding="utf-8")
+    _same(str(path), range(300), seats=seats)

@@ -61,27 +61,28 @@ class DecisionWriter:
         mark = len(self.lines)
         if dynamic:
             lg = self.temp("lg")
-            self.emit(d, f"{lg} = []")
             # As _options then _within_limit: every `if` first, in order, then the limits.
             tests = self._guards(conds, d)
-            for i, test in enumerate(tests):
-                if test is None:
-                    continue
-                if limits[i] is not None:
-                    test = test + [self._within(limits[i], who)]
-                if test:
-                    self.emit(d, f"if {' and '.join(test)}:")
-                    self.emit(d + 1, f"{lg}.append({i})")
-                else:
-                    self.emit(d, f"{lg}.append({i})")
-            self.emit(d, f"if not {lg}:")
-            self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
-            self.decision_start(d, ctx)
-            self.emit(d, f"if len({lg}) == 1:")
-            self.emit(d + 1, f"{c} = {lg}[0]")
+            tests = [t + [self._within(limits[i], who)] if t is not None and limits[i] is not None
+                     else t for i, t in enumerate(tests)]
+            if self.logged:
+                self._legal_list(lg, tests, d)
+                self.emit(d, f"if not {lg}:")
+                self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+                self.decision_start(d, ctx)
+                self.emit(d, f"if len({lg}) == 1:")
+                self.emit(d + 1, f"{c} = {lg}[0]")
+            else:
+                flags = self._legal_flags(lg, tests, d)
+                self.emit(d, f"if not ({' or '.join(flags)}):")
+                self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+                self._only_legal(flags, c, d)
             self.emit(d, "else:")
+            at = len(self.lines)
             self._controllers(did, values, ("dynamic", lg), c, d + 1, who,
                               Shown(spec, ctx, named))
+            if not self.logged:
+                self._list_where_read(lg, at, d + 1)
         else:
             if not static:
                 self.emit(d, "raise _Stop()")
@@ -296,6 +297,74 @@ class DecisionWriter:
         return "int"
 
     # -- limits ----------------------------------------------------------------------------------
+    def _legal_list(self, lg: str, tests: list, d: int) -> None:
+        """`lg` = the legal options' indexes, in order (`tests` as `_guards` gives them, with
+        the costs and limits added): what a logged game's records and people's prompts read."""
+        self.emit(d, f"{lg} = []")
+        for i, test in enumerate(tests):
+            if test is None:
+                continue
+            if test:
+                self.emit(d, f"if {' and '.join(test)}:")
+                self.emit(d + 1, f"{lg}.append({i})")
+            else:
+                self.emit(d, f"{lg}.append({i})")
+
+    def _legal_flags(self, lg: str, tests: list, d: int) -> list[str]:
+        """Bulk code: per option, the source of whether it is legal now (a name, or True or
+        False), in the game's order; a policy's picks and `x in options` read them
+        (`self.flags[lg]`), and the list of legal indexes is made only where something reads
+        it (`_list_where_read`): most decisions are taken by a rule, no list made."""
+        flags = []
+        for test in tests:
+            if test is None or not test:
+                flags.append("False" if test is None else "True")
+            elif len(test) == 1 and test[0].isidentifier():
+                flags.append(test[0])
+            else:
+                q = self.temp("q")
+                self.emit(d, f"{q} = {' and '.join(test)}")
+                flags.append(q)
+        self.flags[lg] = flags
+        return flags
+
+    def _only_legal(self, flags: list[str], c: str, d: int, never: bool = False) -> None:
+        """`if` exactly one option is legal: `c` = it (nobody is asked); the controllers go
+        in the `else:` that follows. `never`: two at least are (`actions`' pass after one)."""
+        if never:
+            self.emit(d, "if False:")
+            self.emit(d + 1, "pass")
+            return
+        known = [f for f in flags if f not in ("True", "False")]
+        always = flags.count("True")
+        count = " + ".join(known + ["1"] * always)
+        self.emit(d, f"if ({count}) == 1:" if known and always < 2 else f"if {always == 1}:")
+        legal = [(i, f) for i, f in enumerate(flags) if f != "False"]
+        pick = str(legal[-1][0])
+        for i, f in reversed(legal[:-1]):
+            pick = str(i) if f == "True" else f"{i} if {f} else {pick}"
+        self.emit(d + 1, f"{c} = {pick}")
+
+    def _list_where_read(self, lg: str, at: int, d: int) -> None:
+        """The list of legal indexes, made from the flags just before the controllers'
+        first line that reads it (at that line's depth, when every later reader is inside
+        the same block), else at the start of the controllers (`at`, depth `d`); nowhere
+        when none reads it."""
+        name = re.compile(rf"\b{re.escape(lg)}\b")
+        readers = [i for i in range(at, len(self.lines)) if name.search(self.lines[i])]
+        if not readers:
+            return
+        first = readers[0]
+        line = self.lines[first]
+        depth = len(line) - len(line.lstrip(" "))
+        inside = all(len(x) - len(x.lstrip(" ")) >= depth or not x.strip()
+                     for x in self.lines[first:readers[-1] + 1])
+        if not inside or line.lstrip().startswith(("elif ", "else:", "except", "finally:")):
+            first, depth = at, 4 * d
+        flags = ", ".join(self.flags[lg])
+        self.lines.insert(first, " " * depth + f"{lg} = [_i for _i, _q in "
+                                               f"enumerate(({flags},)) if _q]")
+
     def _guards(self, conds: list, d: int) -> list[list[str] | None]:
         """Per option, the tests its `if` leaves to run time, each evaluated once into a temp
         at depth `d`, in order: [] when it always holds, None when it never does."""
@@ -379,29 +448,35 @@ class DecisionWriter:
         e(d1, f"{passes} += 1")
         e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
         e(d1 + 1, "raise _Stop()")
-        e(d1, f"{lg} = []")
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)
                               for _, o in named], d1)
-        for i, test in enumerate(tests):
-            if test is None:
-                continue
-            test = test + [f"{costs[i]!r} <= {left}"]
-            if limits[i] is not None:
-                test.append(self._within(limits[i], who))
-            e(d1, f"if {' and '.join(test)}:")
-            e(d1 + 1, f"{lg}.append({i})")
-        e(d1, f"if not {lg}:")
-        e(d1 + 1, "break")
-        if allow_pass:
-            e(d1, f"{lg}.append({len(named)})")
-        self.decision_start(d1, ctx)
-        e(d1, f"if len({lg}) == 1:")
-        e(d1 + 1, f"{c} = {lg}[0]")
+        tests = [None if t is None else t + [f"{costs[i]!r} <= {left}"] + (
+            [self._within(limits[i], who)] if limits[i] is not None else [])
+            for i, t in enumerate(tests)]
+        if self.logged:
+            self._legal_list(lg, tests, d1)
+            e(d1, f"if not {lg}:")
+            e(d1 + 1, "break")
+            if allow_pass:
+                e(d1, f"{lg}.append({len(named)})")
+            self.decision_start(d1, ctx)
+            e(d1, f"if len({lg}) == 1:")
+            e(d1 + 1, f"{c} = {lg}[0]")
+        else:
+            flags = self._legal_flags(lg, tests, d1)
+            e(d1, f"if not ({' or '.join(flags)}):")
+            e(d1 + 1, "break")
+            if allow_pass:
+                flags.append("True")
+            self._only_legal(flags, c, d1, never=allow_pass)
         e(d1, "else:")
+        at = len(self.lines)
         self._controllers(did, values, ("dynamic", lg), c, d1 + 1, who, Shown(
             spec, ctx, named, (PASS_LABEL,) if allow_pass else (), left,
             {k: costs[i] for i, (k, _) in enumerate(named)}))
+        if not self.logged:
+            self._list_where_read(lg, at, d1 + 1)
         e(d1, f"CH[{base} + {c}] += 1")
         e(d1, f"D_{did} = {vals}[{c}]")
         if self.logged:  # the options' labels, and `pass` with its own (steps._actions)

@@ -339,6 +339,11 @@ class EffectWriter:
         i = values.index(a.const)
         if mode == "static":
             return _lit((i in legal) != negate)
+        flag = self.flags.get(legal)
+        if flag is not None and flag[i] in ("True", "False"):
+            return _lit((flag[i] == "True") != negate)
+        if flag is not None:
+            return Ex(f"(not {flag[i]})" if negate else flag[i], "bool", True)
         return Ex(f"({i} {'not in' if negate else 'in'} {legal})", "bool", True)
 
     def _s_emit(self, spec: dict, d: int, ctx: _Ctx) -> None:

@@ -81,6 +81,12 @@ class PolicyWriter:
             else:
                 self._random(legal, c, dd)
 
+    def legal_test(self, legal: tuple, i: int) -> str:
+        """The test that option `i` of a ("dynamic", list) decision is legal: its flag in
+        bulk code (interpreter/compile/decisions.py `_legal_flags`), else a look in the list."""
+        flags = self.flags.get(legal[1])
+        return flags[i] if flags is not None else f"{i} in {legal[1]}"
+
     def _random(self, legal: tuple, c: str, d: int) -> None:
         """As random_pick on the game's decision generator (made when first needed)."""
         self.emit(d, "if drnd is None:")
@@ -166,7 +172,9 @@ class PolicyWriter:
         for when, action in lines:
             test = unset + ("" if when.const is True else f" and {when.src}")
             if action[0] == "pick":
-                test += f" and {action[1]} in {legal[1]}"
+                legal_now = self.legal_test(legal, action[1])
+                if when.src != legal_now and not when.src.startswith(f"({legal_now} and "):
+                    test += f" and {legal_now}"  # (unless the rule tests it first itself)
             elif action[0] == "never":
                 test += " and False"
             self.emit(d, f"if {test}:")

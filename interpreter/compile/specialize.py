@@ -248,6 +248,9 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.fixed: dict[str, Ex] = {}  # global state no step writes: its initial value
         # A race's id holds each racer's claims (interpreter/compile/races.py).
         self.races = {s["race"] for s in steps if isinstance(s, dict) and "race" in s}
+        # Bulk code: a decision's legal options as one flag each, by its list's name
+        # (interpreter/compile/decisions.py `_legal_flags`).
+        self.flags: dict[str, list[str]] = {}
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
             self.decisions[did] = "str" if opts else "?"
