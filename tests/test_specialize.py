@@ -793,3 +793,33 @@ def test_legal_options_as_flags_and_as_lists_give_the_interpreters_games(tmp_pat
     path = tmp_path / "options_read.yaml"
     path.write_text(OPTIONS_READ, encoding="utf-8")
     _same(str(path), range(300), seats=seats)
+
+
+NEVER_LEGAL = """\
+meeple: 1
+metadata: {name: No option ever legal}
+players: {min: 2, max: 2}
+state:
+  player:
+    score: 0
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {times: 2}
+      do:
+        - choose: move
+          options:
+            a: {if: "1 > 2", limit: {times: 1, per: game}}
+            b: {if: "2 > 3"}
+scoring:
+  score: player.score
+"""
+
+
+def test_a_decision_whose_options_are_never_legal_stops_as_the_interpreters(tmp_path):
+    # Known when generating: no flag can hold (the limit keeps the decision's legality
+    # for run time); the game stops at the first decision with the interpreter's error.
+    path = tmp_path / "never_legal.yaml"
+    path.write_text(NEVER_LEGAL, encoding="utf-8")
+    assert _same(str(path), range(5), stopped=True) == 5

@@ -331,7 +331,8 @@ class DecisionWriter:
     def _only_legal(self, flags: list[str], c: str, d: int, never: bool = False) -> None:
         """`if` exactly one option is legal: `c` = it (nobody is asked); the controllers go
         in the `else:` that follows. `never`: two at least are (`actions`' pass after one)."""
-        if never:
+        legal = [(i, f) for i, f in enumerate(flags) if f != "False"]
+        if never or not legal:  # (none legal: the test before has left already)
             self.emit(d, "if False:")
             self.emit(d + 1, "pass")
             return
@@ -339,7 +340,6 @@ class DecisionWriter:
         always = flags.count("True")
         count = " + ".join(known + ["1"] * always)
         self.emit(d, f"if ({count}) == 1:" if known and always < 2 else f"if {always == 1}:")
-        legal = [(i, f) for i, f in enumerate(flags) if f != "False"]
         pick = str(legal[-1][0])
         for i, f in reversed(legal[:-1]):
             pick = str(i) if f == "True" else f"{i} if {f} else {pick}"
