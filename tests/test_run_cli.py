@@ -208,3 +208,24 @@ def test_the_whole_tables_narration_says_whose_private_lines_they_are():
     private = [line for line in out.output.splitlines() if "Sonar from" in line]
     assert private and all(re.match(r"  \(to Player \d\) Sonar from ", line) for line in private)
     assert "(private)" not in out.output
+
+
+def test_a_bug_of_meeples_own_is_said_in_one_line_not_a_traceback(monkeypatch, capsys):
+    # The installed command's last net: an exception nothing handled (a bug) is one clear
+    # line on stderr and exit 1; MEEPLE_TRACEBACK=1 lets it through for meeple's developers.
+    import interpreter.cli as cli_module
+
+    def broken() -> None:
+        raise IndexError("list index out of range\x1b[2J")
+
+    monkeypatch.setattr(cli_module, "main", broken)
+    monkeypatch.delenv("MEEPLE_TRACEBACK", raising=False)
+    with pytest.raises(SystemExit) as stop:
+        cli_module.cli()
+    assert stop.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: meeple failed inside (IndexError: list index out of range")
+    assert "[internal-error]" in err and "Traceback" not in err and "\x1b" not in err
+    monkeypatch.setenv("MEEPLE_TRACEBACK", "1")
+    with pytest.raises(IndexError):
+        cli_module.cli()

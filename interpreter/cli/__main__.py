@@ -1,5 +1,5 @@
 """`python -m interpreter.cli`: the `meeple` command."""
 
-from interpreter.cli.main import main
+from interpreter.cli import cli
 
-main()
+cli()
