@@ -296,7 +296,7 @@ class DecisionWriter:
                     return "num"
         return "int"
 
-    # -- limits ----------------------------------------------------------------------------------
+    # -- legal options ---------------------------------------------------------------------------
     def _legal_list(self, lg: str, tests: list, d: int) -> None:
         """`lg` = the legal options' indexes, in order (`tests` as `_guards` gives them, with
         the costs and limits added): what a logged game's records and people's prompts read."""
@@ -365,6 +365,7 @@ class DecisionWriter:
         self.lines.insert(first, " " * depth + f"{lg} = [_i for _i, _q in "
                                                f"enumerate(({flags},)) if _q]")
 
+    # -- limits ----------------------------------------------------------------------------------
     def _guards(self, conds: list, d: int) -> list[list[str] | None]:
         """Per option, the tests its `if` leaves to run time, each evaluated once into a temp
         at depth `d`, in order: [] when it always holds, None when it never does."""

@@ -41,7 +41,9 @@ _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working
 _TABLES = re.compile(r"\b_(G[A-Z]+\w*|CF\d+|CDK\d+)\[")
 _SUBSCRIPT = re.compile(r"[A-Za-z_]\w*\[")  # how a lookup in a table begins
 _OPTION = re.compile(r"\b_o\d+\b")  # the option a `best` rule weighs (policies._best)
-_HASHED = ("int", "num", "str", "player", "team", "card", "cell")  # unique by dict keys
+# Kinds whose Python values hash and compare as the language compares them: unique by dict
+# keys, and a list of them searched as a set (races.py).
+HASHED = ("int", "num", "str", "player", "team", "card", "cell")
 _OWN_CALLS = frozenset({"neighbours", "direction", "distance", "adjacent", "row", "column",
                         "get", "keys", "sort_by", "sort", "unique", "text"})
 _NEW_ITEMS = ("cell", "card", "list:")
@@ -263,7 +265,7 @@ class KindWriter:
                 node.args[0].func == "unique" and len(node.args[0].args) == 1:
             # The number of different items: a set's size (no list of them is made).
             xs = self._as_list(self._probe(node.args[0].args[0], scope))
-            if xs.kind.startswith("list:") and xs.kind[5:] in _HASHED:
+            if xs.kind.startswith("list:") and xs.kind[5:] in HASHED:
                 xs = self._as_list(self.expr(node.args[0].args[0], scope))
                 if _listcomp(xs.src):  # a set comprehension: no list made first
                     return Ex(f"len({{{xs.src[1:-1]}}})", "int", xs.safe)
@@ -317,7 +319,7 @@ class KindWriter:
             return None
         item = xs.kind[5:]
         if f == "unique":
-            if len(args) != 1 or item not in _HASHED:
+            if len(args) != 1 or item not in HASHED:
                 return None
             return Ex(f"list(dict.fromkeys({xs.src}))", xs.kind, xs.safe)
         if f == "sort":

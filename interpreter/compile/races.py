@@ -29,10 +29,8 @@ from typing import Any
 
 from dsl import nodes as n
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.kinds import HASHED
 from interpreter.compile.people import Person
-
-# Lists whose items a set holds as the list does (`in` the same test): numbers, texts, dice.
-_HASHED = frozenset({"list:int", "list:num", "list:str", "list:dref", "list:player"})
 
 
 class RaceWriter:
@@ -327,14 +325,16 @@ class RaceWriter:
     def _wanted_among(self, text: str, want: Ex, r: str, x: str, d: int, ctx: _Ctx) -> Ex:
         """`item in X` (or `not in`), X the same for every racer and item: X's items made a
         set once, before the racers' wanted lists, so that each item's test is one look-up
-        (numbers and texts: the same test as the list's). Any other test as it is."""
+        (items of kinds.HASHED, and dice, numbers in generated code: the same test as the
+        list's). Any other test as it is."""
         node = _node(text)
         if not (isinstance(node, n.Binary) and node.op in ("in", "not in")
                 and isinstance(node.left, n.Name) and node.left.id == "item"):
             return want
         among = self._as_list(self.expr(node.right, {**ctx.scope, "racer": Ex(r, "player", True),
                                                       "item": Ex(x, "dref", True)}))
-        if not among.safe or among.kind not in _HASHED or "wk" in among.src:
+        item = among.kind[5:] if among.kind.startswith("list:") else None
+        if not among.safe or item not in (*HASHED, "dref") or "wk" in among.src:
             return want
         if re.search(rf"\b({re.escape(r)}|{re.escape(x)})\b", among.src):
             return want  # it depends on the racer or the item
