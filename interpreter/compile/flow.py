@@ -18,6 +18,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
 )
+from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.raised import shared_names
 
@@ -139,7 +140,7 @@ class FlowWriter:
         fis = [f"fi{k}" for k in range(len(self.fired))]
         chs = [f"ch{k}" for k in sorted(self.ch_locals)]
         sums = "; ".join(f"CH[{k}] += ch{k}" for k in sorted(self.ch_locals))
-        return shared_names(src.replace(f"\n    {_Late('uses')}", uses)
+        return loops(shared_names(src.replace(f"\n    {_Late('uses')}", uses)
                 .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
                 .replace(str(_Late("ch_sums")), sums or "pass")
                 .replace(str(_Late("keyed")), "CD = {}" if self.keyed_counts else "pass")
@@ -147,7 +148,7 @@ class FlowWriter:
                 .replace(str(_Late("fired_list")), "".join(f"{f}, " for f in fis))
                 .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
-                .replace(str(_Late("unruled")), str(len(self.unruled))))
+                .replace(str(_Late("unruled")), str(len(self.unruled)))))
 
     def _reachable(self) -> list[str]:
         """Phases some parameter setting reaches (a `next` whose condition is false for these
