@@ -118,6 +118,15 @@ def test_names_of_the_function_are_not_overwritten_by_a_loop():
     assert _same(src) == src  # left as written: its `x` is the function's
 
 
+def test_a_count_left_as_written_inside_a_loop_keeps_its_call():
+    """The inner `any` binds the function's `x`, so it stays a comprehension: inside the
+    outer one, now a loop, it is still `any` of its list."""
+    src = _function("x = 10",
+                    "r = len([v for v in xs if any([_t(x, x > v) for x in ys])]) + x")
+    lowered = _same(src)
+    assert "any([" in lowered and lowered != src
+
+
 def test_comprehensions_inside_a_lambda_or_a_generator_are_left_as_written():
     src = _function("r = (lambda: len([x for x in xs]))() + sum(x for x in xs)")
     assert _same(src) == src

@@ -17,24 +17,24 @@ rule's error in a later item is met as before). An `and`/`or`, a conditional or 
 (`_L if _L is not _U else (_L := ...)`) whose later part holds a comprehension runs that part
 only when Python would have; a part evaluated before a loop that could change it is kept in
 a temporary first. What the writer cannot be sure of (a chained comparison, a `while` test,
-a comprehension inside a lambda or a generator) is left as written.
+a comprehension inside a lambda, a generator or a raiser's function, one whose loop would
+bind a name the function uses elsewhere) is left as written.
+
+How: each line that may hold a comprehension is parsed alone (every line the generator writes
+is a whole statement or the header of one: parsing the whole function would cost as much as
+the `compile` that follows), lowered as an expression tree, and written back with
+`ast.unparse` at its indent; an `elif` whose test is lowered becomes `else:` and an `if`, the
+rest of its chain one level in.
 """
 
 from __future__ import annotations
 
 import ast
+import collections
+import re
 
 _COUNTED = ("any", "all", "len")   # a built-in of a comprehension that counts as the loop goes
 _SCOPES = (ast.Lambda, ast.GeneratorExp, ast.DictComp, ast.FunctionDef, ast.ClassDef)
-
-
-def _has(node: ast.AST) -> bool:
-    """Whether `node` evaluates a list or set comprehension in its own scope."""
-    if isinstance(node, (ast.ListComp, ast.SetComp)):
-        return True
-    if isinstance(node, _SCOPES):
-        return False
-    return any(_has(c) for c in ast.iter_child_nodes(node))
 
 
 def _load(name: str) -> ast.Name:
@@ -62,12 +62,23 @@ class _Writer:
     """Lowers expressions: each as statements to run first and an expression that then has
     its value."""
 
-    def __init__(self, taken: set[str], own: set[str], read: set[str]):
-        self.taken = taken
-        self.own = own          # the function's names outside its comprehensions
+    def __init__(self, taken: set[str], own: set[str]):
+        self.taken = taken      # every name of the source (a temporary takes none of them)
+        self.own = own          # the names a loop must not bind (`_own_names`)
         self.active: set[str] = set()  # the targets of the loops being written around this one
-        self.dummy = set() if "_" in read else {"_"}  # `_` binds what nobody reads
         self.n = 0
+        self.seen: dict[int, bool] = {}  # `has`, by node (all alive while the pass runs)
+
+    def has(self, node: ast.AST) -> bool:
+        """Whether `node` evaluates a list or set comprehension in its own scope (worked
+        out once per node: the parts of a deep expression are asked again at each level)."""
+        known = self.seen.get(id(node))
+        if known is None:
+            known = isinstance(node, (ast.ListComp, ast.SetComp)) or (
+                not isinstance(node, _SCOPES)
+                and any([self.has(c) for c in ast.iter_child_nodes(node)]))
+            self.seen[id(node)] = known
+        return known
 
     def temp(self) -> str:
         while True:
@@ -78,7 +89,7 @@ class _Writer:
                 return name
 
     def expr(self, node: ast.expr) -> Lowered:
-        if not _has(node):
+        if not self.has(node):
             return [], node
         method = getattr(self, "_" + type(node).__name__, None)
         return method(node) if method is not None else ([], node)
@@ -96,7 +107,7 @@ class _Writer:
         conditions evaluated where the comprehension evaluates them; a one-item tuple
         (`for _h in (x,)`, the meter's `for _ in (0,) if ...`) is an assignment, not a loop."""
         targets = {x.id for g in node.generators for x in ast.walk(g.target)
-                    if isinstance(x, ast.Name)} - self.dummy
+                    if isinstance(x, ast.Name)} - ({"_"} - self.own)  # `_` binds nothing read
         if targets & (self.own | self.active):  # its names would overwrite the function's
             return [], node
         self.active |= targets
@@ -147,7 +158,10 @@ class _Writer:
     def _Call(self, node: ast.Call) -> Lowered:
         if (isinstance(node.func, ast.Name) and node.func.id in _COUNTED and len(node.args) == 1
                 and not node.keywords and isinstance(node.args[0], ast.ListComp)):
-            return self.loop(node.args[0], node.func.id)
+            counted = self.loop(node.args[0], node.func.id)
+            if counted[0]:
+                return counted
+            return [], node  # left as written (its names are the function's)
         parts = [node.func, *node.args, *(k.value for k in node.keywords)]
         stmts, done = self.ordered(parts)
         if not stmts:
@@ -167,13 +181,14 @@ class _Writer:
         last = max((i for i, (s, _) in enumerate(lowered) if s), default=-1)
         if last < 0:
             return [], list(parts)
-        later = _stored([s for ss, _ in lowered[:last + 1] for s in ss])
+        later: set[str] | None = None  # what the statements bind, worked out if asked
         stmts: list[ast.stmt] = []
         out: list[ast.expr] = []
         for i, (s, e) in enumerate(lowered):
             stmts += s
             if i < last and e is not None and not isinstance(e, ast.Constant) and (
-                    _has_effect(e) or _loaded(e) & later):
+                    _has_effect(e) or _loaded(e) & (later := later if later is not None else
+                                                    _stored([x for ss, _ in lowered for x in ss]))):
                 t = self.temp()
                 stmts.append(_store(t, e))
                 e = _load(t)
@@ -257,7 +272,7 @@ class _Writer:
         if len(node.ops) == 1:
             stmts, (left, right) = self.ordered([node.left, node.comparators[0]])
             return (stmts, ast.Compare(left, node.ops, [right])) if stmts else ([], node)
-        if any(_has(c) for c in node.comparators):  # a chain: its later parts may not run
+        if any(self.has(c) for c in node.comparators):  # a chain: its later parts may not run
             return [], node
         s, left = self.expr(node.left)
         return s, ast.Compare(left, node.ops, node.comparators)
@@ -329,92 +344,128 @@ class _Edits:
         return "\n".join(out)
 
 
+def _numbered(stmts: list[ast.stmt]) -> None:
+    """A line number on each statement written here: ast.unparse reads one (for type
+    comments), and none is written out."""
+    for s in stmts:
+        if not hasattr(s, "lineno"):
+            s.lineno = 0
+        for block in ("body", "orelse"):
+            _numbered(getattr(s, block, []))
+
+
 def _code(stmts: list[ast.stmt], indent: int) -> list[str]:
     pad = " " * indent
-    for s in stmts:
-        for x in ast.walk(s):
-            if isinstance(x, ast.stmt) and not hasattr(x, "lineno"):
-                x.lineno = 0  # read by ast.unparse (type comments), never written out
+    _numbered(stmts)
     return [pad + line for s in stmts for line in ast.unparse(s).split("\n")]
 
 
-def _walk(body: list[ast.stmt], w: _Writer, edits: _Edits) -> None:
-    for s in body:
-        if isinstance(s, (ast.FunctionDef, ast.ClassDef)):
-            continue  # a raiser's own function: left as written
-        indent = s.col_offset
-        if isinstance(s, (ast.Assign, ast.Expr, ast.Return, ast.AugAssign)) and s.value is not None \
-                and _has(s.value):
-            stmts, value = w.expr(s.value)
-            if stmts and not (isinstance(s, ast.AugAssign) and _loaded(s.target) & _stored(stmts)):
-                kept = type(s)(**{f: getattr(s, f) for f in s._fields})
-                kept.value = value
-                edits.replace(s.lineno - 1, s.end_lineno - 1, _code([*stmts, kept], indent))
-        elif isinstance(s, ast.If):
-            _header(s, s.test, "if", w, edits)
-            _walk(s.body, w, edits)
-            _walk(s.orelse, w, edits)
-        elif isinstance(s, ast.For):
-            _header(s, s.iter, "for", w, edits)
-            _walk(s.body, w, edits)
-            _walk(s.orelse, w, edits)
-        elif isinstance(s, (ast.While, ast.With)):
-            _walk(s.body, w, edits)
-            _walk(getattr(s, "orelse", []), w, edits)
-        elif isinstance(s, ast.Try):
-            _walk(s.body, w, edits)
-            for h in s.handlers:
-                _walk(h.body, w, edits)
-            _walk(s.orelse, w, edits)
-            _walk(s.finalbody, w, edits)
+_COMPREHENSION = re.compile(r"[\[{][^\n]* for ")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_SIMPLE = (ast.Assign, ast.Expr, ast.Return, ast.AugAssign)
 
 
-def _header(s: ast.If | ast.For, part: ast.expr, word: str, w: _Writer, edits: _Edits) -> None:
-    """An `if`/`elif` test or a `for`'s iterable, on one line, lowered: its statements before
-    the header; an `elif`'s go in an `else:` block, the rest of the chain one level in."""
-    line = edits.lines[s.lineno - 1]
-    if not _has(part) or part.end_lineno != s.lineno or s.body[0].lineno == s.lineno:
-        return
-    stmts, value = w.expr(part)
-    if not stmts:
-        return
-    indent = s.col_offset
-    if word == "for":
-        head = f"for {ast.unparse(s.target)} in {ast.unparse(value)}:"
-    else:
-        head = f"if {ast.unparse(value)}:"
-    if line.lstrip().startswith("elif "):
-        text = [" " * indent + "else:", *_code(stmts, indent + 4), " " * (indent + 4) + head]
-        edits.shifts.append((s.lineno, s.end_lineno - 1))  # the branch and the rest of the chain
-    else:
-        text = [*_code(stmts, indent), " " * indent + head]
-    edits.replace(s.lineno - 1, s.lineno - 1, text)
-
-
-def _own(node: ast.AST, out: set[str]) -> set[str]:
-    """The names `node` binds outside comprehensions (and the comprehensions' walrus
-    targets, which bind in the function)."""
-    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-        out.add(node.id)
-    if isinstance(node, ast.comprehension):
-        node = ast.Tuple([node.iter, *node.ifs], ast.Load())  # its target is its own
-    for c in ast.iter_child_nodes(node):
-        _own(c, out)
+def _candidates(lines: list[str]) -> list[tuple[int, ast.stmt]]:
+    """The lines that may evaluate a comprehension, each parsed alone (every line the
+    generator writes is a whole statement, or the header of one): simple statements, and the
+    headers of `if`, `elif` (parsed as an `if`) and `for`; none inside a raiser's function."""
+    out, inside = [], None  # the indent of the raiser's `def` the lines are in
+    for i, line in enumerate(lines):
+        body = line.lstrip()
+        indent = len(line) - len(body)
+        if inside is not None and body and indent <= inside:
+            inside = None
+        if body.startswith("def ") and indent > 0:
+            inside = indent
+        if inside is not None or not _COMPREHENSION.search(line):
+            continue
+        head = body.endswith(":") and body.startswith(("if ", "elif ", "for "))
+        text = ("if " + body[5:] if body.startswith("elif ") else body) + (
+            "\n    pass" if head else "")
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue  # not a whole statement on its line: left as written
+        if len(tree.body) == 1 and head == isinstance(tree.body[0], (ast.If, ast.For)):
+            out.append((i, tree.body[0]))  # (not `if x: y`, a statement on one line)
     return out
+
+
+def _own_names(source: str, parsed: list[tuple[int, ast.stmt]]) -> set[str]:
+    """The names of the function a loop must not bind: every name of the source but those
+    whose every appearance is in a comprehension that binds it (its own variable), and `_`
+    where only loop targets ever bind it (it binds what nobody reads)."""
+    seen = collections.Counter(_NAME.findall(source))
+    own_vars: collections.Counter = collections.Counter()
+
+    def count(node: ast.AST, bound: frozenset) -> None:
+        if isinstance(node, ast.Name):
+            own_vars[node.id] += node.id in bound
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            count(node.generators[0].iter, bound)  # evaluated outside, before it binds
+            inner = bound | {t.id for g in node.generators for t in ast.walk(g.target)
+                             if isinstance(t, ast.Name)}
+            for g in node.generators:
+                for part in ([g.target, *g.ifs] if g is node.generators[0] else
+                             [g.target, g.iter, *g.ifs]):
+                    count(part, inner)
+            for part in ([node.key, node.value] if isinstance(node, ast.DictComp)
+                         else [node.elt]):
+                count(part, inner)
+        else:
+            for c in ast.iter_child_nodes(node):
+                count(c, bound)
+
+    for _, stmt in parsed:
+        count(stmt, frozenset())
+    targets = " ".join(m.group(1) for m in re.finditer(r"\bfor ([\w, ]+?) in\b", source))
+    dummy = seen["_"] == len(re.findall(r"(?<!\w)_(?!\w)", targets))
+    return {n for n in seen if seen[n] != own_vars[n] and not (n == "_" and dummy)}
+
+
+def _chain_end(lines: list[str], i: int) -> int:
+    """The index after the `if`/`elif` chain whose branch is headed at line `i`."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    k = i + 1
+    while k < len(lines):
+        body = lines[k].lstrip()
+        level = len(lines[k]) - len(body)
+        if body and (level < indent or (level == indent and not body.startswith(
+                ("elif ", "else:")))):
+            break
+        k += 1
+    return k
 
 
 def loops(source: str) -> str:
     """`source` (a module of one generated function, raisers inside it) with the
-    comprehensions its statements evaluate written as loops. A source that is not Python (a
-    learning pass's, interpreter/compile/maps.py, thrown away) is given back as it is."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return source
-    taken = {x.id for x in ast.walk(tree) if isinstance(x, ast.Name)}
-    read = {x.id for x in ast.walk(tree) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)}
+    comprehensions its statements evaluate written as loops. Only the lines that may hold a
+    comprehension are parsed (each alone: a whole function is parsed again by `compile`)."""
     edits = _Edits(source)
-    for fn in tree.body:
-        if isinstance(fn, ast.FunctionDef):
-            _walk(fn.body, _Writer(taken, _own(fn, set()), read), edits)
+    lines = edits.lines
+    parsed = _candidates(lines)
+    if not parsed:
+        return source
+    w = _Writer(set(_NAME.findall(source)), _own_names(source, parsed))
+    for i, s in parsed:
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        if isinstance(s, _SIMPLE) and s.value is not None:
+            stmts, value = w.expr(s.value)
+            if stmts and not (isinstance(s, ast.AugAssign) and _loaded(s.target) & _stored(stmts)):
+                kept = type(s)(**{f: getattr(s, f) for f in s._fields})
+                kept.value = value
+                edits.replace(i, i, _code([*stmts, kept], indent))
+        elif isinstance(s, (ast.If, ast.For)) and len(s.body) == 1:
+            stmts, value = w.expr(s.test if isinstance(s, ast.If) else s.iter)
+            if not stmts:
+                continue
+            head = (f"if {ast.unparse(value)}:" if isinstance(s, ast.If) else
+                    f"for {ast.unparse(s.target)} in {ast.unparse(value)}:")
+            if lines[i].lstrip().startswith("elif "):
+                text = [" " * indent + "else:", *_code(stmts, indent + 4),
+                        " " * (indent + 4) + head]
+                edits.shifts.append((i + 1, _chain_end(lines, i) - 1))  # the rest, one level in
+            else:
+                text = [*_code(stmts, indent), " " * indent + head]
+            edits.replace(i, i, text)
     return edits.text()
