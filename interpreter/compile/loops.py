@@ -22,15 +22,17 @@ bind a name the function uses elsewhere) is left as written.
 
 How: each line that may hold a comprehension is parsed alone (every line the generator writes
 is a whole statement or the header of one: parsing the whole function would cost as much as
-the `compile` that follows), lowered as an expression tree, and written back with
-`ast.unparse` at its indent; an `elif` whose test is lowered becomes `else:` and an `if`, the
-rest of its chain one level in.
+the `compile` that follows; a line is parsed once for all the functions that have it),
+lowered as an expression tree, and written back at its indent, each part left as it was by
+its own text; an `elif` whose test is lowered becomes `else:` and an `if`, the rest of its
+chain one level in.
 """
 
 from __future__ import annotations
 
 import ast
 import collections
+import functools
 import re
 
 _COUNTED = ("any", "all", "len")   # a built-in of a comprehension that counts as the loop goes
@@ -47,8 +49,23 @@ def _store(name: str, value: ast.expr) -> ast.Assign:
 
 def _stored(stmts: list[ast.stmt]) -> set[str]:
     """The names the statements assign (loop targets, walrus and memos included)."""
-    return {x.id for s in stmts for x in ast.walk(s)
-            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store)}
+    out: set[str] = set()
+    for s in stmts:
+        out |= _binds(s)
+    return out
+
+
+def _binds(node: ast.AST) -> frozenset[str]:
+    """The names `node` assigns, kept on it (the statements a loop is written of are asked
+    again by each part around them)."""
+    known = node.__dict__.get("_lw_binds")
+    if known is None:
+        if isinstance(node, ast.Name):
+            known = frozenset([node.id]) if isinstance(node.ctx, ast.Store) else frozenset()
+        else:
+            known = frozenset().union(*map(_binds, ast.iter_child_nodes(node)))
+        node._lw_binds = known  # type: ignore[attr-defined]
+    return known
 
 
 def _loaded(node: ast.AST) -> set[str]:
@@ -67,17 +84,17 @@ class _Writer:
         self.own = own          # the names a loop must not bind (`_own_names`)
         self.active: set[str] = set()  # the targets of the loops being written around this one
         self.n = 0
-        self.seen: dict[int, bool] = {}  # `has`, by node (all alive while the pass runs)
 
     def has(self, node: ast.AST) -> bool:
-        """Whether `node` evaluates a list or set comprehension in its own scope (worked
-        out once per node: the parts of a deep expression are asked again at each level)."""
-        known = self.seen.get(id(node))
+        """Whether `node` evaluates a list or set comprehension in its own scope (kept on
+        the node: the parts of a deep expression are asked again at each level, and a line
+        parsed once serves every function that has it)."""
+        known = node.__dict__.get("_lw_has")
         if known is None:
             known = isinstance(node, (ast.ListComp, ast.SetComp)) or (
                 not isinstance(node, _SCOPES)
                 and any([self.has(c) for c in ast.iter_child_nodes(node)]))
-            self.seen[id(node)] = known
+            node._lw_has = known  # type: ignore[attr-defined]
         return known
 
     def temp(self) -> str:
@@ -354,10 +371,35 @@ def _numbered(stmts: list[ast.stmt]) -> None:
             _numbered(getattr(s, block, []))
 
 
-def _code(stmts: list[ast.stmt], indent: int) -> list[str]:
+_PRIMARY = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict,
+            ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.JoinedStr)  # atoms, primaries
+
+
+class _Writeback(getattr(ast, "_Unparser", object)):  # type: ignore[misc]
+    """ast.unparse that writes each expression left as it was by its text on the line it
+    was parsed from (in parentheses unless a primary): a line's untouched parts are not
+    written out again node by node, which cost as much as all the rest of the pass."""
+
+    def __init__(self, line: str):
+        super().__init__()
+        self.line = line.split("\n", 1)[0].encode("utf-8")  # offsets count its bytes
+
+    def traverse(self, node):  # noqa: ANN001 - ast._Unparser's
+        if (isinstance(node, ast.expr) and getattr(node, "end_lineno", None) == 1
+                and node.lineno == 1 and not isinstance(node, (ast.Starred, ast.Slice))):
+            text = self.line[node.col_offset:node.end_col_offset].decode("utf-8")
+            self.write(text if isinstance(node, _PRIMARY) else f"({text})")
+            return
+        super().traverse(node)
+
+
+def _code(stmts: list[ast.stmt], indent: int, line: str) -> list[str]:
+    """The statements as lines at `indent`; `line` the text their original parts were
+    parsed from."""
     pad = " " * indent
     _numbered(stmts)
-    return [pad + line for s in stmts for line in ast.unparse(s).split("\n")]
+    write = _Writeback(line).visit if hasattr(ast, "_Unparser") else ast.unparse
+    return [pad + x for s in stmts for x in write(s).split("\n")]
 
 
 _COMPREHENSION = re.compile(r"[\[{][^\n]* for ")
@@ -365,7 +407,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 _SIMPLE = (ast.Assign, ast.Expr, ast.Return, ast.AugAssign)
 
 
-def _candidates(lines: list[str]) -> list[tuple[int, ast.stmt]]:
+def _candidates(lines: list[str]) -> list[tuple[int, ast.stmt, str]]:
     """The lines that may evaluate a comprehension, each parsed alone (every line the
     generator writes is a whole statement, or the header of one): simple statements, and the
     headers of `if`, `elif` (parsed as an `if`) and `for`; none inside a raiser's function."""
@@ -382,25 +424,23 @@ def _candidates(lines: list[str]) -> list[tuple[int, ast.stmt]]:
         head = body.endswith(":") and body.startswith(("if ", "elif ", "for "))
         text = ("if " + body[5:] if body.startswith("elif ") else body) + (
             "\n    pass" if head else "")
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue  # not a whole statement on its line: left as written
-        if len(tree.body) == 1 and head == isinstance(tree.body[0], (ast.If, ast.For)):
-            out.append((i, tree.body[0]))  # (not `if x: y`, a statement on one line)
+        stmt = _parsed(text, head)
+        if stmt is not None:
+            out.append((i, stmt, text))
     return out
 
 
-def _own_names(source: str, parsed: list[tuple[int, ast.stmt]]) -> set[str]:
-    """The names of the function a loop must not bind: every name of the source but those
-    whose every appearance is in a comprehension that binds it (its own variable), and `_`
-    where only loop targets ever bind it (it binds what nobody reads)."""
-    seen = collections.Counter(_NAME.findall(source))
-    own_vars: collections.Counter = collections.Counter()
+def _own_vars(stmt: ast.stmt) -> collections.Counter:
+    """How often each name appears in the statement as the variable of a comprehension that
+    binds it (kept on the statement)."""
+    known = stmt.__dict__.get("_lw_vars")
+    if known is not None:
+        return known
+    known = collections.Counter()
 
     def count(node: ast.AST, bound: frozenset) -> None:
         if isinstance(node, ast.Name):
-            own_vars[node.id] += node.id in bound
+            known[node.id] += node.id in bound
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             count(node.generators[0].iter, bound)  # evaluated outside, before it binds
             inner = bound | {t.id for g in node.generators for t in ast.walk(g.target)
@@ -416,8 +456,32 @@ def _own_names(source: str, parsed: list[tuple[int, ast.stmt]]) -> set[str]:
             for c in ast.iter_child_nodes(node):
                 count(c, bound)
 
-    for _, stmt in parsed:
-        count(stmt, frozenset())
+    count(stmt, frozenset())
+    stmt._lw_vars = known  # type: ignore[attr-defined]
+    return known
+
+
+@functools.lru_cache(maxsize=8192)
+def _parsed(text: str, head: bool) -> ast.stmt | None:
+    """The statement on a line, or None when the line is not one whole statement (or is
+    `if x: y`, a statement on one line). Kept: a ruleset's setups and its bulk, tracked and
+    logged functions share most lines, and nothing here changes a parsed node."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    if len(tree.body) == 1 and head == isinstance(tree.body[0], (ast.If, ast.For)):
+        return tree.body[0]
+    return None
+
+
+def _own_names(seen: collections.Counter, source: str, parsed: list) -> set[str]:
+    """The names of the function a loop must not bind: every name of the source but those
+    whose every appearance is in a comprehension that binds it (its own variable), and `_`
+    where only loop targets ever bind it (it binds what nobody reads)."""
+    own_vars: collections.Counter = collections.Counter()
+    for _, stmt, _ in parsed:
+        own_vars.update(_own_vars(stmt))
     targets = " ".join(m.group(1) for m in re.finditer(r"\bfor ([\w, ]+?) in\b", source))
     dummy = seen["_"] == len(re.findall(r"(?<!\w)_(?!\w)", targets))
     return {n for n in seen if seen[n] != own_vars[n] and not (n == "_" and dummy)}
@@ -446,26 +510,28 @@ def loops(source: str) -> str:
     parsed = _candidates(lines)
     if not parsed:
         return source
-    w = _Writer(set(_NAME.findall(source)), _own_names(source, parsed))
-    for i, s in parsed:
+    seen = collections.Counter(_NAME.findall(source))  # every name, each time it is written
+    w = _Writer(set(seen), _own_names(seen, source, parsed))
+    for i, s, text in parsed:
         indent = len(lines[i]) - len(lines[i].lstrip())
         if isinstance(s, _SIMPLE) and s.value is not None:
             stmts, value = w.expr(s.value)
             if stmts and not (isinstance(s, ast.AugAssign) and _loaded(s.target) & _stored(stmts)):
                 kept = type(s)(**{f: getattr(s, f) for f in s._fields})
                 kept.value = value
-                edits.replace(i, i, _code([*stmts, kept], indent))
+                edits.replace(i, i, _code([*stmts, kept], indent, text))
         elif isinstance(s, (ast.If, ast.For)) and len(s.body) == 1:
             stmts, value = w.expr(s.test if isinstance(s, ast.If) else s.iter)
             if not stmts:
                 continue
-            head = (f"if {ast.unparse(value)}:" if isinstance(s, ast.If) else
-                    f"for {ast.unparse(s.target)} in {ast.unparse(value)}:")
+            write = _Writeback(text).visit if hasattr(ast, "_Unparser") else ast.unparse
+            head = (f"if {write(value)}:" if isinstance(s, ast.If) else
+                    f"for {write(s.target)} in {write(value)}:")
             if lines[i].lstrip().startswith("elif "):
-                text = [" " * indent + "else:", *_code(stmts, indent + 4),
-                        " " * (indent + 4) + head]
+                new = [" " * indent + "else:", *_code(stmts, indent + 4, text),
+                       " " * (indent + 4) + head]
                 edits.shifts.append((i + 1, _chain_end(lines, i) - 1))  # the rest, one level in
             else:
-                text = [*_code(stmts, indent), " " * indent + head]
-            edits.replace(i, i, text)
+                new = [*_code(stmts, indent, text), " " * indent + head]
+            edits.replace(i, i, new)
     return edits.text()
