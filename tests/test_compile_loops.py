@@ -127,6 +127,24 @@ def test_a_count_left_as_written_inside_a_loop_keeps_its_call():
     assert "any([" in lowered and lowered != src
 
 
+def test_a_raisers_own_function_is_left_as_written():
+    """A raiser (a function inside the game's, sharing its names by `nonlocal`) keeps its
+    comprehensions; the game's own statements around it are rewritten."""
+    src = "\n".join([
+        "def play():",
+        "    wk = 0",
+        "    _L1 = _L2 = _U",
+        "    r = 0",
+        "    def _rz1():",
+        "        nonlocal r",
+        "        r = len([x for x in xs if _t(x, x > 1)])",
+        "    _rz1()",
+        "    r = r + len([y for y in ys if _t(y, y > 1)])",
+        "    return (r, wk, _L1, _L2)", ""])
+    lowered = _same(src)
+    assert "        r = len([x for x in xs" in lowered and "len([y" not in lowered
+
+
 def test_comprehensions_inside_a_lambda_or_a_generator_are_left_as_written():
     src = _function("r = (lambda: len([x for x in xs]))() + sum(x for x in xs)")
     assert _same(src) == src
