@@ -166,19 +166,32 @@ class PolicyWriter:
             self._reset_lets(mark, lazy, d)
             return
         # Rules in turn until one gives a legal answer: an option index or a seat is never
-        # negative; a value or a number may be anything, so they start unset (`_U`).
+        # negative; a value or a number may be anything, so they start unset (`_U`). From the
+        # first rule, while each answers whenever its test holds, the next is an `elif` of it
+        # (no test of the answer: it is still unset there).
         unset = f"{c} < 0" if mode in ("static", "dynamic") else f"{c} is _U"
         self.emit(d, f"{c} = -1" if mode in ("static", "dynamic") else f"{c} = _U")
-        for when, action in lines:
-            test = unset + ("" if when.const is True else f" and {when.src}")
+        chained = False  # the rule written last answers whenever its test holds
+        for j, (when, action) in enumerate(lines):
+            tests = [] if when.const is True else [when.src]
+            answers = self._always(action, mode)
             if action[0] == "pick":
                 legal_now = self.legal_test(legal, action[1])
                 if when.src != legal_now and not when.src.startswith(f"({legal_now} and "):
-                    test += f" and {legal_now}"  # (unless the rule tests it first itself)
+                    tests.append(legal_now)  # (unless the rule tests it first itself)
+                answers = True  # its test holds only where its pick is legal
             elif action[0] == "never":
-                test += " and False"
-            self.emit(d, f"if {test}:")
+                tests.append("False")
+            if chained:
+                self.emit(d, f"elif {' and '.join(tests)}:" if tests else "else:")
+            else:
+                self.emit(d, f"if {' and '.join(([] if j == 0 else [unset]) + tests) or 'True'}:")
             self._action(action, legal, c, d + 1, scope)
+            if answers and not tests:
+                break  # it always answers: the rules after it (an unruled pick) never run
+            # An `elif` only in the first chain, whose head needs no test of the answer: after
+            # `if unset and ...` the branches that follow would run once it is answered too.
+            chained = answers and (chained or j == 0)
         self._reset_lets(mark, lazy, d)
 
     def _pick(self, pick: Any, mode: str, values: Any, named: list, legal: tuple,
