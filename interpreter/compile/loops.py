@@ -34,6 +34,7 @@ import ast
 import collections
 import functools
 import re
+from collections.abc import Callable
 
 _COUNTED = ("any", "all", "len")   # a built-in of a comprehension that counts as the loop goes
 _SCOPES = (ast.Lambda, ast.GeneratorExp, ast.DictComp, ast.FunctionDef, ast.ClassDef)
@@ -69,6 +70,7 @@ def _binds(node: ast.AST) -> frozenset[str]:
 
 
 def _loaded(node: ast.AST) -> set[str]:
+    """Every name `node` mentions."""
     return {x.id for x in ast.walk(node) if isinstance(x, ast.Name)}
 
 
@@ -304,8 +306,9 @@ class _Writer:
 
 
 def _has_effect(node: ast.expr) -> bool:
-    """Whether evaluating `node` could do anything but read (a call, an assignment): such a
-    part before a loop is evaluated, into a temporary, before the loop."""
+    """Whether evaluating `node` could do more than read names (call, assign, or fail: a
+    lookup, an operator): such a part before a loop is evaluated, into a temporary, before
+    the loop, so what it does happens in Python's order."""
     return any(isinstance(x, (ast.Call, ast.NamedExpr, ast.Subscript, ast.BinOp, ast.Compare,
                               ast.Attribute)) for x in ast.walk(node))
 
@@ -338,24 +341,21 @@ def _memo_name(node: ast.IfExp) -> str | None:
 
 
 class _Edits:
-    """The source's lines and what replaces them: statements rewritten at their own indent,
-    `elif` branches turned into `else:` blocks (their lines indented one level more)."""
+    """The source's lines and what replaces them: a line rewritten at its own indent (every
+    statement the pass rewrites is one line), `elif` branches turned into `else:` blocks
+    (their lines indented one level more)."""
 
     def __init__(self, source: str):
         self.lines = source.split("\n")
-        self.new: dict[int, list[str]] = {}    # 0-based first line -> its replacement
-        self.gone: set[int] = set()            # lines a replacement covers
+        self.new: dict[int, list[str]] = {}    # 0-based line -> its replacement
         self.shifts: list[tuple[int, int]] = []  # [first, last] lines indented 4 more
 
-    def replace(self, first: int, last: int, text: list[str]) -> None:
-        self.new[first] = text
-        self.gone.update(range(first + 1, last + 1))
+    def replace(self, i: int, text: list[str]) -> None:
+        self.new[i] = text
 
     def text(self) -> str:
         out: list[str] = []
         for i, line in enumerate(self.lines):
-            if i in self.gone:
-                continue
             shift = " " * (4 * sum(1 for a, b in self.shifts if a <= i <= b))
             out += [shift + x if x else x for x in self.new.get(i, [line])]
         return "\n".join(out)
@@ -398,8 +398,14 @@ def _code(stmts: list[ast.stmt], indent: int, line: str) -> list[str]:
     parsed from."""
     pad = " " * indent
     _numbered(stmts)
-    write = _Writeback(line).visit if hasattr(ast, "_Unparser") else ast.unparse
+    write = _writer(line)
     return [pad + x for s in stmts for x in write(s).split("\n")]
+
+
+def _writer(line: str) -> Callable[[ast.AST], str]:
+    """What writes nodes parsed from `line` back as text (ast.unparse where this Python's
+    unparser cannot be extended)."""
+    return _Writeback(line).visit if hasattr(ast, "_Unparser") else ast.unparse
 
 
 _COMPREHENSION = re.compile(r"[\[{][^\n]* for ")
@@ -519,12 +525,12 @@ def loops(source: str) -> str:
             if stmts and not (isinstance(s, ast.AugAssign) and _loaded(s.target) & _stored(stmts)):
                 kept = type(s)(**{f: getattr(s, f) for f in s._fields})
                 kept.value = value
-                edits.replace(i, i, _code([*stmts, kept], indent, text))
+                edits.replace(i, _code([*stmts, kept], indent, text))
         elif isinstance(s, (ast.If, ast.For)) and len(s.body) == 1:
             stmts, value = w.expr(s.test if isinstance(s, ast.If) else s.iter)
             if not stmts:
                 continue
-            write = _Writeback(text).visit if hasattr(ast, "_Unparser") else ast.unparse
+            write = _writer(text)
             head = (f"if {write(value)}:" if isinstance(s, ast.If) else
                     f"for {write(s.target)} in {write(value)}:")
             if lines[i].lstrip().startswith("elif "):
@@ -533,5 +539,5 @@ def loops(source: str) -> str:
                 edits.shifts.append((i + 1, _chain_end(lines, i) - 1))  # the rest, one level in
             else:
                 new = [*_code(stmts, indent, text), " " * indent + head]
-            edits.replace(i, i, new)
+            edits.replace(i, new)
     return edits.text()
