@@ -49,6 +49,21 @@ def metered(charge: Callable[[int, Any], None]) -> Iterator[None]:
 UNCHARGED_ITEMS = 64
 
 
+def flat_over_few(node: n.Comprehension) -> bool:
+    """Whether a comprehension goes over the players, the teams or a list written out in the
+    rules, and its element and condition go through no list of their own: then, over at most
+    UNCHARGED_ITEMS items, it is not charged, as a built-in's call over a few items is not (its
+    work is bounded by the ruleset's text, and how often it runs is counted: by the steps, and
+    by the comprehensions around it). The generated code decides it the same way
+    (interpreter/compile/meter.py), so both meters agree item for item."""
+    it = node.iterable
+    if not (isinstance(it, n.ListExpr) or (isinstance(it, n.Name)
+                                            and it.id in ("players", "teams"))):
+        return False
+    return not any(isinstance(x, n.Comprehension) for part in (node.element, node.cond)
+                   if part is not None for x in n.walk(part))
+
+
 class ExprEvalError(EvalError):
     """A runtime error of one expression, located by the (start, end) offsets of its node."""
 
@@ -359,6 +374,7 @@ def _comprehension(node: n.Comprehension) -> Compiled:
     element = compile_expression(node.element)
     cond = compile_expression(node.cond) if node.cond is not None else None
     cpos = node.cond.pos if node.cond is not None else node.pos
+    few = UNCHARGED_ITEMS if flat_over_few(node) else -1
 
     def comprehension(env):
         items = iterable(env)
@@ -370,7 +386,7 @@ def _comprehension(node: n.Comprehension) -> Compiled:
                 raise ExprEvalError(f"'for {var} in ...' needs a list, not {kind(items)}", ipos)
             items = inner
         meter = METER[0]
-        if meter is not None:
+        if meter is not None and len(items) > few:
             meter(len(items), ipos)
         scope = Env((), env)
         out = []

@@ -27,10 +27,18 @@ LIARS = str(ROOT / "rulesets" / "liars_dice.yaml")
 
 
 def _interpreted(program, players, seats, seed):
+    """The reference interpreter's game on `seed`: its result, trigger counts, decision
+    counts, unruled decisions and the items its work meter counted."""
     game = new_game(program, players, seats, seed=seed)
     game.logging = game.narrating = False
     result = game.run()
-    return result.to_json(), game.fired, game.chosen, game.unruled
+    return result.to_json(), game.fired, game.chosen, game.unruled, game.work
+
+
+def _outcome(played):
+    """What `_interpreted` gives, for a game `Specialized.play` played."""
+    return (played.result.to_json(), played.fired, played.chosen, played.unruled,
+            played.work)
 
 
 def _same(path: str, seeds: range, variant=None, sets=None, players=None, seats=None,
@@ -44,7 +52,7 @@ def _same(path: str, seeds: range, variant=None, sets=None, players=None, seats=
     errors = 0
     for seed in seeds:
         played = special.play(seed)
-        got = (played.result.to_json(), played.fired, played.chosen, played.unruled)
+        got = _outcome(played)
         assert got == _interpreted(program, players, seats, seed), f"seed {seed}"
         errors += played.result.error is not None
     assert special.fallbacks == (errors if stopped else 0)
@@ -107,7 +115,7 @@ def test_a_budget_hands_the_seed_to_the_interpreter(ruleset, limit, value):
     assert special is not None
     for seed in range(20):
         played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+        assert _outcome(played) == \
             _interpreted(program, None, None, seed)
     assert special.fallbacks > 0
 

@@ -22,7 +22,7 @@ import pytest
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from interpreter.simulate import runner as sim
-from tests.test_specialize import _interpreted, _same, same_records
+from tests.test_specialize import _interpreted, _outcome, _same, same_records
 
 ROOT = Path(__file__).resolve().parents[1]
 DUNGEON = str(ROOT / "rulesets" / "dice_bag_dungeon.yaml")
@@ -204,7 +204,7 @@ def test_the_same_die_moved_twice_stops_both_at_the_same_rule_error(tmp_path):
     stopped = 0
     for seed in range(30):
         played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+        assert _outcome(played) == \
             _interpreted(program, None, None, seed)
         error = played.result.error
         stopped += error is not None and error.message.endswith("is listed twice in one move")
@@ -223,7 +223,7 @@ def test_a_policy_name_that_reads_option_equals_interpreter(tmp_path):
     assert special is not None
     for seed in range(60):
         played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+        assert _outcome(played) == \
             _interpreted(program, None, None, seed)
     assert special.fallbacks == 0
 
@@ -243,7 +243,7 @@ def test_a_shuffled_bag_of_dice_gives_the_interpreters_games(tmp_path):
     assert special is not None and "R.shuffle(" in special.source
     for seed in range(100):
         played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+        assert _outcome(played) == \
             _interpreted(program, None, None, seed), seed
     assert special.fallbacks == 0
 
@@ -263,6 +263,6 @@ def test_a_list_not_depending_on_the_item_is_built_once_and_games_are_unchanged(
     assert built and all(lines[i + 1].lstrip().startswith("for _c") for i in built)
     for seed in range(200):
         played = special.play(seed)
-        assert (played.result.to_json(), played.fired, played.chosen, played.unruled) == \
+        assert _outcome(played) == \
             _interpreted(program, None, None, seed), seed
     assert special.fallbacks == 0

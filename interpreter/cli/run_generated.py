@@ -9,12 +9,12 @@ exactly as the interpreter's own game gives it (which writes the log, narrates, 
 resumed game's replayed records), while the `Game` mirrors the generated game's state
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
-Where the generated code cannot follow the game (a whole number past its range, its work
-meter past half the step budget) or the rules stop it as an error, it raises `HandBack` with
-what the interpreter needs to take the game on from the records made so far: the caller
-replays them on the interpreter, checked record by record and not narrated again, and plays
-on there. A chance source that fails (a dice file run out, the table's input ended) stops the
-game as the interpreter's.
+Where the generated code cannot follow the game (a whole number past its range) or the rules
+stop it as an error (a budget too: the generated code counts the work the interpreter
+counts), it raises `HandBack` with what the interpreter needs to take the game on from the
+records made so far: the caller replays them on the interpreter, checked record by record
+and not narrated again, and plays on there. A chance source that fails (a dice file run out,
+the table's input ended) stops the game as the interpreter's.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _raised_at_the_table(name: str, by: str | None = None, at_roll: bool = False
 
 
 HANDED_NOTE = ("note: this game went where the generated code does not follow it exactly (a "
-               f"whole number past ±{SAFE_INT:,}, or half the work its step budget allows); "
+               f"whole number past ±{SAFE_INT:,}); "
                "the reference interpreter plays it on from here, the same game, more slowly")
 
 

@@ -40,9 +40,8 @@ class Stop(Exception):  # noqa: N818 - a signal of the generated code
 
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code
     """The game goes where the generated code cannot follow it exactly though the rules go on:
-    a whole number past ±SAFE_INT, or a work meter past half the step budget (the meter counts
-    a built-in's lists more coarsely than the interpreter). The interpreter plays the seed, and
-    simulate reports how many games it played so."""
+    a whole number past ±SAFE_INT. The interpreter plays the seed, and simulate reports how
+    many games it played so."""
 
 
 # The generated code keeps whole numbers within ±SAFE_INT, and hands the seed to the
@@ -239,10 +238,10 @@ def halt() -> bool:
     raise Stop()
 
 
-def fb() -> bool:
-    """The generated code's work meter passed half the step budget: the interpreter replays
-    the seed (early is safe: it replays exactly, and stops where its budget says)."""
-    raise Fallback()
+def over() -> bool:
+    """The generated code's work meter passed the step budget: the game stops there, as the
+    interpreter's (interpreter/compile/meter.py counts what it counts)."""
+    raise Stop()
 
 
 class _EndTurn(Exception):  # noqa: N818

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import (
     _NO,
@@ -217,8 +216,8 @@ class ExprWriter:
                 return b
             if b.const is (not stop):
                 return a  # `a and true`, `a or false`: a, evaluated either way
-            if b.const is stop and a.safe:
-                return _lit(stop)
+            if b.const is stop and a.safe and not _COUNTS.search(a.src):
+                return _lit(stop)  # `a and false`: a, that can neither fail nor count work
             return Ex(f"({a.src} {op} {b.src})", "bool", safe)
         if op in ("==", "!="):
             ok = (a.kind == b.kind or (a.kind in _NUMS and b.kind in _NUMS)
@@ -315,8 +314,11 @@ class ExprWriter:
             if kind in ("player", "team", "cell", "card") and not all(x.safe or x.some
                                                                       for x in items):
                 raise Unsupported("a list that may hold none")
-            return Ex("[" + ", ".join(x.src for x in items) + "]", "list:" + kind,
-                      all(x.safe for x in items), items=items)
+            listed = "[" + ", ".join(x.src for x in items) + "]"
+            counted = self.unrolled(node, len(items), listed)
+            if counted is not None:  # what reads it must read the source that counts
+                return Ex(counted, "list:" + kind, all(x.safe for x in items))
+            return Ex(listed, "list:" + kind, all(x.safe for x in items), items=items)
         if it.items is not None and 0 < len(it.items) <= _UNROLL:
             filtered = self._unrolled_filter(node, scope, it)
             if filtered is not None:
@@ -342,7 +344,7 @@ class ExprWriter:
         # no call per comprehension). Python takes no `:=` in a comprehension's iterable, so
         # the list is bound and counted in the test of a first, one-pass `for`.
         h = self.temp("it")
-        counted = self.charge(h, it.src)
+        counted = self.charge(h, it.src, self.comprehension_least(node))
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
             return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe)
         once = "".join(f"for {x} in ({src},) " for x, src in moved)
@@ -369,22 +371,9 @@ class ExprWriter:
             parts.append(el.src if c.const is True else f"*(({el.src},) if {c.src} else ())")
         if not kept:
             return None
-        kind = _same_kind(kept)
-        n_items = len(it.items)
-        return Ex(f"([{', '.join(parts)}] if (wk := wk + {n_items}) else None)",
-                  "list:" + kind, safe)
-
-    def charge(self, name: str, src: str, least: int = 0) -> str:
-        """A test that binds the list `src` to `name` and counts its items in the work meter
-        `wk` (with `least`: only a list of more than that many), true unless the meter passes
-        half the step budget, where it hands the seed to the interpreter (`_fb()` raises).
-        The interpreter counts the same items in its step budget; the end of the game checks
-        the steps and the meter together (interpreter/compile/flow.py), so the game goes back
-        to the interpreter wherever the interpreter's budget would have stopped it."""
-        count = f"(wk := wk + len({name})) <= {self.max_steps // 2} or _fb()"
-        if least:
-            return f"(len({name} := {src}) <= {least} or {count})"
-        return f"((wk := wk + len({name} := {src})) <= {self.max_steps // 2} or _fb())"
+        listed = f"[{', '.join(parts)}]"
+        counted = self.unrolled(node, len(it.items), listed)
+        return Ex(listed if counted is None else counted, "list:" + _same_kind(kept), safe)
 
     def _element(self, node: n.Comprehension, inner: dict) -> tuple[Ex, Ex | None]:
         """A comprehension's element and condition (None without one)."""
@@ -418,31 +407,13 @@ class ExprWriter:
             elif c.const is not False:
                 parts.append(f"(1 if {c.src} else 0)")
                 safe = safe and c.safe
-        if all(p == "1" for p in parts) and safe:
+        counted = len(it.items) > self.comprehension_least(node)
+        if all(p == "1" for p in parts) and safe and not counted:
             return _lit(len(parts))
-        return Ex("(" + " + ".join(parts) + ")" if parts else "0", "int", safe)
-
-    def _charged_args(self, node: n.Call, args: list[Ex]) -> list[Ex]:
-        """The lists a built-in reads, charged to the step budget as the interpreter charges
-        them (dsl.compiler.charged: a call over more than UNCHARGED_ITEMS items, counting its
-        lists and the list it makes): each list of more than half that many is counted whole,
-        at least half of what the interpreter counts, so the work meter (which hands the seed
-        back at half the budget) always stops a game before the interpreter's budget would.
-        A comprehension's items are counted where it is built; a list written out in the
-        rules has its items known; neither is counted again."""
-        fn = BUILTINS.get(node.func)
-        if fn is None or not fn.counted:
-            return args
-        out = []
-        for a, x in zip(node.args, args, strict=True):
-            if (isinstance(a, n.Comprehension) or not x.kind.startswith("list:")
-                    or x.items is not None):
-                out.append(x)
-                continue
-            t = self.temp()
-            out.append(Ex(f"({t} if {self.charge(t, x.src, UNCHARGED_ITEMS // 2)} else None)",
-                          x.kind, x.safe, bound=x.bound))
-        return out
+        total = "(" + " + ".join(parts) + ")" if parts else "0"
+        if counted:  # counted before the items, as the comprehension counts them
+            total = self.charged_now(len(it.items), total)
+        return Ex(total, "int", safe)
 
     def _x_call(self, node: n.Call, scope: dict) -> Ex:
         f = node.func
@@ -553,6 +524,9 @@ def _same_kind(items: list[Ex]) -> str:
     if k.startswith(("list", "die", "dice", "timer")):
         raise Unsupported("a list of lists")
     return k
+
+
+_COUNTS = re.compile(r"\bwk\b")  # source that counts work in the meter where it runs
 
 
 # Operators folded when both sides are known now: the language's meaning on numbers (and

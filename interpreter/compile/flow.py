@@ -123,13 +123,6 @@ class FlowWriter:
         # An `end_game` step gives its reason; the end condition its doc.
         e(d + 1, f"reason = _eg.args[0] if _eg.args else "
                  f"{(end.get('doc') or 'the end condition holds')!r}")
-        # Past the step budget the interpreter stopped. It counts steps and items in one
-        # budget, the work meter more finely than `wk` (see ExprWriter.charge): a game whose
-        # two counts together passed half of it is played there, exactly.
-        e(d, f"if steps > {self.max_steps}:")
-        e(d + 1, "raise _Stop()")
-        e(d, f"if wk + steps > {self.max_steps // 2}:")
-        e(d + 1, "raise _Fallback()")
         self.scoring(d)
         at = self.lines.index("    " + str(_Late("raisers")))
         self.lines[at:at + 1] = self.raiser_lines
@@ -418,6 +411,11 @@ class FlowWriter:
             e(d, f"winners = {w.src}")
         else:
             e(d, "winners = None")
+        # Past the step budget the interpreter stopped, in play or while it scored: it
+        # counts steps and items in one budget, and `wk` the items it counts
+        # (interpreter/compile/meter.py).
+        e(d, f"if wk + steps > {self.max_steps}:")
+        e(d + 1, "raise _Stop()")
         if self.track:
             e(d, "if first is None and turn_n >= 1:")
             e(d + 1, "first = cur + 1")
@@ -433,7 +431,7 @@ class FlowWriter:
         e(d, f"return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
              f"winners, ({_Late('fired_list')}), CH, UN, {tracked}, "
              f"{'E' if self.elim else 'None'}, {_Late('keyed_sums')}"
-             f"{', hq' if self.logged else ''})")
+             f"{', hq' if self.logged else ''}, wk)")
 
 
 

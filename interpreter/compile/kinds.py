@@ -266,10 +266,23 @@ class KindWriter:
             # The number of different items: a set's size (no list of them is made).
             xs = self._as_list(self._probe(node.args[0].args[0], scope))
             if xs.kind.startswith("list:") and xs.kind[5:] in HASHED:
-                xs = self._as_list(self.expr(node.args[0].args[0], scope))
-                if _listcomp(xs.src):  # a set comprehension: no list made first
-                    return Ex(f"len({{{xs.src[1:-1]}}})", "int", xs.safe)
-                return Ex(f"len(set({xs.src}))", "int", xs.safe)
+                read = node.args[0].args[0]
+                raw = self.expr(read, scope)
+                xs, k = self._as_list(raw), self.temp("k")
+                # Counted as the two calls count: `count` the different items; `unique`
+                # those and the list it reads, unless a comprehension made that list (a
+                # zone is not a list: its items are not counted).
+                if isinstance(read, n.Comprehension) or not raw.kind.startswith("list:"):
+                    made = (f"len({{{xs.src[1:-1]}}})" if _listcomp(xs.src)  # no list first
+                            else f"len(set({xs.src}))")
+                    test = self.past_few(k, made)
+                    if not isinstance(read, n.Comprehension):
+                        test += f" and {self.past_few(k)}"
+                else:
+                    t = self.temp()
+                    test = (f"{self.past_few(k, f'len(set(({t} := {xs.src})))')} and "
+                            f"{self.past_few(f'(len({t}) + {k})')}")
+                return Ex(f"({k} if {test} else None)", "int", xs.safe)
             return super()._x_call(node, scope)
         if f == "count":
             return super()._x_call(node, scope)
@@ -288,7 +301,8 @@ class KindWriter:
         if found is None and f in ("get", "keys"):
             found = self._map_call(f, args)
         if found is None and f in ("sort_by", "sort", "unique"):
-            found = self._ordering(f, args)
+            found = self._ordering(f, args, not isinstance(node.args[0], n.Comprehension)
+                                   if node.args else False)
         if found is None and f == "text" and len(args) == 1:
             found = self._text(args[0])
         if found is None:
@@ -310,8 +324,9 @@ class KindWriter:
             return Ex(f"_within(', '.join(map(str, {x.src})) or 'none')", "str", x.safe)
         return None
 
-    def _ordering(self, f: str, args: list[Ex]) -> Ex | None:
-        """`sort_by`, `sort` and `unique` of a list (or a zone, read as its list)."""
+    def _ordering(self, f: str, args: list[Ex], counted: bool) -> Ex | None:
+        """`sort_by`, `sort` and `unique` of a list (or a zone, read as its list); `counted`:
+        the list is no comprehension's, so the call counts it (`unique` counts here)."""
         if not args:
             return None
         xs = self._as_list(args[0])
@@ -321,7 +336,11 @@ class KindWriter:
         if f == "unique":
             if len(args) != 1 or item not in HASHED:
                 return None
-            return Ex(f"list(dict.fromkeys({xs.src}))", xs.kind, xs.safe)
+            if not counted or not args[0].kind.startswith("list:"):  # a zone: not a list
+                return Ex(f"list(dict.fromkeys({xs.src}))", xs.kind, xs.safe)
+            t = self.temp()
+            return Ex(self.made_list(t, f"list(dict.fromkeys(({t} := {xs.src})))"), xs.kind,
+                      xs.safe)
         if f == "sort":
             if len(args) != 1 or item not in ("int", "num", "str"):
                 return None

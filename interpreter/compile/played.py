@@ -124,6 +124,7 @@ class Played:
     lead_changes: int | None = None
     specialized: bool = True
     game: Any = None
+    work: int | None = None  # the items the work meter counted (Game.work)
 
 
 @dataclass
@@ -182,12 +183,13 @@ class Specialized:
         raw = self.try_raw(seed, track)
         if raw is None:
             return None
-        return Played(self._result(raw), *self.counters(raw, track), raw[13], raw[14])
+        return Played(self._result(raw), *self.counters(raw, track), raw[13], raw[14],
+                      work=raw[-1])
 
     def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
         """The generated code's own tuple for one game (what a bulk run reads without a
         `Result`; `standings` ranks it); None when the game goes where the generated code
-        cannot follow it exactly (`Fallback`: numbers past its range, work near the budget),
+        cannot follow it exactly (`Fallback`: numbers past its range),
         for the interpreter to play; `MustStop` when the rules cannot go on (`Stop`, or a rule
         error met as Python's own): the interpreter's game on that seed must stop with an
         error too. Any other exception is a fault of the code generator and is raised, never
@@ -248,7 +250,7 @@ class Specialized:
         record({"t": "end", "reason": result.reason, "winners": result.winners,
                 "scores": {s.name: plain(s.score) for s in result.seats},
                 "hazard_queries": raw[17]})
-        return Played(result, *self.counters(raw))
+        return Played(result, *self.counters(raw), work=raw[-1])
 
     def _interpreted(self, seed: Any, logging: bool = False) -> Played:
         from interpreter.engine.setup import new_game
@@ -256,7 +258,7 @@ class Specialized:
         game.logging = game.narrating = logging
         result = game.run()
         return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
-                      game=game)
+                      game=game, work=game.work)
 
     def ranks(self, raw: tuple) -> tuple[tuple, tuple]:
         """The winners (seat numbers, from 1) and each seat's place, as `standings` ranks

@@ -60,10 +60,10 @@ in the same order under the same conditions. Where the language and Python could
 generator refuses: every expression has a kind known when generating (int, number, bool,
 text, player, dice...) and only operations whose Python meaning equals the language's for
 those kinds are emitted. What can still go wrong at run time (a die read before it was
-rolled, a division by zero, a budget: steps, turns, loop passes, chain depth) stops the
-generated code (`Stop`, or Python's own exception), and the interpreter plays that seed for its
-located error, which must come (interpreter/compile/played.py); a whole number past SAFE_INT or
-work near the budget, which the generated code does not follow, hands the seed to the
+rolled, a division by zero, a budget: steps and the work meter, turns, loop passes, chain
+depth) stops the generated code (`Stop`, or Python's own exception), and the interpreter plays
+that seed for its located error, which must come (interpreter/compile/played.py); a whole
+number past SAFE_INT, which the generated code does not follow, hands the seed to the
 interpreter to play on (`Fallback`). The tests/test_specialize*.py files compare both on many
 seeds.
 
@@ -100,11 +100,11 @@ from interpreter.compile.base import (
     _EndTurn,
     _lit,
     _node,
-    fb,
     forced_number,
     forced_pick,
     forced_value,
     halt,
+    over,
     race_script,
     set_in,
     span,
@@ -127,6 +127,7 @@ from interpreter.compile.grids import GridWriter
 from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
+from interpreter.compile.meter import MeterWriter
 from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
@@ -166,6 +167,7 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
+           MeterWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
            ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
            PositionWriter, CountsWriter):
@@ -480,7 +482,7 @@ def specialize(program: Program, players: int | None = None,
             kind = "logged" if logs else "tracked" if track else "game"
             code = compile(source, f"<meeple specialized {kind}>", "exec")
             names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_Stop": Stop, "_within": within, "_fb": fb, "_halt": halt,
+                     "_Stop": Stop, "_within": within, "_over": over, "_halt": halt,
                      "_span": span, "_set_in": set_in, "_unseen": unseen,
                      "_private": with_private, "_revealed_zone": revealed_zone,
                      "_name_or_none": name_or_none,

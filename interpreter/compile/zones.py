@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
+from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, _node, stored
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
@@ -183,7 +184,10 @@ class ZoneWriter:
             lo, hi = args[0].const, args[1].const
             if hi - lo > MAX_RANGE:
                 return None  # the built-in's error
-            return Ex(repr(list(range(lo, hi))), "list:int", True)
+            listed = repr(list(range(lo, hi)))
+            if hi - lo > UNCHARGED_ITEMS:  # counted as the built-in counts the list it makes
+                return Ex(self.charged_now(hi - lo, listed), "list:int", True)
+            return Ex(listed, "list:int", True)
         a = self._as_list(args[0])
         if a.kind != "list:dref":
             return None

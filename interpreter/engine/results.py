@@ -69,11 +69,15 @@ class GameResults:
                 error = error or e
                 scores[p.seat] = None
         pool: list[Player] = []
+        tbs: dict[int, list] = {}  # each player's tie-breaks, worked out once (work counts)
         if error is None:
             try:
+                for p in self.players:
+                    scope = Env({"player": p}, env)
+                    tbs[p.seat] = [f(scope) for f in sc["tie_break"]]
                 pool = self._eligible()
                 if winners is None:
-                    winners = self._winners(scores, pool)
+                    winners = self._winners(scores, pool, tbs)
             except RuleError as e:
                 error, winners = e, []
         winners = winners or []
@@ -85,7 +89,7 @@ class GameResults:
             # Winners first, then the eligible (a player who cannot win places below every player
             # who is not, whatever their score), then by score and tie-breaks.
             s = scores[p.seat]
-            tb = [f(Env({"player": p}, env)) for f in sc["tie_break"]] if error is None else []
+            tb = tbs[p.seat] if error is None else []
             return (p.seat in win_seats, p.seat in eligible,
                     sign * s if isinstance(s, (int, float)) else 0,
                     [sign * x if isinstance(x, (int, float)) else 0 for x in tb])
@@ -114,20 +118,18 @@ class GameResults:
                 if "eligible" not in sc or sc["eligible"](Env({"player": p}, self.env))]
         return pool or list(self.players)
 
-    def _winners(self, scores: dict, pool: list[Player]) -> list[Player]:
-        """By `scoring.winners`, else the best score (and tie-breaks) among `pool`, the
-        eligible players."""
+    def _winners(self, scores: dict, pool: list[Player], tbs: dict[int, list]) -> list[Player]:
+        """By `scoring.winners`, else the best score (and tie-breaks, `tbs` by seat) among
+        `pool`, the eligible players."""
         sc = self.program.scoring
-        env = self.env
         if "winners" in sc:
-            return list(sc["winners"](env))
+            return list(sc["winners"](self.env))
         if "score" not in sc:
             return []
         sign = -1 if sc["order"] == "lowest" else 1
 
         def key(p):
-            scope = Env({"player": p}, env)
-            return (sign * scores[p.seat], *[sign * f(scope) for f in sc["tie_break"]])
+            return (sign * scores[p.seat], *[sign * x for x in tbs[p.seat]])
         best = max(key(p) for p in pool)
         top = [p for p in pool if key(p) == best]
         if len(top) > 1 and sc["ties"] == "draw":

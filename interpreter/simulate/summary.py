@@ -389,7 +389,7 @@ def text_report(stats: dict) -> list[str]:
         went_on = back["games"] - back["stopped"]
         why = [f"{back['stopped']:,} stopped with a rule error"] if back["stopped"] else []
         why += [f"{went_on:,} went where the generated code does not follow (a whole number "
-                f"past ±{SAFE_INT:,}, or work near the step budget)"] if went_on else []
+                f"past ±{SAFE_INT:,})"] if went_on else []
         lines.append(f"note: {back['games']:,} game(s) went back from the generated code to the "
                      f"reference interpreter, which played them exactly but slowly: "
                      f"{'; '.join(why)}; the first is seed {back['first']['seed']}")

@@ -1,0 +1,85 @@
+"""The work meter (limits.max_steps counts steps and the items expressions go through): the
+generated code counts exactly the items the reference interpreter counts, so a game stops on
+its budget in both or in neither, at any budget (interpreter/compile/meter.py)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from tests.test_specialize import _interpreted, _outcome
+
+HEAD = """\
+meeple: 1
+metadata: {name: Meter, summary: a loop whose test goes through a list}
+players: {min: 8, max: 8}
+state:
+  global:
+    n: 0
+    xs: {type: list, initial: "[1, 2, 3, 4, 5, 6, 7, 8]"}
+  player:
+    score: {type: int, initial: 0}
+limits: {max_loop: 1000000}
+scoring: {score: player.score, order: highest}
+"""
+
+
+def _program(tmp_path, until: str, limit: int):
+    path = tmp_path / "meter.yaml"
+    path.write_text(HEAD + textwrap.dedent(f"""\
+        flow:
+          phases:
+            play:
+              do:
+                - repeat: [{{add: {{n: 1}}}}]
+                  until: "{until}"
+              next: end
+        """))
+    program = load(str(path)).program
+    program.limits = {**program.limits, "max_steps": limit}
+    return program
+
+
+@pytest.mark.parametrize("until", [
+    "n >= 300 or any(x > n + 10 for x in xs)",  # a list of the game's: 8 items a test
+    "n >= 40 or sum(sort(xs + xs + xs + xs + xs)) < 0",  # a built-in over 40: 80 counted
+])
+@pytest.mark.parametrize("limit", [2500, 2700, 2900, 3100, 3300, 3500])
+def test_a_game_stops_on_its_budget_in_the_generated_code_exactly_where_the_interpreter_does(
+        tmp_path, until, limit):
+    # Each pass counts a step and the test's items; the budgets straddle the game's total.
+    program = _program(tmp_path, until, limit)
+    special = specialize(program)
+    assert special is not None
+    assert _outcome(special.play(0)) == _interpreted(program, None, None, 0)
+
+
+@pytest.mark.parametrize("until", [
+    "n >= 300 or any(x > n + 10 for x in xs)", "n >= 40 or sum(sort(xs + xs + xs + xs + xs)) < 0"])
+def test_the_budgets_above_straddle_the_game_so_both_outcomes_are_met(tmp_path, until):
+    stopped = [_interpreted(_program(tmp_path, until, limit), None, None, 0)[0]["reason"]
+               .startswith("stopped: the game went past") for limit in (2500, 3500)]
+    assert stopped == [True, False]
+
+
+def test_a_comprehension_over_the_players_counts_no_work(tmp_path):
+    # Over the players (8 here), with nothing inside that goes through a list: its work is
+    # bounded by the ruleset's text and counted by the step (dsl/compiler.py flat_over_few).
+    program = _program(tmp_path, "n >= 300 or any(p.score > n for p in players)", 1000)
+    special = specialize(program)
+    played = special.play(0)
+    assert played.result.error is None and played.work == 0
+    assert _outcome(played) == _interpreted(program, None, None, 0)
+
+
+def test_a_comprehension_over_the_players_that_goes_through_a_list_counts(tmp_path):
+    until = "n >= 300 or any(any(x > n + 400 + p.score for x in xs) for p in players)"
+    program = _program(tmp_path, until, 10_000_000)
+    played = specialize(program).play(0)
+    # The test runs at 299 passes (not at the last: `n >= 300` holds): the players, and the
+    # list for each of them.
+    assert played.work == 299 * (8 + 8 * 8)
+    assert _outcome(played) == _interpreted(program, None, None, 0)
