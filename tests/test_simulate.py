@@ -685,16 +685,16 @@ def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
     assert 0 < back["games"] == back["stopped"] == out["errors"]["games"] < 20
     assert back["first"]["seed"] == out["errors"]["first"]["seed"]
     report = simulate(str(path), "--games", "20", "--seed", "3").output
-    assert (f"note: {back['games']} game(s) went back from the generated code to the reference "
-            f"interpreter, which played them exactly but slowly: {back['games']} stopped with a "
-            "rule error; the first is seed 3:") in report
+    assert (f"note: {back['games']} game(s) stopped with a rule error, which the reference "
+            "interpreter played again for its located message and exact counts; the first is "
+            "seed 3:") in report
     assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0, "stopped": 0}
 
 
-def test_games_past_the_generated_codes_number_range_are_played_on_and_counted(tmp_path):
+def test_games_past_the_fast_codes_number_range_are_played_by_its_checked_version(tmp_path):
     # Banked scores past ±2**40: legal (the language goes to ±2**63 - 1), beyond what the
-    # generated code follows; the interpreter plays those games to their end, and the report
-    # says so apart from games stopped by a rule error.
+    # fast generated code follows; its checked version plays those games to their end, not
+    # the interpreter, and the report says so apart from games stopped by a rule error.
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
     assert text.count("- add: {current.score: turn_total}") == 1
     path = tmp_path / "huge.yaml"
@@ -703,11 +703,14 @@ def test_games_past_the_generated_codes_number_range_are_played_on_and_counted(t
                     encoding="utf-8")
     out = simulate_json(str(path), "--games", "10", "--seed", "3")
     assert out["engine"] == "generated" and out["errors"]["games"] == 0
-    assert out["replayed"]["games"] == 10 and out["replayed"]["stopped"] == 0
+    assert out["replayed"]["games"] == 0
+    assert out["checked"] == {"games": 10, "first": {"game": 0, "seed": "3:0"}}
     assert out["score_all_seats"]["max"] > 2**40
     report = simulate(str(path), "--games", "10", "--seed", "3").output
-    assert ("10 went where the generated code does not follow (a whole number past "
-            "±1,099,511,627,776)") in report
+    assert ("note: 10 game(s) went past ±1,099,511,627,776, where the generated code's fast "
+            "version stops: its checked version (every +, - and * tested) played them, more "
+            "slowly; the first is seed 3:0") in report
+    assert simulate_json(PIG, "--games", "20")["checked"] == {"games": 0}
 
 
 @settings(max_examples=200, deadline=None)

@@ -106,31 +106,36 @@ def replay(log, as_json, quiet):
 def _replayed(game: Any, loaded: Any, head: dict, live: bool,
               set_up: Callable[[Any], Any]) -> tuple[Any, Any]:
     """The game played from its log, and the `Game` that played it: on the generated code
-    (`script_only`: it asks nobody; from the log's position, when it has one); where
-    the generated code hands the game over, the interpreter replays what it made (checked,
-    not narrated again) and plays on."""
+    (`script_only`: it asks nobody; from the log's position, when it has one); where the
+    generated code hands the game over, its checked version (numbers past the fast code's
+    range) or the interpreter (a rule error) replays what it made (checked, not narrated
+    again) and plays on."""
     positioned = logged_position(head) is not None
     special = specialize(loaded.program, head["players"], None, logged=True, live=live,
                          script_only=True, positioned=positioned,
                          out=someone_out(game))
     if special is None:
         return game.run(), game
-    try:
-        return play_generated(special, game, positioned), game
-    except HandBack as back:
-        if back.stop is None:  # the rules go on: said, as by `meeple run`
-            click.echo(HANDED_NOTE, err=True)
-        made = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
-        again = set_up(_Narrator(None, game.narrator, made, None))
+    while True:
         try:
-            result = again.run()
-        except ResumeMismatch as e:
-            click.echo(HandBack.disagreement(e), err=True)
-            sys.exit(1)
-        warning = back.unhidden(result)
-        if warning is not None:
-            click.echo(warning, err=True)
-        return result, again
+            return play_generated(special, game, positioned), game
+        except HandBack as back:
+            made = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
+            again = set_up(_Narrator(None, game.narrator, made, None))
+            if back.stop is not None:
+                stopped = back  # `back` goes with the `except`
+                break
+            click.echo(HANDED_NOTE, err=True)  # the rules go on: said, as by `meeple run`
+            special, game = special.widened(), again
+    try:
+        result = again.run()
+    except ResumeMismatch as e:
+        click.echo(HandBack.disagreement(e), err=True)
+        sys.exit(1)
+    warning = stopped.unhidden(result)
+    if warning is not None:
+        click.echo(warning, err=True)
+    return result, again
 
 
 def _differs(replayed: list[dict], logged: list[dict]) -> None:

@@ -432,13 +432,16 @@ class _Session:
             try:
                 result = _play(game, self)
             except HandBack as back:
-                # The interpreter takes the game on: it replays what was played (the log as
-                # it stands), silently, then goes on; said once (stderr) where the rules go
-                # on, as the fast path never gives way to the slow one unseen (a rule error
-                # is shown as the game's end either way).
-                self.handed = back
+                # Numbers past the fast code's range: its checked version takes the game on;
+                # a rule error: the interpreter, for its located message. Either replays what
+                # was played (the log as it stands), silently, then goes on; the first said
+                # once (stderr), as the fast path never gives way to a slower one unseen (a
+                # rule error is shown as the game's end either way).
                 if back.stop is None:
+                    self.special = self.special.widened()
                     click.echo(HANDED_NOTE, err=True)
+                else:
+                    self.handed = back
                 if writer is not None:
                     writer.close()
                 said, old = game.narrator, game

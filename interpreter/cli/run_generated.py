@@ -9,11 +9,12 @@ exactly as the interpreter's own game gives it (which writes the log, narrates, 
 resumed game's replayed records), while the `Game` mirrors the generated game's state
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
-Where the generated code cannot follow the game (a whole number past its range) or the rules
-stop it as an error (a budget too: the generated code counts the work the interpreter
-counts), it raises `HandBack` with what the interpreter needs to take the game on from the
-records made so far: the caller replays them on the interpreter, checked record by record
-and not narrated again, and plays on there. A chance source that fails (a dice file run out,
+Where the fast code's numbers pass its range (±SAFE_INT) or the rules stop the game as an
+error (a budget too: the generated code counts the work the interpreter counts), it raises
+`HandBack` with what it takes to go on from the records made so far: the caller replays them,
+checked record by record and not narrated again, on the code's checked version
+(interpreter/compile/numbers.py) or, for a rule error, on the interpreter (for its located
+message), and plays on there. A chance source that fails (a dice file run out,
 the table's input ended) stops the game as the interpreter's.
 """
 
@@ -44,17 +45,18 @@ def _raised_at_the_table(name: str, by: str | None = None, at_roll: bool = False
     raise Called({"raise": name, "by": by, **({"at_roll": True} if at_roll else {})})
 
 
-HANDED_NOTE = ("note: this game went where the generated code does not follow it exactly (a "
-               f"whole number past ±{SAFE_INT:,}); "
-               "the reference interpreter plays it on from here, the same game, more slowly")
+HANDED_NOTE = (f"note: this game's whole numbers went past ±{SAFE_INT:,}, where the generated "
+               "code's fast version stops: its checked version (every +, - and * tested) plays "
+               "it on from here, the same game, more slowly")
 
 
 class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
-    """The generated code hands a game under way to the interpreter: `script` holds the
-    answers to take after those of the records made so far (an event a person raised, what
-    is left of a decisions file); `stop`, when the rules stopped the game, is the generated
-    code's reason: the interpreter's game must then stop with an error too (else
-    `stop.fault` is a bug of the code generator, to report)."""
+    """The generated code hands a game under way on: `script` holds the answers to take after
+    those of the records made so far (an event a person raised, what is left of a decisions
+    file); `stop`, when the rules stopped the game, is the generated code's reason: the
+    interpreter takes the game, whose game must then stop with an error too (else
+    `stop.fault` is a bug of the code generator, to report); without `stop` the numbers passed
+    the fast code's range, and its checked version takes it."""
 
     def __init__(self, script: list, stop: MustStop | None = None):
         super().__init__("handed back")

@@ -39,23 +39,33 @@ class Stop(Exception):  # noqa: N818 - a signal of the generated code
 
 
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code
-    """The game goes where the generated code cannot follow it exactly though the rules go on:
-    a whole number past ±SAFE_INT. The interpreter plays the seed, and simulate reports how
-    many games it played so."""
+    """The game goes where the fast generated code cannot follow it exactly though the rules
+    go on: a whole number past ±SAFE_INT. The checked version of the same code plays the seed
+    (interpreter/compile/numbers.py), and simulate reports how many games it played so."""
 
 
-# The generated code keeps whole numbers within ±SAFE_INT, and hands the seed to the
-# interpreter (which checks every +, - and * against dsl/builtins.py MAX_INT) as soon as one
-# leaves that range: far enough below MAX_INT that no expression of the language (at most
-# MAX_DEPTH terms) can pass MAX_INT from values within it, so the generated code need not check
-# each + and -, yet never plays on where the interpreter would have stopped.
+# The fast generated code keeps whole numbers within ±SAFE_INT, and hands the seed to its
+# checked version (which tests every +, - and * against dsl/builtins.py MAX_INT, as the
+# interpreter does: numbers.py) as soon as one leaves that range: far enough below MAX_INT that
+# no expression of the language (at most MAX_DEPTH terms) can pass MAX_INT from values within
+# it, so the fast code need not test each + and -, yet never plays on where the interpreter
+# would have stopped.
 SAFE_INT = 2**40
 SMALL_STEP = 2**16  # an `add` of at most this much per step cannot leave the range unseen
+# The largest whole number a literal of the function being written may hold: SAFE_INT, or
+# the language's own MAX_INT while the checked version is written (interpreter/compile/
+# numbers.py `checked_numbers`: its +, - and * test each result, as the interpreter does).
+INT_RANGE = [SAFE_INT]
+
+
+class Wider(Unsupported):
+    """A whole number known when generating lies past ±SAFE_INT: the function that keeps
+    numbers within it cannot hold it, and the checked version is written instead."""
 
 
 def within(value: Any) -> Any:
-    """A value a state write stores, within the range the generated code keeps (numbers:
-    else `Fallback`) and the size limits (texts, lists: else `Stop`, the interpreter's error)."""
+    """A value a state write stores, within the range the fast code keeps (numbers: else
+    `Fallback`) and the size limits (texts, lists: else `Stop`, the interpreter's error)."""
     kind = type(value)
     if kind is int and not -SAFE_INT <= value <= SAFE_INT:
         raise Fallback()
@@ -65,8 +75,8 @@ def within(value: Any) -> Any:
 
 
 def times(a: Any, b: Any) -> Any:
-    """`*` in generated code: a product of whole numbers within ±SAFE_INT, else the
-    interpreter replays the seed."""
+    """`*` in the fast code: a product of whole numbers within ±SAFE_INT, else the checked
+    version plays the seed."""
     r = a * b
     if type(r) is int and not -SAFE_INT <= r <= SAFE_INT:
         raise Fallback()
@@ -405,8 +415,9 @@ def _lit(v: Any) -> Ex:
     if v is True or v is False:
         return Ex(repr(v), "bool", True, v)
     if type(v) is int:
-        if not -SAFE_INT <= v <= SAFE_INT:
-            raise Unsupported("a whole number beyond the generated code's range")
+        if not -INT_RANGE[0] <= v <= INT_RANGE[0]:
+            raise (Wider if INT_RANGE[0] == SAFE_INT else Unsupported)(
+                "a whole number beyond the generated code's range")
         return Ex(repr(v), "int", True, v, bound=abs(v))
     if type(v) is float and math.isfinite(v):
         return Ex(repr(v), "num", True, v)

@@ -162,6 +162,14 @@ class EffectWriter:
                 self.emit(d, f"{t} = {v.src}")
         for t, (target, v, _) in zip(temps, pairs, strict=True):
             now = target.read if isinstance(target, ItemSet) else target
+            if self.wide:  # the sum tested before it is bounded, as steps._add tests it
+                expr = f"_plus({now}, {t})"
+                if low is not None:
+                    expr = f"max({low.src}, {expr})"
+                if high is not None:
+                    expr = f"min({high.src}, {expr})"
+                self.emit(d, _assigned(target, expr))
+                continue
             if low is None and high is None and not isinstance(target, ItemSet):
                 self.emit(d, f"{target} += {t}")
             else:

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import MAX_INT
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import (
     _NO,
     _NONEABLE,
     _NUMS,
     _UNROLL,
-    SAFE_INT,
+    INT_RANGE,
     Ex,
     Unsupported,
     _lit,
@@ -254,15 +255,22 @@ class ExprWriter:
                 v = _FOLD[op](a.const, b.const)  # as dsl/compiler.py's operators
             except (ArithmeticError, ValueError):
                 v = None  # left to run time (and to the interpreter)
-            if type(v) is int or (type(v) is float and math.isfinite(v)):
-                return _lit(v)
+            past = type(v) is int and not -INT_RANGE[0] <= v <= INT_RANGE[0]
+            if (type(v) is int and not (past and self.wide)) or (
+                    type(v) is float and math.isfinite(v)):
+                return _lit(v)  # past ±SAFE_INT: the checked version is written instead
+            # (which leaves a whole number past the language's limit to stop at run time)
         # The largest magnitude of the result, when both sides have one (faces, constants).
         known = both_int and a.bound is not None and b.bound is not None
         if op == "*":
-            if known and a.bound * b.bound <= SAFE_INT:  # stays in range: a plain product
+            if known and a.bound * b.bound <= INT_RANGE[0]:  # stays in range: plain
                 return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
             # A product may jump out of the range the generated code keeps.
             return Ex(f"_times({a.src}, {b.src})", "int" if both_int else "num")
+        if op in ("+", "-") and self.wide and not (known and a.bound + b.bound <= MAX_INT):
+            # The checked version tests each sum, as the interpreter does.
+            return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src})",
+                      "int" if both_int else "num")
         if op in ("+", "-"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
                       bound=a.bound + b.bound if known else None)

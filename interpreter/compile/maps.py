@@ -95,7 +95,7 @@ class MapWriter:
         learned = self.learned
         self.learning = False
         self.__init__(self.p, self.n, self.controllers, self.track, self.logged, self.live,
-                      self.table, self.script_only, self.positioned, self.out)
+                      self.table, self.script_only, self.positioned, self.out, self.wide)
         self.learned = learned
         self.learning = False
 

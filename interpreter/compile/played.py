@@ -147,6 +147,23 @@ class Specialized:
     # Per function (play_raw, play_tracked): the names of its counters, in their order in
     # the tuple it returns: triggers, (decision, answer) pairs, (policy, decision) pairs.
     counted: tuple = ((), ())
+    wide: bool = False  # the checked version (interpreter/compile/numbers.py)
+    widen: Callable[[], Specialized | None] | None = None  # makes it, for the fast version
+    checked: int = 0  # games the checked version played on, from their seed
+    _widened: Any = None
+
+    def widened(self) -> Specialized:
+        """The checked version of this code, made once: a game whose numbers pass ±SAFE_INT
+        plays again there from its seed (never on the interpreter)."""
+        if self._widened is None:
+            made = self.widen() if self.widen is not None else None
+            if made is None or (made.counted, made.seat_names) != (self.counted,
+                                                                   self.seat_names):
+                # The same generator on the same rules: never refused, the same counters.
+                raise GeneratorFault("the checked version of the generated code was refused "
+                                     "or counts other things")
+            self._widened = made
+        return self._widened
 
     def counters(self, raw: tuple, track: bool = False) -> tuple[dict, dict, dict]:
         """The trigger, decision and unruled counts of one game, as the interpreter keeps
@@ -175,30 +192,31 @@ class Specialized:
             played = self._interpreted(seed)
             stop.check(played.result.error)
             return played
-        return played if played is not None else self._interpreted(seed)
+        return played
 
-    def try_play(self, seed: Any, track: bool = False) -> Played | None:
-        """One game on `seed` by the generated code; see `try_raw` for when it is None or
-        raises."""
+    def try_play(self, seed: Any, track: bool = False) -> Played:
+        """One game on `seed` by the generated code; see `try_raw` for when it raises."""
         raw = self.try_raw(seed, track)
-        if raw is None:
-            return None
         return Played(self._result(raw), *self.counters(raw, track), raw[13], raw[14],
                       work=raw[-1])
 
-    def try_raw(self, seed: Any, track: bool = False) -> tuple | None:
+    def try_raw(self, seed: Any, track: bool = False) -> tuple:
         """The generated code's own tuple for one game (what a bulk run reads without a
-        `Result`; `standings` ranks it); None when the game goes where the generated code
-        cannot follow it exactly (`Fallback`: numbers past its range),
-        for the interpreter to play; `MustStop` when the rules cannot go on (`Stop`, or a rule
-        error met as Python's own): the interpreter's game on that seed must stop with an
-        error too. Any other exception is a fault of the code generator and is raised, never
-        hidden by a replay."""
+        `Result`; `standings` ranks it), by the checked version where the game's numbers
+        pass ±SAFE_INT (`Fallback`: played again from its seed, counted in `checked`);
+        `MustStop` when the rules cannot go on (`Stop`, or a rule error met as Python's own):
+        the interpreter's game on that seed must stop with an error too. Any other exception
+        is a fault of the code generator and is raised, never hidden by a replay."""
         try:
             return (self.play_tracked if track else self.play_raw)(seed)
-        except Fallback:
-            self.fallbacks += 1
-            return None
+        except Fallback:  # past ±SAFE_INT: the checked version plays the seed
+            self.checked += 1
+            wide = self.widened()
+            try:
+                return (wide.play_tracked if track else wide.play_raw)(seed)
+            except (Stop, *RULE_ERRORS) as err:
+                self.fallbacks += 1
+                raise MustStop(err) from err
         except (Stop, *RULE_ERRORS) as err:
             self.fallbacks += 1
             raise MustStop(err) from err
@@ -214,9 +232,9 @@ class Specialized:
             played = self._interpreted(seed, logging=True)
             stop.check(played.result.error)
             return played, played.game.log
-        if played is None:
-            played = self._interpreted(seed, logging=True)
-            return played, played.game.log
+        if played is None:  # past ±SAFE_INT: the checked version plays it, from its seed
+            self.checked += 1
+            return self.widened().play_logged(seed)
         return played, log
 
     def try_logged(self, seed: Any, record: Callable[[dict], Any],
@@ -231,8 +249,9 @@ class Specialized:
         (default: seeded by `seed`, as the interpreter's game); `door`: a live game's
         (`specialize(live=True)`): its clock, and people's decisions
         (interpreter/table/live_door.py); `position`: where a game from a position begins
-        (`specialize(positioned=True)`: interpreter/table/mirror.py `Placed`). None or
-        `MustStop` as `try_raw`: the records made so far are then not the whole game."""
+        (`specialize(positioned=True)`: interpreter/table/mirror.py `Placed`). None where the
+        game's numbers pass ±SAFE_INT (the checked version, `widened`, plays it), `MustStop`
+        as `try_raw`: the records made so far are then not the whole game."""
         if chance is None:
             from interpreter.engine.setup import new_game
             game = new_game(self.program, self.players, dict(self.seats), seed=seed)
@@ -241,7 +260,6 @@ class Specialized:
             queue = forced if isinstance(forced, deque) else deque(forced or ())
             raw = self.play_raw(seed, record, look, queue, chance, door, position)
         except Fallback:
-            self.fallbacks += 1
             return None
         except (Stop, *RULE_ERRORS) as err:
             self.fallbacks += 1

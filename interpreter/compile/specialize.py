@@ -63,9 +63,9 @@ those kinds are emitted. What can still go wrong at run time (a die read before 
 rolled, a division by zero, a budget: steps and the work meter, turns, loop passes, chain
 depth) stops the generated code (`Stop`, or Python's own exception), and the interpreter plays
 that seed for its located error, which must come (interpreter/compile/played.py); a whole
-number past SAFE_INT, which the generated code does not follow, hands the seed to the
-interpreter to play on (`Fallback`). The tests/test_specialize*.py files compare both on many
-seeds.
+number past SAFE_INT, which the fast code does not follow, hands the seed to the checked
+version of the same code (`Fallback`; interpreter/compile/numbers.py). The
+tests/test_specialize*.py files compare both on many seeds.
 
 The writer is one class made of mixins, one module each: expressions (exprs.py), steps and
 triggers (effects.py), timers and the modelled clock (clock.py), the game's frame, phases,
@@ -90,10 +90,12 @@ from interpreter.compile.base import (
     HOIST_FAILED,
     ITEM_KINDS,
     RULE_ERRORS,
+    SAFE_INT,
     Ex,
     Fallback,
     Stop,
     Unsupported,
+    Wider,
     _Die,
     _EndGame,
     _EndPhase,
@@ -128,6 +130,7 @@ from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.meter import MeterWriter
+from interpreter.compile.numbers import CHECKED_NAMES, checked_numbers
 from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
@@ -175,8 +178,10 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
                  logged: bool = False, live: bool = False, table: str | None = None,
-                 script_only: bool = False, positioned: bool = False, out: bool = False):
+                 script_only: bool = False, positioned: bool = False, out: bool = False,
+                 wide: bool = False):
         self.p = program
+        self.wide = wide  # the checked version: each +, - and * tested (numbers.py)
         self.data = program.data
         self.n = players
         self.controllers = controllers
@@ -433,7 +438,7 @@ def specialize(program: Program, players: int | None = None,
                refused: list | None = None, logged: bool = False,
                live: bool = False, table: str | None = None,
                script_only: bool = False, positioned: bool = False,
-               out: bool = False) -> Specialized | None:
+               out: bool = False, wide: bool = False) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
     what and where. `logged`: the function also writes the game's log, record for record as
@@ -445,7 +450,10 @@ def specialize(program: Program, players: int | None = None,
     taken from the scripted answers, nobody asked (a replay: `ScriptEnded` where they end).
     `positioned` (with `logged`): the game may begin at a position (`meeple run --from`):
     the function takes the caller's positioned game (interpreter/compile/positions.py);
-    `out`: a player is out there (so the code keeps who is out, as when rules eliminate)."""
+    `out`: a player is out there (so the code keeps who is out, as when rules eliminate).
+    `wide`: the checked version (interpreter/compile/numbers.py), which a game past ±SAFE_INT
+    goes on with (`Specialized.widened`); written from the start for a ruleset whose own
+    numbers lie past it."""
     from interpreter.engine.setup import controller_for, player_count
     try:
         n = player_count(program, players)
@@ -464,44 +472,21 @@ def specialize(program: Program, players: int | None = None,
         if not isinstance(ctrl, (PolicyController, RandomController)):
             return None
         controllers.append(ctrl)
+    wide = wide or _past_safe(program.data)
+    options = (logged, live, table, script_only, positioned, out)
     try:
-        fns = []
-        sources = []
-        counted = []  # per function: what each of its counters counts
-        gen = None
-        # A logged game is one function (it learns kinds as the first of the two does).
-        for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
-            learned = gen.learned if gen is not None else None
-            gen = _Gen(program, n, controllers, track, logs, live and logs,
-                       table if logs else None, script_only and logs, positioned and logs,
-                       out and logs)
-            if learned:  # the kinds the first writer learned hold for the second (maps.py)
-                gen.learned = learned
-                gen._restart()
-            source = gen.generate()
-            kind = "logged" if logs else "tracked" if track else "game"
-            code = compile(source, f"<meeple specialized {kind}>", "exec")
-            names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                     "_Stop": Stop, "_within": within, "_over": over, "_halt": halt,
-                     "_span": span, "_set_in": set_in, "_unseen": unseen,
-                     "_private": with_private, "_revealed_zone": revealed_zone,
-                     "_name_or_none": name_or_none,
-                     "_items_words": items_words, "_forced_pick": forced_pick,
-                     "_forced_value": forced_value, "_forced_number": forced_number,
-                     "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
-                     "_log": math.log, "_inf": math.inf, "_times": times,
-                     "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
-                     "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
-                     "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,
-                     "_raise_entry": raise_entry, "_race_script": race_script,
-                     "_counts_script": counts_script, "_give": give, "_take_back": take_back,
-                     "_bad_count": bad_count, "_too_many": too_many,
-                     "_over_capacity": over_capacity,
-                     **gen.consts}
-            exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
-            fns.append(names["play"])
-            sources.append(source)
-            counted.append((tuple(gen.fired), tuple(gen.chosen), tuple(gen.unruled)))
+        with checked_numbers(wide):
+            special = _written(program, n, seats, controllers, options, wide)
+        if not wide:  # the checked version, made when a game first needs it
+            special.widen = lambda: specialize(program, players, seats, None, *options,
+                                               wide=True)
+        return special
+    except Wider as u:  # a number known when generating lies past ±SAFE_INT
+        if not wide:
+            return specialize(program, players, seats, refused, *options, wide=True)
+        if refused is not None:
+            refused.append(u)
+        return None
     except Unsupported as u:
         if refused is not None:
             refused.append(u)
@@ -510,6 +495,64 @@ def specialize(program: Program, players: int | None = None,
         if refused is not None:
             refused.append(Unsupported(f"something the code generator failed on ({err!r})"))
         return None
+
+
+def _past_safe(data: Any) -> bool:
+    """Whether the ruleset's data holds a whole number past ±SAFE_INT (a parameter, a
+    component's attribute, an initial value), which the fast version cannot hold."""
+    todo = [data]
+    while todo:
+        x = todo.pop()
+        if type(x) is int and not -SAFE_INT <= x <= SAFE_INT:
+            return True
+        if isinstance(x, dict):
+            todo += x.values()
+        elif isinstance(x, list):
+            todo += x
+    return False
+
+
+def _written(program: Program, n: int, seats: dict, controllers: list, options: tuple,
+             wide: bool) -> Specialized:
+    """The generated functions for these seats (`specialize`'s work, which it catches)."""
+    logged, live, table, script_only, positioned, out = options
+    fns = []
+    sources = []
+    counted = []  # per function: what each of its counters counts
+    gen = None
+    # A logged game is one function (it learns kinds as the first of the two does).
+    for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
+        learned = gen.learned if gen is not None else None
+        gen = _Gen(program, n, controllers, track, logs, live and logs,
+                   table if logs else None, script_only and logs, positioned and logs,
+                   out and logs, wide)
+        if learned:  # the kinds the first writer learned hold for the second (maps.py)
+            gen.learned = learned
+            gen._restart()
+        source = gen.generate()
+        kind = "logged" if logs else "tracked" if track else "game"
+        code = compile(source, f"<meeple specialized {kind}>", "exec")
+        names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
+                 "_Stop": Stop, "_within": within, "_over": over, "_halt": halt,
+                 "_span": span, "_set_in": set_in, "_unseen": unseen,
+                 "_private": with_private, "_revealed_zone": revealed_zone,
+                 "_name_or_none": name_or_none,
+                 "_items_words": items_words, "_forced_pick": forced_pick,
+                 "_forced_value": forced_value, "_forced_number": forced_number,
+                 "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
+                 "_log": math.log, "_inf": math.inf, "_times": times,
+                 "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
+                 "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
+                 "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,
+                 "_raise_entry": raise_entry, "_race_script": race_script,
+                 "_counts_script": counts_script, "_give": give, "_take_back": take_back,
+                 "_bad_count": bad_count, "_too_many": too_many,
+                 "_over_capacity": over_capacity,
+                 **(CHECKED_NAMES if wide else {}), **gen.consts}
+        exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
+        fns.append(names["play"])
+        sources.append(source)
+        counted.append((tuple(gen.fired), tuple(gen.chosen), tuple(gen.unruled)))
     sc = program.data.get("scoring") or {}
     if logged:  # the logged function alone: it plays, and counts as the first would
         fns, counted = [fns[0], None], [counted[0]] * 2
@@ -517,4 +560,4 @@ def specialize(program: Program, players: int | None = None,
                        [c.name for c in controllers], sc.get("order", "highest"),
                        sc.get("ties", "shared"), "score" in sc,
                        seat_teams=[gen.team_names[t] for t in gen.seat_team],
-                       counted=tuple(counted))
+                       counted=tuple(counted), wide=wide)

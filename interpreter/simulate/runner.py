@@ -92,9 +92,12 @@ class GameRecord(NamedTuple):
     lead_changes: int | None  # None: scores were not numbers throughout
     first: int | None       # the seat that took the game's first turn
     error: tuple | None     # (code, message, path, pos, hint) when the rules could not go on
-    # Handed back: the generated code met what it does not play on (a rule error, a work
-    # limit near its end) and the reference interpreter played the game, exactly but slowly.
+    # Handed back: the rules stopped the generated code (a rule error, a budget) and the
+    # reference interpreter played the game again for its located error and exact counts.
     replayed: bool = False
+    # Played by the generated code's checked version: its numbers passed ±SAFE_INT
+    # (interpreter/compile/numbers.py), where each +, - and * is tested, more slowly.
+    checked: bool = False
 
 
 @dataclass
@@ -203,11 +206,13 @@ def play_game(program: Program, setup: Setup, seed: str, index: int,
     """One game without a log: its record, and (fired, chosen, unruled) counters (with
     `raw_counts`, the generated code's own as `RawCounts`, where it played). The
     specialized function plays it when the setup has one (it gives the interpreter's results
-    on the same seed); otherwise, or when it hands the seed back, the interpreter (the record
-    says `replayed` then, and the report counts such games)."""
+    on the same seed; its checked version where the numbers pass ±SAFE_INT: the record says
+    `checked`); otherwise, or when the rules stop it, the interpreter (the record says
+    `replayed` then); the report counts both."""
     special = specialized_for(program, setup)
     stop = None
     if special is not None:
+        before = special.checked
         try:
             raw = special.try_raw(seed, track=True)
         except MustStop as e:  # the interpreter's game must stop with an error (below)
@@ -217,7 +222,8 @@ def play_game(program: Program, setup: Setup, seed: str, index: int,
         if raw is not None:  # read straight from the generated code's tuple: no `Result`
             winners, placed = special.ranks(raw)
             record = GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
-                                raw[4], raw[3], float(raw[5]), raw[14], raw[13], None)
+                                raw[4], raw[3], float(raw[5]), raw[14], raw[13], None,
+                                checked=special.checked != before)
             counts = RawCounts(special, raw)
             return record, counts if raw_counts else counts.as_dicts()
     record, counters = _interpreted(program, setup, seed, index)

@@ -122,6 +122,7 @@ def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed
         "errors": _errors(info, records, seed),
         "engine": "generated" if info.not_generated is None else "interpreter",
         "replayed": _replayed(records, seed),
+        "checked": _checked(records, seed),
     }
     if info.not_generated is not None:
         out["not_generated"] = info.not_generated.to_json()
@@ -207,6 +208,16 @@ def _replayed(records: Sequence[GameRecord], seed: Any) -> dict:
                            "stopped": sum(1 for r in back if r.error is not None)}
     if back:
         out["first"] = {"game": back[0].index, "seed": game_seed(seed, back[0].index)}
+    return out
+
+
+def _checked(records: Sequence[GameRecord], seed: Any) -> dict:
+    """The games the generated code's checked version played (their numbers passed
+    ±SAFE_INT): how many, and the first."""
+    wide = [r for r in records if r.checked]
+    out: dict[str, Any] = {"games": len(wide)}
+    if wide:
+        out["first"] = {"game": wide[0].index, "seed": game_seed(seed, wide[0].index)}
     return out
 
 
@@ -386,13 +397,15 @@ def text_report(stats: dict) -> list[str]:
         lines += table(["decision = answer", "taken per game", "share", "in games", "total"], rows)
     back = stats["replayed"]
     if back["games"]:
-        went_on = back["games"] - back["stopped"]
-        why = [f"{back['stopped']:,} stopped with a rule error"] if back["stopped"] else []
-        why += [f"{went_on:,} went where the generated code does not follow (a whole number "
-                f"past ±{SAFE_INT:,})"] if went_on else []
-        lines.append(f"note: {back['games']:,} game(s) went back from the generated code to the "
-                     f"reference interpreter, which played them exactly but slowly: "
-                     f"{'; '.join(why)}; the first is seed {back['first']['seed']}")
+        lines.append(f"note: {back['games']:,} game(s) stopped with a rule error, which the "
+                     f"reference interpreter played again for its located message and exact "
+                     f"counts; the first is seed {back['first']['seed']}")
+    wide = stats.get("checked") or {"games": 0}
+    if wide["games"]:
+        lines.append(f"note: {wide['games']:,} game(s) went past ±{SAFE_INT:,}, where the "
+                     f"generated code's fast version stops: its checked version (every +, - "
+                     f"and * tested) played them, more slowly; the first is seed "
+                     f"{wide['first']['seed']}")
     for u in stats["unruled"]:
         lines.append(f"note: policy {u['policy']} has no rule for '{u['decision']}'; "
                      f"{u['times']:,} such decisions were taken at random")

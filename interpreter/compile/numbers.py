@@ -1,0 +1,78 @@
+"""Phase 5b, compile (whole numbers): the checked version of a generated function.
+
+Input: nothing (definitions the specializer binds into a function's names). Output: the
+arithmetic of the *checked* version of a ruleset's generated function, which tests every
+`+`, `-`, `*` and `add` of whole numbers against the language's limit (dsl/builtins.py
+MAX_INT) exactly where the interpreter tests them (dsl/compiler.py `_add`, `_times`, steps.py
+`add`), and stops the game there (`Stop`, the interpreter's error); and `checked_numbers`, the
+context in which the specializer writes it.
+
+The fast version keeps whole numbers within ±SAFE_INT (interpreter/compile/base.py): far below
+the limit, so a `+` needs no test. A game that leaves that range (`Fallback`) is played again,
+from its seed, by the checked version of the same code (`Specialized.play`,
+`meeple run`'s hand-over): written by the same generator, only its arithmetic differs. A
+ruleset whose own numbers (a parameter, an initial value) lie past ±SAFE_INT is written checked
+from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT
+from interpreter.compile.base import INT_RANGE, SAFE_INT, Stop
+
+_BITS = MAX_INT.bit_length() + 1
+
+
+@contextmanager
+def checked_numbers(on: bool) -> Iterator[None]:
+    """While the checked version is written (`on`), literals go up to MAX_INT."""
+    INT_RANGE[0] = MAX_INT if on else SAFE_INT
+    try:
+        yield
+    finally:
+        INT_RANGE[0] = SAFE_INT
+
+
+def plus(a: Any, b: Any) -> Any:
+    """`+` of numbers, as dsl/compiler.py `_add`: a whole number past the limit stops."""
+    r = a + b
+    if type(r) is int and not -MAX_INT <= r <= MAX_INT:
+        raise Stop()
+    return r
+
+
+def minus(a: Any, b: Any) -> Any:
+    """`-` of numbers, as the interpreter's: a whole number past the limit stops."""
+    r = a - b
+    if type(r) is int and not -MAX_INT <= r <= MAX_INT:
+        raise Stop()
+    return r
+
+
+def times_checked(a: Any, b: Any) -> Any:
+    """`*`, as dsl/compiler.py `_times`: refused before a huge product is made."""
+    if type(a) is int and type(b) is int and a and b and (
+            a.bit_length() + b.bit_length() > _BITS):
+        raise Stop()
+    r = a * b
+    if type(r) is int and not -MAX_INT <= r <= MAX_INT:
+        raise Stop()
+    return r
+
+
+def within_checked(value: Any) -> Any:
+    """A value a state write stores, within the size limits (texts, lists: else `Stop`); its
+    numbers were tested where they were made."""
+    kind = type(value)
+    if kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS):
+        raise Stop()
+    return value
+
+
+# The names the checked version binds in place of the fast version's.
+CHECKED_NAMES = {"_within": within_checked, "_times": times_checked, "_plus": plus,
+                 "_minus": minus}

@@ -1,0 +1,80 @@
+"""Whole numbers past the fast generated code's range (±2**40): the same generator's checked
+version, which tests every +, - and * against the language's limit as the interpreter does,
+plays those games (interpreter/compile/numbers.py), to the interpreter's results, never the
+interpreter itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.compile.base import SAFE_INT
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from tests.conftest import ROOT, RULESETS
+from tests.test_specialize import _interpreted, _outcome
+
+PIG = ROOT / "rulesets" / "pig.yaml"
+
+
+def _pig(tmp_path, old: str, new: str):
+    text = PIG.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / "pig.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return load(str(path)).program
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_the_checked_version_plays_every_shipped_ruleset_as_the_interpreter(path):
+    program = load(str(path)).program
+    special = specialize(program, wide=True)
+    assert special is not None and special.wide and "_plus(" in special.source
+    for seed in range(25):
+        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
+    assert special.fallbacks == 0
+
+
+def test_games_past_the_fast_range_are_played_by_the_checked_version_as_the_interpreter(
+        tmp_path):
+    program = _pig(tmp_path, "- add: {current.score: turn_total}",
+                   "- add: {current.score: turn_total * 1099511627776}")
+    special = specialize(program)
+    assert not special.wide
+    for seed in range(20):
+        played = special.play(seed)
+        assert played.specialized and max(played.result.to_json()["seats"],
+                                          key=lambda s: s["score"])["score"] > SAFE_INT
+        assert _outcome(played) == _interpreted(program, None, None, seed), seed
+    assert special.checked == 20 and special.fallbacks == 0
+
+
+@pytest.mark.parametrize("amount", [
+    "turn_total * 1537228672809129301",  # a sum past 2**63 - 1 after a few holds
+    "turn_total * 3074457345618258602",  # a product past it on a big enough turn
+    "4611686018427387904 + 4611686018427387904",  # known now, past it: stops when worked out
+])
+def test_a_number_past_the_languages_limit_stops_the_checked_version_where_it_stops_the_interpreter(
+        tmp_path, amount):
+    program = _pig(tmp_path, "- add: {current.score: turn_total}",
+                   f'- add: {{current.score: "{amount}"}}')
+    special = specialize(program)
+    assert special is not None
+    stopped = 0
+    for seed in range(12):
+        want = _interpreted(program, None, None, seed)
+        assert _outcome(special.play(seed)) == want, seed
+        stopped += want[0]["reason"].startswith("stopped: ")
+    assert stopped == special.fallbacks > 0  # each stop replayed for its located message
+
+
+def test_a_ruleset_whose_own_numbers_pass_the_fast_range_is_written_checked_from_the_start(
+        tmp_path):
+    program = _pig(tmp_path, "default: 100", "default: 2000000000000")
+    refused: list = []
+    special = specialize(program, refused=refused)
+    assert special is not None and special.wide, refused
+    # A goal nobody reaches: the game stops on its turn budget, in both.
+    program.limits = {**program.limits, "max_turns": 40}
+    special = specialize(program)
+    for seed in range(5):
+        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
