@@ -162,18 +162,11 @@ class EffectWriter:
                 self.emit(d, f"{t} = {v.src}")
         for t, (target, v, _) in zip(temps, pairs, strict=True):
             now = target.read if isinstance(target, ItemSet) else target
-            if self.wide:  # the sum tested before it is bounded, as steps._add tests it
-                expr = f"_plus({now}, {t})"
-                if low is not None:
-                    expr = f"max({low.src}, {expr})"
-                if high is not None:
-                    expr = f"min({high.src}, {expr})"
-                self.emit(d, _assigned(target, expr))
-                continue
-            if low is None and high is None and not isinstance(target, ItemSet):
+            if low is None and high is None and not isinstance(target, ItemSet) and \
+                    not self.wide:
                 self.emit(d, f"{target} += {t}")
-            else:
-                expr = f"{now} + {t}"
+            else:  # the checked version tests the sum before it is bounded, as steps._add
+                expr = f"_plus({now}, {t})" if self.wide else f"{now} + {t}"
                 if low is not None:
                     expr = f"max({low.src}, {expr})"
                 if high is not None:
@@ -181,7 +174,8 @@ class EffectWriter:
                 self.emit(d, _assigned(target, expr))
             # A small amount (a die's face, a constant) moves the sum by little per step:
             # the checks at the writes that can jump (sets, large adds) keep it in range.
-            if (low is None or high is None) and (v.bound is None or v.bound > SMALL_STEP):
+            if not self.wide and (low is None or high is None) and (
+                    v.bound is None or v.bound > SMALL_STEP):
                 self.emit(d, f"if not -{SAFE_INT} <= {now} <= {SAFE_INT}:")
                 self.emit(d + 1, "raise _Fallback()")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
