@@ -10,6 +10,7 @@ import pytest
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
+from tests.conftest import ROOT
 from tests.test_specialize import _interpreted, _outcome
 
 HEAD = """\
@@ -83,3 +84,22 @@ def test_a_comprehension_over_the_players_that_goes_through_a_list_counts(tmp_pa
     # list for each of them.
     assert played.work == 299 * (8 + 8 * 8)
     assert _outcome(played) == _interpreted(program, None, None, 0)
+
+
+def test_simulates_lead_tracking_counts_no_work_in_either_engine():
+    # The dungeon's score goes through a list (the treasure dice): simulate reads it after
+    # every turn to count lead changes, an onlooker whose reading must not move the game
+    # nearer its budget, in the interpreter (runner._Standings) as in the tracked code.
+    from interpreter.engine.setup import new_game
+    from interpreter.simulate.runner import _Standings
+
+    program = load(str(ROOT / "rulesets" / "dice_bag_dungeon.yaml")).program
+    special = specialize(program)
+    for seed in range(6):
+        game = new_game(program, None, {}, seed=seed)
+        game.logging = game.narrating = False
+        looked = _Standings(program)
+        game.on_turn_end = looked.turn_end
+        game.run()
+        assert special.play_tracked(seed)[-1] == special.play_raw(seed)[-1] == game.work, seed
+        assert game.work == _interpreted(program, None, None, seed)[4], seed

@@ -9,6 +9,8 @@ known only at the end are written late (`_Late`). A mixin of the specializer's w
 
 from __future__ import annotations
 
+import re
+
 from dsl.parser import parse_expression
 from interpreter.compile.base import (
     _NUMS,
@@ -354,6 +356,12 @@ class FlowWriter:
         lowest = (self.data.get("scoring") or {}).get("order") == "lowest"
         e = self.emit
         d0 = d
+        # Looking on counts no work (simulate's _Standings reads the scores outside the
+        # meter): a score that counts some counts it apart, and the game's count comes back.
+        apart = any(re.search(r"\bwk\b", s.src) for s in scores)
+        if apart:
+            e(d, "_sw = wk")
+            e(d, "wk = 0")
         unsafe = not all(s.safe for s in scores)
         if unsafe:
             # A score that cannot be read mid-game (a division by zero...) stops the counting
@@ -382,6 +390,8 @@ class FlowWriter:
         if unsafe:
             e(d0 + 1, "except _RULE_ERRORS:")
             e(d0 + 2, "changes = None")
+        if apart:
+            e(d0, "wk = _sw")
 
     def scoring(self, d: int) -> None:
         e = self.emit

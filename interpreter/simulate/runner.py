@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from dsl.compiler import Env
+from dsl.compiler import Env, metered
 from interpreter.compile.played import MustStop, Specialized
 from interpreter.compile.refusals import specialized_or_refusal
 from interpreter.engine.program import Program
@@ -152,6 +152,10 @@ class _Standings:
             self.look(game)
 
     def look(self, game) -> None:
+        with metered(None):  # looking on counts no work: the game's budget is the game's
+            self._look(game)
+
+    def _look(self, game) -> None:
         best = None
         who = None
         for p in game.players:
