@@ -179,7 +179,7 @@ def _count(items):
          else t.NUMBER, "The sum of a list of numbers (0 for an empty list).",
          "sum(d.face for d in current.hand)", "collections")
 def _sum(numbers):
-    return sum(_items(numbers))
+    return sized(sum(_items(numbers)))
 
 
 @builtin("max", [Param("values", t.ANY)], _numbers_or_item,
@@ -299,19 +299,24 @@ def _abs(x):
 @builtin("floor", [Param("x", t.NUMBER)], t.INT, "Rounds down to a whole number.",
          "floor(current.points / 2)", "numbers")
 def _floor(x):
-    return math.floor(x)
+    return sized(math.floor(x))
 
 
 @builtin("ceil", [Param("x", t.NUMBER)], t.INT, "Rounds up to a whole number.",
          "ceil(current.points / 2)", "numbers")
 def _ceil(x):
-    return math.ceil(x)
+    return sized(math.ceil(x))
 
 
 @builtin("round", [Param("x", t.NUMBER)], t.INT,
          "Rounds to the nearest whole number (halves away from zero).", "round(value * 0.45)",
          "numbers")
 def _round(x):
+    return sized(half_away(x))
+
+
+def half_away(x):
+    """`round` before the limit: the nearest whole number, halves away from zero."""
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
@@ -391,7 +396,11 @@ def _doubles(dice):
 @builtin("of_a_kind", [Param("dice", t.DICE), Param("n", t.INT)], t.BOOL,
          "Whether at least n of the dice show the same face.", "of_a_kind(hand, 3)", "dice")
 def _of_a_kind(dice, n):
-    fs = _faces_of(dice)
+    return faces_of_a_kind(_faces_of(dice), n)
+
+
+def faces_of_a_kind(fs: list, n: Any) -> bool:
+    """`of_a_kind` on the faces: whether some face shows at least n times."""
     return any(fs.count(f) >= n for f in set(fs))
 
 

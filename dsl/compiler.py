@@ -426,7 +426,7 @@ def _call(node: n.Call) -> Compiled:
             if isinstance(err, ExprEvalError):
                 raise
             raise ExprEvalError(f"{name}(): {err}", pos) from None
-        except (TypeError, ValueError, AttributeError, ZeroDivisionError):
+        except (TypeError, ValueError, AttributeError, ArithmeticError):  # floor(infinity)
             got = ", ".join(kind(v) for v in values) or "no arguments"
             raise ExprEvalError(f"{name}() cannot work with {got}", pos) from None
     return call

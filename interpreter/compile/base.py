@@ -74,6 +74,14 @@ def within(value: Any) -> Any:
     return value
 
 
+def whole(value: int) -> int:
+    """A whole number a built-in made from a number (`floor`, `ceil`, `round`), within the
+    range the fast code keeps, else `Fallback`."""
+    if not -SAFE_INT <= value <= SAFE_INT:
+        raise Fallback()
+    return value
+
+
 def times(a: Any, b: Any) -> Any:
     """`*` in the fast code: a product of whole numbers within ±SAFE_INT, else the checked
     version plays the seed."""

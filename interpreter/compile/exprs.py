@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT
+from dsl.builtins import MAX_INT, faces_of_a_kind, half_away
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import (
     _NO,
@@ -481,8 +481,8 @@ class ExprWriter:
                 "list:int", "list:num"):
             a = args[0]
             kind = a.kind[5:]
-            if f == "sum":
-                return Ex(f"sum({a.src})", kind, a.safe)
+            if f == "sum":  # the checked version's `sum` tests the limit
+                return Ex(f"sum({a.src})", kind, a.safe and not self.wide)
             if a.items:  # never empty
                 if len(a.items) == 1:
                     return a.items[0]
@@ -496,6 +496,24 @@ class ExprWriter:
                       all(a.safe for a in args))
         if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
             return Ex(f"abs({args[0].src})", args[0].kind, args[0].safe)
+        if f in ("floor", "ceil", "round") and len(args) == 1 and args[0].kind in _NUMS:
+            a = args[0]
+            if a.kind == "int" and f != "round":  # a whole number is its own floor
+                return a
+            # The built-in's own rounding (`round` of a whole number goes through a float
+            # too), its result within the range the code keeps (`_whole`); infinity fails.
+            fn = self.const({"floor": math.floor, "ceil": math.ceil, "round": half_away}[f],
+                            "RN")
+            return Ex(f"_whole({fn}({a.src}))", "int")
+        if f == "clamp" and len(args) == 3 and all(a.kind in _NUMS for a in args):
+            x, low, high = args
+            kind = "int" if all(a.kind == "int" for a in args) else "num"
+            if all(a.safe and not _COUNTS.search(a.src) for a in args):
+                return Ex(f"max({low.src}, min({high.src}, {x.src}))", kind, True)
+            tx, tl, th = self.temp(), self.temp(), self.temp()  # worked out in their order
+            return Ex(f"(max({tl}, min({th}, {tx})) if (({tx} := {x.src}), ({tl} := "
+                      f"{low.src}), ({th} := {high.src})) else None)", kind,
+                      all(a.safe for a in args))
         if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
             ds = args[0].dice
             if f == "total":
@@ -507,6 +525,14 @@ class ExprWriter:
                 return _lit(False)
             # All faces equal (two unrolled dice never raise, even before a roll).
             return Ex("(" + " == ".join(d.var for d in ds) + ")", "bool", True)
+        if f == "of_a_kind" and len(args) == 2 and args[1].kind in _NUMS and (
+                args[0].kind == "dice" or self._as_list(args[0]).kind == "list:dref"):
+            # The built-in's own test, on the faces (a die not rolled yet shows none there too).
+            fs = ("(" + "".join(d.var + ", " for d in args[0].dice) + ")"
+                  if args[0].kind == "dice" else
+                  f"list(map(F.__getitem__, {self._as_list(args[0]).src}))")
+            return Ex(f"{self.const(faces_of_a_kind, 'OK')}({fs}, {args[1].src})", "bool",
+                      args[1].safe)
         if f == "remaining" and len(args) == 1 and args[0].kind == "timer":
             t = args[0].const
             # As Timer.remaining, max(0, left), without a call: the same value and type.

@@ -2,10 +2,11 @@
 
 Input: nothing (definitions the specializer binds into a function's names). Output: the
 arithmetic of the *checked* version of a ruleset's generated function, which tests every
-`+`, `-`, `*` and `add` of whole numbers against the language's limit (dsl/builtins.py
-MAX_INT) exactly where the interpreter tests them (dsl/compiler.py `_add`, `_times`, steps.py
-`add`), and stops the game there (`Stop`, the interpreter's error); and `checked_numbers`, the
-context in which the specializer writes it.
+`+`, `-`, `*`, `add`, `sum`, `floor`, `ceil` and `round` of whole numbers against the
+language's limit (dsl/builtins.py MAX_INT) exactly where the interpreter tests them
+(dsl/compiler.py `_add`, `_times`, steps.py `add`, the built-ins' `sized`), and stops the game
+there (`Stop`, the interpreter's error); and `checked_numbers`, the context in which the
+specializer writes it.
 
 The fast version keeps whole numbers within ±SAFE_INT (interpreter/compile/base.py): far below
 the limit, so a `+` needs no test. A game that leaves that range (`Fallback`) is played again,
@@ -64,6 +65,22 @@ def times_checked(a: Any, b: Any) -> Any:
     return r
 
 
+def whole_checked(value: int) -> int:
+    """A whole number `floor`, `ceil` or `round` made, within the limit (dsl/builtins.py
+    `sized`), else `Stop`."""
+    if not -MAX_INT <= value <= MAX_INT:
+        raise Stop()
+    return value
+
+
+def sum_checked(items: Any) -> Any:
+    """`sum` of a list, as dsl/builtins.py `_sum`: past the limit, `Stop`."""
+    r = sum(items)
+    if type(r) is int and not -MAX_INT <= r <= MAX_INT:
+        raise Stop()
+    return r
+
+
 def within_checked(value: Any) -> Any:
     """A value a state write stores, within the size limits (texts, lists: else `Stop`); its
     numbers were tested where they were made."""
@@ -75,4 +92,4 @@ def within_checked(value: Any) -> Any:
 
 # The names the checked version binds in place of the fast version's.
 CHECKED_NAMES = {"_within": within_checked, "_times": times_checked, "_plus": plus,
-                 "_minus": minus}
+                 "_minus": minus, "_whole": whole_checked, "sum": sum_checked}

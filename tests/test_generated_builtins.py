@@ -1,0 +1,163 @@
+"""`floor`, `ceil`, `round`, `clamp` and `of_a_kind` in the generated code: the built-ins'
+own values, their whole numbers within the language's limit (past ±2**40 the checked version
+plays on, past ±(2**63 - 1) the game stops, as the interpreter's), and the rounding of
+infinity a located error, never meeple's own failure."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli.main import main
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from tests.test_specialize import _interpreted, _outcome
+
+ROUNDING = """\
+meeple: 1
+metadata: {name: Rounding}
+players: {min: 2, max: 2}
+components:
+  dice:
+    die: {sides: 6}
+state:
+  global:
+    x: {type: number, initial: 0.0}
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 6"
+      do:
+        - roll: die
+        - set: {x: "(die.face - 3.5) * 1.25"}
+        - add: {current.score: "floor(x) + ceil(x) + round(x) + round(die.face) + floor(die.face)"}
+        - add: {current.score: "clamp(die.face * 2, 3, 9) + round(clamp(x, -2.5, 1.5) * 2)"}
+      next: end
+scoring: {score: player.score, order: highest}
+"""
+
+GROWING = """\
+meeple: 1
+metadata: {name: Growing}
+players: {min: 1, max: 1}
+state:
+  global:
+    x: {type: number, initial: 1.5}
+    n: 0
+flow:
+  phases:
+    play:
+      do:
+        - repeat: [{set: {x: "x * GROWTH"}}]
+          times: TIMES
+        - set: {n: "ROUNDING(x)"}
+      next: end
+scoring: {score: n, order: highest}
+"""
+
+
+def _write(tmp_path, text: str) -> str:
+    path = tmp_path / "r.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_rounding_and_clamping_play_in_the_generated_code_as_the_interpreter(tmp_path, wide):
+    program = load(_write(tmp_path, ROUNDING)).program
+    refused: list = []
+    special = specialize(program, refused=refused, wide=wide)
+    assert special is not None, refused  # refused before: the interpreter played it
+    for seed in range(40):
+        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
+    assert special.fallbacks == 0
+
+
+@pytest.mark.parametrize("rounding", ["floor", "ceil", "round"])
+@pytest.mark.parametrize("growth,times,outcome", [
+    ("1000.5", 5, "checked"),   # about 1.5 * 10**15: past 2**40, within the limit
+    ("1000.5", 7, "stopped"),   # about 1.5 * 10**21: past 2**63 - 1
+    ("x", 12, "stopped"),       # infinity
+])
+def test_a_rounded_number_past_the_fast_range_or_the_limit_goes_as_in_the_interpreter(
+        tmp_path, rounding, growth, times, outcome):
+    text = GROWING.replace("GROWTH", growth).replace("TIMES", str(times))
+    program = load(_write(tmp_path, text.replace("ROUNDING", rounding))).program
+    special = specialize(program)
+    assert special is not None
+    want = _interpreted(program, None, None, 0)
+    assert _outcome(special.play(0)) == want
+    assert (special.checked, special.fallbacks) == ((1, 0) if outcome == "checked" else
+                                                    (special.checked, 1))
+    assert want[0]["reason"].startswith("stopped: ") == (outcome == "stopped")
+
+
+def test_rounding_infinity_is_a_located_error_not_meeples_own_failure(tmp_path):
+    text = GROWING.replace("GROWTH", "x").replace("TIMES", "12").replace("ROUNDING", "floor")
+    done = CliRunner().invoke(main, ["run", _write(tmp_path, text), "--seed", "1"])
+    assert "r.yaml:14:" in done.output and "floor() cannot work with a number" in done.output
+    assert "internal-error" not in done.output and "[runtime-error]" in done.output
+
+
+OF_A_KIND = """\
+meeple: 1
+metadata: {name: Kinds}
+players: {min: 2, max: 2}
+components:
+  dice:
+    pool: {sides: 6, count: 5}
+    loose: {sides: 6, count: 6, in: box}
+  zones:
+    box: {kind: row}
+    cup: {kind: hand, owner: player}
+state:
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    deal:
+      do:
+        - for_each: p
+          in: players
+          do:
+            - draw: box
+              count: 3
+              as: taken
+              to: p.cup
+      next: play
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 8"
+      do:
+        - if: "of_a_kind(pool, 2)"
+          then:
+            - add: {current.score: 1}
+        - roll: pool
+        - roll: current.cup
+        - if: "of_a_kind(pool, 3)"
+          then:
+            - add: {current.score: 3}
+        - if: "of_a_kind(current.cup, 2)"
+          then:
+            - add: {current.score: 2}
+      next: end
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_of_a_kind_plays_in_the_generated_code_as_the_interpreter(tmp_path, wide):
+    # A group of five dice (read once before its first roll too) and a cup of three.
+    program = load(_write(tmp_path, OF_A_KIND)).program
+    refused: list = []
+    special = specialize(program, refused=refused, wide=wide)
+    assert special is not None, refused
+    for seed in range(40):
+        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
