@@ -1,7 +1,8 @@
-"""`floor`, `ceil`, `round`, `clamp` and `of_a_kind` in the generated code: the built-ins'
-own values, their whole numbers within the language's limit (past ±2**40 the checked version
-plays on, past ±(2**63 - 1) the game stops, as the interpreter's), and the rounding of
-infinity a located error, never meeple's own failure."""
+"""Built-ins and fields the generated code writes as the interpreter works them out:
+`floor`, `ceil`, `round`, `clamp` and `of_a_kind` (the built-ins' own values, their whole
+numbers within the language's limit: past ±2**40 the checked version plays on, past
+±(2**63 - 1) the game stops, as the interpreter's; rounding infinity a located error, never
+meeple's own failure), and a timer's `elapsed`, `remaining`, `seconds` and `running`."""
 
 from __future__ import annotations
 
@@ -68,14 +69,29 @@ def _write(tmp_path, text: str) -> str:
     return str(path)
 
 
+def plays_as_the_interpreter(tmp_path, text: str, seeds: int = 40, **options):
+    """The generated code of ruleset `text` (`specialize`'s options), which must not be
+    refused, plays `seeds` games as the interpreter does: results, counts, work, and a logged
+    game's log. Returns it, and the interpreter's last outcome."""
+    program = load(_write(tmp_path, text)).program
+    refused: list = []
+    special = specialize(program, refused=refused, **options)
+    assert special is not None, refused
+    for seed in range(seeds):
+        want = _interpreted(program, None, None, seed)
+        if options.get("logged"):
+            played, log = special.play_logged(seed)
+            assert log == special._interpreted(seed, True).game.log, seed
+        else:
+            played = special.play(seed)
+        assert played.specialized and _outcome(played) == want, seed
+    return special, want
+
+
 @pytest.mark.parametrize("wide", [False, True])
 def test_rounding_and_clamping_play_in_the_generated_code_as_the_interpreter(tmp_path, wide):
-    program = load(_write(tmp_path, ROUNDING)).program
-    refused: list = []
-    special = specialize(program, refused=refused, wide=wide)
-    assert special is not None, refused  # refused before: the interpreter played it
-    for seed in range(40):
-        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
+    # Refused before: the interpreter played it.
+    special, _ = plays_as_the_interpreter(tmp_path, ROUNDING, wide=wide)
     assert special.fallbacks == 0
 
 
@@ -155,9 +171,56 @@ scoring: {score: player.score, order: highest}
 @pytest.mark.parametrize("wide", [False, True])
 def test_of_a_kind_plays_in_the_generated_code_as_the_interpreter(tmp_path, wide):
     # A group of five dice (read once before its first roll too) and a cup of three.
-    program = load(_write(tmp_path, OF_A_KIND)).program
-    refused: list = []
-    special = specialize(program, refused=refused, wide=wide)
-    assert special is not None, refused
-    for seed in range(40):
-        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
+    plays_as_the_interpreter(tmp_path, OF_A_KIND, wide=wide)
+
+
+TIMED = """\
+meeple: 1
+metadata: {name: Timed}
+players: {min: 2, max: 2}
+components:
+  dice:
+    die: {sides: 6}
+  timers:
+    clock: {label: Clock}
+state:
+  global:
+    log: {type: number, initial: 0}
+    stops: 0
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 6"
+      do:
+        - set: {log: "log + elapsed(clock) + clock.elapsed + clock.remaining + clock.seconds"}
+        - if: "not clock.running"
+          then:
+            - start_timer: clock
+              seconds: "if round > 1 then die.face + 0.5 else 3"
+        - roll: die
+        - wait: "die.face * 0.75"
+        - set: {log: "log + clock.elapsed * 2 + remaining(clock)"}
+        - if: "die.face == 6 and clock.running"
+          then:
+            - stop_timer: clock
+            - add: {stops: 1}
+        - add: {current.score: "floor(clock.elapsed) + (if clock.running then 1 else 0)"}
+      next: end
+triggers:
+  out_of_time:
+    on: timer_expired
+    do:
+      - add: {stops: 10}
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("logged", [False, True])
+def test_a_timers_fields_read_in_the_generated_code_as_the_interpreter(tmp_path, logged):
+    # elapsed (running, stopped, run out, never started), remaining, seconds, running.
+    special, _ = plays_as_the_interpreter(tmp_path, TIMED, logged=logged)
+    assert special.fallbacks == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -105,6 +106,8 @@ def span(start: int, stop: int) -> list:
 # before its first roll). NameError, AttributeError and the like are not among them: never a
 # rule's error, always the generator's.
 RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError)
+
+COUNTS_WORK = re.compile(r"\bwk\b")  # generated source that counts work where it runs
 
 HOIST_FAILED = object()  # `_HF`: a lookup worked out ahead of its items could not be made
 

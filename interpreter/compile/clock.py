@@ -2,7 +2,8 @@
 
 Input: the ruleset's timers and hazard events, and the steps `start_timer`, `stop_timer` and
 `wait` (or any duration). Output: lines appended to the writer's source: a timer as four locals
-(`TS_` seconds, `TA_` start, `TE_` end, `TR_` running), and the modelled clock's advance, in
+(`TS_` seconds, `TA_` start, `TE_` end, `TR_` running; `TP_` when it stopped, where a log or
+`elapsed` reads it), its fields as expressions (`timer_read`), and the modelled clock's advance, in
 which the timers that run out and the hazard events that happen within the stretch fire in
 time order, each at its moment, with the chance draws SeededChance makes. A mixin of the
 specializer's writer (interpreter/compile/specialize.py)."""
@@ -16,6 +17,30 @@ from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
 
 class ClockWriter:
     """Writes timers and the modelled clock; `self` is the specializer's writer."""
+
+    @property
+    def keeps_stops(self) -> bool:
+        """Whether the code keeps when each timer stopped (`TP_`, Timer.stopped_at): for a
+        log, and where the rules may read a timer's `elapsed` (named anywhere in them)."""
+        if not hasattr(self, "_keeps_stops"):
+            self._keeps_stops = self.logged or _names(self.data, "elapsed")
+        return self._keeps_stops
+
+    def timer_read(self, t: str, f: str) -> Ex:
+        """A field of timer `t` (dsl/symbols.py TIMER_FIELDS) as Timer reads it, without a
+        call: `remaining` (0 unless running, never below 0), `elapsed` (0 before it started;
+        to now while it runs, else to when it stopped), `seconds`, `running`."""
+        now = self.now_read  # the clock read once, in the first test that reads it
+        if f == "remaining":
+            return Ex(f"((TE_{t} - now) if TR_{t} and TE_{t} - {now} > 0 else 0)", "num", True)
+        if f == "elapsed" and self.keeps_stops:
+            return Ex(f"(0 if TA_{t} is None else (({now} if TR_{t} else (TP_{t} or TA_{t})) - "
+                      f"TA_{t}))", "num", True)
+        if f == "seconds":
+            return Ex(f"TS_{t}", "num", True)
+        if f == "running":
+            return Ex(f"TR_{t}", "bool", True)
+        raise Unsupported(f"timer field {f}")
 
     def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "start_timer", "seconds")
@@ -46,6 +71,9 @@ class ClockWriter:
             self.rec(d + 1, "timer", ("timer", repr(t)), ("action", "'stop'"),
                      ("left", f"round(max(0, TE_{t} - now), 3)"))
             self.emit(d + 1, f"TP_{t} = now")  # when it stopped (Timer.stopped_at)
+        elif self.keeps_stops:  # as Game.stop_timer: a running timer stops now
+            self.emit(d, f"if TR_{t}:")
+            self.emit(d + 1, f"TP_{t} = now")
         self.emit(d, f"TR_{t} = False")
         self.after_op(d, None, ctx)
 
@@ -64,7 +92,7 @@ class ClockWriter:
         """A running timer that ran out (Game._expire): stopped at its deadline, logged,
         `timer_expired` fired."""
         self.emit(d, f"TR_{t} = False")
-        if self.logged:
+        if self.keeps_stops:
             self.emit(d, f"TP_{t} = TE_{t}")
         self.rec(d, "timer", ("timer", repr(t)), ("action", "'expired'"))
         self.fire("timer_expired", d, ctx)
@@ -225,3 +253,19 @@ class ClockWriter:
             self.emit(d2, "if _et:")
             self.emit(d2 + 1, "break")
         self.emit(d1, f"now = {end}")
+
+
+def _names(data: object, word: str) -> bool:
+    """Whether `word` appears in any text of the ruleset's data (a key or a value)."""
+    todo = [data]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, str):
+            if word in x:
+                return True
+        elif isinstance(x, dict):
+            todo += x.keys()
+            todo += x.values()
+        elif isinstance(x, list):
+            todo += x
+    return False

@@ -101,7 +101,7 @@ class EffectWriter:
 
     def _s_set(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "set")
-        pairs = []
+        pairs, texts = [], list(spec["set"])
         for text, value in spec["set"].items():
             target, kind, name = self._target(text, ctx)
             v = self.expr(_node(value), ctx.scope)
@@ -118,18 +118,35 @@ class EffectWriter:
         sized = [stored(v, src) for src, (_, v, _) in zip(sized, pairs, strict=True)]
         if len(pairs) == 1:
             self.emit(d, _assigned(pairs[0][0], sized[0]))
+            self.changed(texts[0], pairs[0][0], pairs[0][1].kind, None, d, ctx)
         else:  # every value is read before any is written
             temps = [self.temp() for _ in pairs]
             for t, src in zip(temps, sized, strict=True):
                 self.emit(d, f"{t} = {src}")
-            for t, (target, _, _) in zip(temps, pairs, strict=True):
+            for t, text, (target, v, _) in zip(temps, texts, pairs, strict=True):
                 self.emit(d, _assigned(target, t))
+                self.changed(text, target, v.kind, None, d, ctx)
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
+
+    def changed(self, text: str, target: str | ItemSet, kind: str, old: str | None, d: int,
+                ctx: _Ctx) -> None:
+        """After a write of `set` or `add` (not to a list), as steps.py fires it when the
+        rules have `changed` triggers: `event.name` the target as written, `event.value` what
+        it now holds, `event.old` (an `add`'s; `old`: a local keeping it) what it held."""
+        if "changed" not in self.p.triggers:
+            return
+        value = self.temp("cv")
+        self.emit(d, f"{value} = {target.read if isinstance(target, ItemSet) else target}")
+        fields = {"name": _lit(text), "value": Ex(value, kind, kind not in _NONEABLE),
+                  # a `set` has no `old`: reading it is the interpreter's error ("no field")
+                  "old": Ex(old, kind, True) if old is not None else Ex("_halt()", kind)}
+        self.fire("changed", d, ctx, fields)
 
     def _s_add(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "add", "min", "max")
-        pairs = []
-        lists = []
+        pairs: list = []
+        lists: list = []
+        sums: list[str] = []
         for text, value in spec["add"].items():
             target, kind, name = self._target(text, ctx, read=True)
             v = self.expr(_node(value), ctx.scope)
@@ -145,6 +162,7 @@ class EffectWriter:
             elif kind not in _NUMS or not self._fits(kind, v.kind):
                 raise Unsupported(f"add {text}")
             pairs.append((target, v, name))
+            sums.append("num" if "num" in (kind, v.kind) else kind)  # what the sum holds
         if lists:
             self._add_to_lists(pairs, lists, d, ctx)
             return
@@ -160,8 +178,13 @@ class EffectWriter:
             temps = [self.temp() for _ in pairs]
             for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
                 self.emit(d, f"{t} = {v.src}")
-        for t, (target, v, _) in zip(temps, pairs, strict=True):
+        for t, text, (target, v, _), held in zip(temps, list(spec["add"]), pairs, sums,
+                                                 strict=True):
             now = target.read if isinstance(target, ItemSet) else target
+            old = None
+            if "changed" in self.p.triggers:  # what it held, for `event.old`
+                old = self.temp("co")
+                self.emit(d, f"{old} = {now}")
             if low is None and high is None and not isinstance(target, ItemSet) and \
                     not self.wide:
                 self.emit(d, f"{target} += {t}")
@@ -178,6 +201,7 @@ class EffectWriter:
                     v.bound is None or v.bound > SMALL_STEP):
                 self.emit(d, f"if not -{SAFE_INT} <= {now} <= {SAFE_INT}:")
                 self.emit(d + 1, "raise _Fallback()")
+            self.changed(text, target, held, old, d, ctx)
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _add_to_lists(self, pairs: list, lists: list, d: int, ctx: _Ctx) -> None:
@@ -349,8 +373,20 @@ class EffectWriter:
         return Ex(f"({i} {'not in' if negate else 'in'} {legal})", "bool", True)
 
     def _s_emit(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self._only(spec, "emit")
-        self.fire(spec["emit"], d, ctx)
+        """As steps._emit: the fields given `with` worked out in their order, then the
+        event's triggers, which read them as `event.NAME`."""
+        self._only(spec, "emit", "with")
+        fields = {}
+        for k, v in (spec.get("with") or {}).items():
+            x = self.expr(_node(v), ctx.scope)
+            if x.kind in ("die", "dice", "timer", "zone", "event"):
+                raise Unsupported("an event field of this kind")
+            if x.const is _NO:
+                t = self.temp("ef")
+                self.emit(d, f"{t} = {x.src}")
+                x = Ex(t, x.kind, x.safe or x.kind not in _NONEABLE, bound=x.bound)
+            fields[k] = x
+        self.fire(spec["emit"], d, ctx, fields)
 
     def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # `by` names the roller in the log and the narration only: bots' games keep no log.
@@ -408,11 +444,13 @@ class EffectWriter:
         self.after_op(d, frozenset({"face"}), ctx)
 
     # -- triggers --------------------------------------------------------------------------------
-    def fire(self, event: str, d: int, ctx: _Ctx) -> None:
-        """As Game.fire: triggers in priority order, one per group; each body inline."""
+    def fire(self, event: str, d: int, ctx: _Ctx, fields: dict[str, Ex] | None = None) -> None:
+        """As Game.fire: triggers in priority order, one per group; each body inline. Its
+        conditions and bodies read `fields` as `event.NAME` (an event without: none)."""
         trigs = self.p.triggers.get(event)
         if not trigs:
             return
+        scope = {"event": Ex("", "event", True, const=dict(fields or {}))}
         depth = ctx.depth + 1
         past = ctx.deeper_than(depth, self.max_chain)
         if past == "True":
@@ -439,9 +477,9 @@ class EffectWriter:
             members = []
             for trig in run:
                 spec = self.data["triggers"][trig.name]
-                parts = self._conjuncts(spec["if"]) if "if" in spec else []
+                parts = self._conjuncts(spec["if"], scope) if "if" in spec else []
                 if parts is None or any(p.const is False for p in parts):
-                    c = self.cond(spec["if"], {})
+                    c = self.cond(spec["if"], scope)
                     if c.const is False:
                         continue  # never fires with these parameters
                     parts = [c]
@@ -465,9 +503,10 @@ class EffectWriter:
                 self.emit(at + 1, f"fi{k} += 1")
                 self.rec(at + 1, "trigger", ("trigger", repr(trig.name)), ("event", repr(event)))
                 self.block(spec.get("do"), at + 1,
-                           ctx.inside({}, depth=depth, in_loop=False, inline=ctx.inline + 1))
+                           ctx.inside(dict(scope), depth=depth, in_loop=False,
+                                      inline=ctx.inline + 1))
 
-    def _conjuncts(self, value: Any) -> list[Ex] | None:
+    def _conjuncts(self, value: Any, scope: dict[str, Ex]) -> list[Ex] | None:
         """A condition's terms joined by `and`, each written on its own (None when one is
         not a test of true or false: the whole condition is then written as one)."""
         terms: list[n.Node] = []
@@ -479,7 +518,11 @@ class EffectWriter:
             else:
                 terms.append(x)
         flat(_node(value))
-        parts = [self.expr(t, {}) for t in terms]
+        parts = []
+        for t in terms:
+            parts.append(self.expr(t, scope))
+            if parts[-1].const is False:
+                break  # the terms after it are never tested (nor written)
         return parts if all(p.kind == "bool" for p in parts) else None
 
 

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, faces_of_a_kind, half_away
+from dsl.builtins import MAX_INT, faces_of_a_kind
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import (
     _NO,
     _NONEABLE,
     _NUMS,
     _UNROLL,
+    COUNTS_WORK,
     INT_RANGE,
     Ex,
     Unsupported,
@@ -140,6 +141,12 @@ class ExprWriter:
             return self._team_field(obj, f)
         if obj.kind == "dref":
             return self._die_field(obj, f)
+        if obj.kind == "timer":
+            return self.timer_read(obj.const, f)
+        if obj.kind == "event":  # a field the event was fired with (effects.py `fire`)
+            if f not in obj.const:
+                raise Unsupported(f"event field {f}")
+            return obj.const[f]
         if obj.kind == "die":
             d = obj.dice[0]
             if f == "face":
@@ -201,7 +208,10 @@ class ExprWriter:
             if timer is not None and timer.kind == "timer":  # the common test of a clock
                 t = timer.const
                 return Ex(f"(TR_{t} and TE_{t} - {self.now_read} > 0)", "bool", True)
-        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        a = self.expr(node.left, scope)
+        if op in ("and", "or") and a.kind == "bool" and a.const is (op == "or"):
+            return a  # decided now: the right side is never worked out (nor written)
+        b = self.expr(node.right, scope)
         if op in ("+", "in", "not in"):  # a zone is read as the list of what it holds
             a, b = (self._as_list(a) if op == "+" else a), self._as_list(b)
         if "zone" in (a.kind, b.kind):
@@ -217,7 +227,7 @@ class ExprWriter:
                 return b
             if b.const is (not stop):
                 return a  # `a and true`, `a or false`: a, evaluated either way
-            if b.const is stop and a.safe and not _COUNTS.search(a.src):
+            if b.const is stop and a.safe and not COUNTS_WORK.search(a.src):
                 return _lit(stop)  # `a and false`: a, that can neither fail nor count work
             return Ex(f"({a.src} {op} {b.src})", "bool", safe)
         if op in ("==", "!="):
@@ -496,24 +506,8 @@ class ExprWriter:
                       all(a.safe for a in args))
         if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
             return Ex(f"abs({args[0].src})", args[0].kind, args[0].safe)
-        if f in ("floor", "ceil", "round") and len(args) == 1 and args[0].kind in _NUMS:
-            a = args[0]
-            if a.kind == "int" and f != "round":  # a whole number is its own floor
-                return a
-            # The built-in's own rounding (`round` of a whole number goes through a float
-            # too), its result within the range the code keeps (`_whole`); infinity fails.
-            fn = self.const({"floor": math.floor, "ceil": math.ceil, "round": half_away}[f],
-                            "RN")
-            return Ex(f"_whole({fn}({a.src}))", "int")
-        if f == "clamp" and len(args) == 3 and all(a.kind in _NUMS for a in args):
-            x, low, high = args
-            kind = "int" if all(a.kind == "int" for a in args) else "num"
-            if all(a.safe and not _COUNTS.search(a.src) for a in args):
-                return Ex(f"max({low.src}, min({high.src}, {x.src}))", kind, True)
-            tx, tl, th = self.temp(), self.temp(), self.temp()  # worked out in their order
-            return Ex(f"(max({tl}, min({th}, {tx})) if (({tx} := {x.src}), ({tl} := "
-                      f"{low.src}), ({th} := {high.src})) else None)", kind,
-                      all(a.safe for a in args))
+        if f in ("floor", "ceil", "round", "clamp"):
+            return self.rounded(f, args)  # interpreter/compile/numbers.py
         if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
             ds = args[0].dice
             if f == "total":
@@ -533,12 +527,8 @@ class ExprWriter:
                   f"list(map(F.__getitem__, {self._as_list(args[0]).src}))")
             return Ex(f"{self.const(faces_of_a_kind, 'OK')}({fs}, {args[1].src})", "bool",
                       args[1].safe)
-        if f == "remaining" and len(args) == 1 and args[0].kind == "timer":
-            t = args[0].const
-            # As Timer.remaining, max(0, left), without a call: the same value and type.
-            left = f"TE_{t} - now"  # the clock read once, in the test
-            return Ex(f"(({left}) if TR_{t} and TE_{t} - {self.now_read} > 0 else 0)",
-                      "num", True)
+        if f in ("remaining", "elapsed") and len(args) == 1 and args[0].kind == "timer":
+            return self.timer_read(args[0].const, f)
         if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
             # May be too long; a long one counts in the step budget.
             t = self.temp()
@@ -558,9 +548,6 @@ def _same_kind(items: list[Ex]) -> str:
     if k.startswith(("list", "die", "dice", "timer")):
         raise Unsupported("a list of lists")
     return k
-
-
-_COUNTS = re.compile(r"\bwk\b")  # source that counts work in the meter where it runs
 
 
 # Operators folded when both sides are known now: the language's meaning on numbers (and

@@ -9,11 +9,10 @@ known only at the end are written late (`_Late`). A mixin of the specializer's w
 
 from __future__ import annotations
 
-import re
-
 from dsl.parser import parse_expression
 from interpreter.compile.base import (
     _NUMS,
+    COUNTS_WORK,
     Ex,
     Unsupported,
     _Ctx,
@@ -92,6 +91,8 @@ class FlowWriter:
             e(d, f"TR_{t} = False")
             if self.logged:
                 e(d, f"TP_{t} = TO_{t} = None")
+            elif self.keeps_stops:
+                e(d, f"TP_{t} = None")
         self.reset("global", d)
         for name, (sc, py, kind) in self.vars.items():
             if sc == "player":
@@ -358,7 +359,7 @@ class FlowWriter:
         d0 = d
         # Looking on counts no work (simulate's _Standings reads the scores outside the
         # meter): a score that counts some counts it apart, and the game's count comes back.
-        apart = any(re.search(r"\bwk\b", s.src) for s in scores)
+        apart = any(COUNTS_WORK.search(s.src) for s in scores)
         if apart:
             e(d, "_sw = wk")
             e(d, "wk = 0")

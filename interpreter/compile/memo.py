@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from dsl import nodes as n
-from interpreter.compile.base import _NO, Ex, Unsupported
+from interpreter.compile.base import _NO, COUNTS_WORK, Ex, Unsupported
 
 MEMO_CAP = 4096  # values remembered per site before it is emptied (memory stays bounded)
 _REDUCERS = ("count", "unique", "sum", "min", "max", "any", "all")
@@ -40,7 +40,6 @@ _BUILTINS = frozenset({"len", "sum", "min", "max", "any", "all", "abs", "list", 
                        "_times", "_within"})
 _IDENT = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 _BOUND = re.compile(r"\bfor (\w+) in\b|\b(\w+) :=")
-_WORK = re.compile(r"\bwk\b")  # work counted each time it is worked out
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 # A `let` worked out once, when first read: (_L1 if _L1 is not _U else (_L1 := ...)).
 _LAZY = re.compile(r"^\((_L\d+) if \1 is not _U else \(\1 := .*\)\)$")
@@ -160,7 +159,7 @@ def _abstract(node: n.Node, var: str, scope: dict, gen: Any, keys: list[tuple[st
         except Unsupported:
             e = None  # written in its place, if at all
         if e is not None and e.kind in _KEY_KINDS and e.const is _NO and ((sure and (
-                _lazy(e.src) or not _WORK.search(e.src))) or (
+                _lazy(e.src) or not COUNTS_WORK.search(e.src))) or (
                 ":=" not in e.src and "_halt" not in e.src
                 and (e.safe or _read_at_player(node, e, gen, scope)))):
             name = next((k for k, x in keys if x.src == e.src), f"·k{len(keys)}")

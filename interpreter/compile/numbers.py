@@ -18,12 +18,13 @@ from the start.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT
-from interpreter.compile.base import INT_RANGE, SAFE_INT, Stop
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, half_away
+from interpreter.compile.base import _NUMS, COUNTS_WORK, INT_RANGE, SAFE_INT, Ex, Stop, Unsupported
 
 _BITS = MAX_INT.bit_length() + 1
 
@@ -93,3 +94,32 @@ def within_checked(value: Any) -> Any:
 # The names the checked version binds in place of the fast version's.
 CHECKED_NAMES = {"_within": within_checked, "_times": times_checked, "_plus": plus,
                  "_minus": minus, "_whole": whole_checked, "sum": sum_checked}
+
+
+class RoundingWriter:
+    """`floor`, `ceil`, `round` and `clamp` in generated expressions (a mixin of the
+    specializer's writer)."""
+
+    def rounded(self, f: str, args: list[Ex]) -> Ex:
+        """The built-in `f` of `args`: its own rounding (`round` of a whole number goes
+        through a float too), the whole number it makes within the range the code keeps
+        (`_whole`: the fast version's, or the checked version's limit); rounding infinity
+        fails, as the built-in's. `clamp` as max(low, min(high, x)), its arguments worked out
+        in their order."""
+        if f != "clamp" and len(args) == 1 and args[0].kind in _NUMS:
+            a = args[0]
+            if a.kind == "int" and f != "round":  # a whole number is its own floor
+                return a
+            fn = self.const({"floor": math.floor, "ceil": math.ceil, "round": half_away}[f],
+                            "RN")
+            return Ex(f"_whole({fn}({a.src}))", "int")
+        if f == "clamp" and len(args) == 3 and all(a.kind in _NUMS for a in args):
+            x, low, high = args
+            kind = "int" if all(a.kind == "int" for a in args) else "num"
+            if all(a.safe and not COUNTS_WORK.search(a.src) for a in args):
+                return Ex(f"max({low.src}, min({high.src}, {x.src}))", kind, True)
+            tx, tl, th = self.temp(), self.temp(), self.temp()
+            return Ex(f"(max({tl}, min({th}, {tx})) if (({tx} := {x.src}), ({tl} := "
+                      f"{low.src}), ({th} := {high.src})) else None)", kind,
+                      all(a.safe for a in args))
+        raise Unsupported(f"built-in {f}")

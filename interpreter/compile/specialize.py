@@ -46,9 +46,10 @@ lists of lists (interpreter/compile/maps.py: map state set at a key, `get`, `in`
 what a list, map or decision holds learned from the writes to it, before writing the game),
 `sort_by`, `sort`, `unique`, `text`, `first`/`last` of cells and cards, a policy's `options`
 read as a list (interpreter/compile/kinds.py), a number chosen by every player, `sealed`, and
-`turns: {order: by}` (interpreter/compile/deciders.py). Anything else (races of teams,
-`changed` triggers, options chosen by several players, timed rolls of dice known at run time,
-zones holding dice and cards, event fields...) returns None.
+`turns: {order: by}` (interpreter/compile/deciders.py); `changed` triggers and the fields of
+an event emitted `with` them (interpreter/compile/effects.py `fire`). Anything else (races of
+teams, options chosen by several players, a zone with a capacity, a trigger that fires itself
+too deep to write out...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind
@@ -131,7 +132,7 @@ from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.meter import MeterWriter
-from interpreter.compile.numbers import CHECKED_NAMES, checked_numbers
+from interpreter.compile.numbers import CHECKED_NAMES, RoundingWriter, checked_numbers
 from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
@@ -171,7 +172,7 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
-           MeterWriter,
+           MeterWriter, RoundingWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
            ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
            PositionWriter, CountsWriter):
@@ -220,8 +221,6 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
     # -- names -----------------------------------------------------------------------------------
     def _names(self) -> None:
         data = self.data
-        if "changed" in self.p.triggers:
-            raise Unsupported("`changed` triggers")
         self._team_setup()
         self.checks = self._check_specs()
         steps = [s for steps in _all_step_lists(data) for s in _walk(steps)]
