@@ -78,3 +78,26 @@ def test_a_ruleset_whose_own_numbers_pass_the_fast_range_is_written_checked_from
     special = specialize(program)
     for seed in range(5):
         assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
+
+
+@pytest.mark.parametrize("total,stops", [
+    ("sum(xs)", False),  # past 2**40: the checked version plays on
+    ("sum(xs) * 4000000 + sum(xs) * 1000000", True),  # past 2**63 - 1: the game stops
+])
+def test_a_sum_past_the_fast_range_is_followed_by_the_checked_version(tmp_path, total, stops):
+    # Each item within ±2**40, their sum not: the checked version's `sum` (and `*`, and
+    # `add`) as the interpreter's.
+    text = PIG.read_text(encoding="utf-8")
+    text = text.replace("- add: {current.score: turn_total}",
+                        f'- add: {{current.score: "{total} + turn_total"}}', 1)
+    text = text.replace("state:\n", "state:\n  global:\n    xs: {type: list, initial: "
+                        "\"[1000000000000, 1000000000000]\"}\n", 1)
+    path = tmp_path / "pig.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    for seed in range(4):
+        want = _interpreted(program, None, None, seed)
+        assert _outcome(special.play(seed)) == want, seed
+        assert want[0]["reason"].startswith("stopped: ") == stops
+    assert special.checked == 4 and special.fallbacks == (4 if stops else 0)

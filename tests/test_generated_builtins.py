@@ -1,8 +1,9 @@
 """Built-ins and fields the generated code writes as the interpreter works them out:
-`floor`, `ceil`, `round`, `clamp` and `of_a_kind` (the built-ins' own values, their whole
-numbers within the language's limit: past ±2**40 the checked version plays on, past
-±(2**63 - 1) the game stops, as the interpreter's; rounding infinity a located error, never
-meeple's own failure), and a timer's `elapsed`, `remaining`, `seconds` and `running`."""
+`floor`, `ceil`, `round`, `clamp`, `max`/`min` with a `default` and `of_a_kind` (the
+built-ins' own values, their whole numbers within the language's limit: past ±2**40 the
+checked version plays on, past ±(2**63 - 1) the game stops, as the interpreter's; rounding
+infinity a located error, never meeple's own failure), and a timer's `elapsed`, `remaining`,
+`seconds` and `running`."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ flow:
         - set: {x: "(die.face - 3.5) * 1.25"}
         - add: {current.score: "floor(x) + ceil(x) + round(x) + round(die.face) + floor(die.face)"}
         - add: {current.score: "clamp(die.face * 2, 3, 9) + round(clamp(x, -2.5, 1.5) * 2)"}
+        - add: {current.score: "max([d for d in [die.face, 7 - die.face] if d > 4], default: -1)"}
+        - add: {current.score: "round(min([y for y in [x] if y > 0], default: die.face / 4))"}
       next: end
 scoring: {score: player.score, order: highest}
 """

@@ -436,7 +436,7 @@ class ExprWriter:
     def _x_call(self, node: n.Call, scope: dict) -> Ex:
         f = node.func
         if node.kwargs:
-            raise Unsupported("keyword arguments")
+            return self._with_default(node, scope)
         if f == "count" and len(node.args) == 1 and isinstance(node.args[0], n.Comprehension):
             counted = self._count_filtered(node.args[0], scope)
             if counted is not None:

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from dsl import nodes as n
 from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, half_away
 from interpreter.compile.base import _NUMS, COUNTS_WORK, INT_RANGE, SAFE_INT, Ex, Stop, Unsupported
 
@@ -96,9 +97,28 @@ CHECKED_NAMES = {"_within": within_checked, "_times": times_checked, "_plus": pl
                  "_minus": minus, "_whole": whole_checked, "sum": sum_checked}
 
 
-class RoundingWriter:
-    """`floor`, `ceil`, `round` and `clamp` in generated expressions (a mixin of the
-    specializer's writer)."""
+class NumberWriter:
+    """The numeric built-ins in generated expressions: `floor`, `ceil`, `round`, `clamp`,
+    and `max`/`min` with a `default` (a mixin of the specializer's writer)."""
+
+    def _with_default(self, node: n.Call, scope: dict) -> Ex:
+        """`max(xs, default=d)` or `min`, as the built-in: the list, then the default worked
+        out (always), the default given for an empty list."""
+        if node.func not in ("max", "min") or len(node.args) != 1 or [
+                k for k, _ in node.kwargs] != ["default"]:
+            raise Unsupported("keyword arguments")
+        xs = self._as_list(self.expr(node.args[0], scope))
+        d = self.expr(node.kwargs[0][1], scope)
+        if xs.kind not in ("list:int", "list:num") or d.kind not in _NUMS:
+            raise Unsupported("keyword arguments")
+        kind = "int" if xs.kind == "list:int" and d.kind == "int" else "num"
+        t = self.temp()
+        if d.safe and not COUNTS_WORK.search(d.src):  # read only where it is given
+            return Ex(f"({node.func}({t}) if ({t} := {xs.src}) else {d.src})", kind,
+                      xs.safe)
+        u = self.temp()
+        return Ex(f"({node.func}({t}) if (({t} := {xs.src}), ({u} := {d.src}))[0] else {u})",
+                  kind, xs.safe and d.safe)
 
     def rounded(self, f: str, args: list[Ex]) -> Ex:
         """The built-in `f` of `args`: its own rounding (`round` of a whole number goes

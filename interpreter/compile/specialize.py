@@ -132,7 +132,7 @@ from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.meter import MeterWriter
-from interpreter.compile.numbers import CHECKED_NAMES, RoundingWriter, checked_numbers
+from interpreter.compile.numbers import CHECKED_NAMES, NumberWriter, checked_numbers
 from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
@@ -172,7 +172,7 @@ def _kind_of_decl(spec: Any) -> tuple[str, Any, bool]:
 
 
 class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWriter, ExprWriter,
-           MeterWriter, RoundingWriter,
+           MeterWriter, NumberWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
            ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
            PositionWriter, CountsWriter):
