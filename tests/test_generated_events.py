@@ -1,7 +1,8 @@
 """Events with fields in the generated code: `changed` triggers (after each `set` and `add`,
-`event.name`, `event.value` and an `add`'s `event.old`) and a custom event `emit`ted `with`
-fields, read in trigger conditions and bodies as `event.NAME`, as the interpreter fires them:
-results, counts, work and logs the same."""
+`event.name`, `event.value` and an `add`'s `event.old`), a custom event `emit`ted `with`
+fields, and the built-in events' own (a phase's name, a round's number, a turn's player, the
+timer that ran out, the dice rolled), read in trigger conditions and bodies as `event.NAME`,
+as the interpreter fires them: results, counts, work and logs the same."""
 
 from __future__ import annotations
 
@@ -70,3 +71,92 @@ def test_changed_triggers_and_event_fields_play_as_the_interpreter_fires_them(tm
     _, want = plays_as_the_interpreter(tmp_path, WATCHED, 30, logged=version == "logged",
                                        wide=version == "checked")
     assert set(want[1]) == {"noticed", "named", "big"}  # each fired (counted alike)
+
+
+BUILT_IN = """\
+meeple: 1
+metadata: {name: Built-in events}
+players: {min: 2, max: 2}
+components:
+  dice:
+    trio: {sides: 6, count: 3}
+    loose: {sides: 6, count: 4, in: box}
+  zones:
+    box: {kind: row}
+    cup: {kind: hand, owner: player}
+  timers:
+    clock: {label: Clock}
+state:
+  global:
+    tally: 0
+  player:
+    score: {type: int, initial: 0}
+triggers:
+  phased:
+    on: phase_start
+    if: "event.phase == 'play'"
+    do: [add: {tally: 100}]
+  ended:
+    on: phase_end
+    do: [add: {tally: "if event.phase == 'deal' then 1 else 2"}]
+  rounds:
+    on: round_start
+    do: [add: {tally: "event.round * 3"}]
+  round_over:
+    on: round_end
+    if: "event.round % 2 == 0"
+    do: [add: {tally: 5}]
+  turned:
+    on: turn_start
+    do: [add: {event.player.score: "event.player.seat"}]
+  turned_out:
+    on: turn_end
+    if: "event.player.score > 20"
+    do: [add: {tally: 7}]
+  rang:
+    on: timer_expired
+    do: [add: {tally: "floor(event.timer.seconds)"}]
+  trio_rolled:
+    on: rolled
+    if: "count(event.dice) == 3 and total(event.dice) > 10"
+    do: [add: {current.score: "total(event.dice) + (if doubles(event.dice) then 10 else 0)"}]
+  cup_rolled:
+    on: rolled
+    if: "count(event.dice) == 2"
+    do:
+      - add: {current.score: "sum(d.face for d in event.dice if d.face > 3)"}
+      - add: {current.score: "(if doubles(event.dice) then 10 else 0) + total(event.dice)"}
+flow:
+  phases:
+    deal:
+      do:
+        - for_each: p
+          in: players
+          do:
+            - draw: box
+              count: 2
+              as: taken
+              to: p.cup
+        - start_timer: clock
+          seconds: 7.5
+      next: play
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 6"
+      do:
+        - roll: trio
+          duration: 1
+        - roll: current.cup
+      next: end
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("version", ["fast", "logged"])
+def test_built_in_events_give_their_fields_to_generated_triggers(tmp_path, version):
+    # phase_start/end's phase, round_start/end's round, turn_start/end's player,
+    # timer_expired's timer, rolled's dice (a group, a player's cup).
+    _, want = plays_as_the_interpreter(tmp_path, BUILT_IN, 30, logged=version == "logged")
+    assert {"phased", "ended", "rounds", "turned", "rang", "trio_rolled",
+            "cup_rolled"} <= set(want[1])

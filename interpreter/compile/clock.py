@@ -95,7 +95,7 @@ class ClockWriter:
         if self.keeps_stops:
             self.emit(d, f"TP_{t} = TE_{t}")
         self.rec(d, "timer", ("timer", repr(t)), ("action", "'expired'"))
-        self.fire("timer_expired", d, ctx)
+        self.fire("timer_expired", d, ctx, {"timer": Ex("", "timer", True, const=t)})
 
     def poll_timers(self, d: int, ctx: _Ctx) -> None:
         """The timers that ran out by now, each in turn (Game.poll_timers: in a live game at

@@ -414,7 +414,12 @@ class EffectWriter:
                                ("dice", f"[{self.item_ids()}[_i] for _i in {listed}]"),
                                ("faces", f"[F[_i] for _i in {listed}]"), ("by", rollers))
             self.emit(d, "rolls += 1")
-            self.fire("rolled", d, ctx)
+            fields = None
+            if self.reads_event("rolled"):  # the dice as rolled, whatever moves them after
+                t = self.temp("rl")
+                self.emit(d, f"{t} = {f'[{dice.src}]' if dice.kind == 'dref' else f'list({dice.src})'}")
+                fields = {"dice": Ex(t, "list:dref", True)}
+            self.fire("rolled", d, ctx, fields)
             self.after_op(d, frozenset({"face"}), ctx)
             return
         if dice.kind not in ("die", "dice"):
@@ -440,10 +445,16 @@ class EffectWriter:
                      ("faces", f"[{', '.join(die.var for die in dice.dice)}]"),
                      ("by", f"[{roller}] * {len(dice.dice)}"))
         self.emit(d, "rolls += 1")
-        self.fire("rolled", d, ctx)
+        self.fire("rolled", d, ctx, {"dice": Ex("", "dice", True, dice=dice.dice)})
         self.after_op(d, frozenset({"face"}), ctx)
 
     # -- triggers --------------------------------------------------------------------------------
+    def reads_event(self, event: str) -> bool:
+        """Whether a trigger on `event` names `event` at all (its fields are worked out for
+        it only then)."""
+        return any("event" in str(self.data["triggers"][t.name])
+                   for t in self.p.triggers.get(event) or ())
+
     def fire(self, event: str, d: int, ctx: _Ctx, fields: dict[str, Ex] | None = None) -> None:
         """As Game.fire: triggers in priority order, one per group; each body inline. Its
         conditions and bodies read `fields` as `event.NAME` (an event without: none)."""

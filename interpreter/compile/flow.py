@@ -175,7 +175,7 @@ class FlowWriter:
         self.rec(d, "phase", ("phase", repr(name)))
         def begin(dd: int) -> None:  # behind a position inside the phase
             self.block(spec.get("on_begin"), dd, ctx)
-            self.fire("phase_start", dd, ctx)
+            self.fire("phase_start", dd, ctx, {"phase": _lit(name)})
         self.unless_placed("rs is None", d, begin)
         rep = spec.get("repeat") or {}
         self._only(rep, "times", "until", "while", "max")
@@ -221,7 +221,7 @@ class FlowWriter:
         e(d, "except _EndPhase:")
         e(d1, "pass")
         self.block(spec.get("on_end"), d, ctx)
-        self.fire("phase_end", d, ctx)
+        self.fire("phase_end", d, ctx, {"phase": _lit(name)})
         nexts = self._next(name)
         opened = False
         for test, to in nexts:
@@ -252,7 +252,8 @@ class FlowWriter:
         self.unless_placed("rr is None", d, lambda dd: e(dd, "round_n += 1"))
         self.reset("round", d)
         self.kept("rr is not None", ("round", "turn"), d)
-        self.unless_placed("rr is None", d, lambda dd: self.fire("round_start", dd, ctx))
+        self.unless_placed("rr is None", d, lambda dd: self.fire(
+            "round_start", dd, ctx, {"round": Ex("round_n", "int", True)}))
         ccw = turns.get("order") == "counterclockwise"
         if "by" in turns:  # as Game._run_round, whatever the order says
             src = self._turns_by(turns["by"], d)  # interpreter/compile/deciders.py
@@ -301,7 +302,7 @@ class FlowWriter:
             e(d1, f"if {until.src}:")
             e(d1 + 1, "stop = True")
             e(d1 + 1, "break")
-        self.fire("round_end", d, ctx)
+        self.fire("round_end", d, ctx, {"round": Ex("round_n", "int", True)})
 
     def turn(self, spec: dict, d: int) -> None:
         e = self.emit
@@ -321,7 +322,7 @@ class FlowWriter:
         start, exits = len(self.lines), self.flag_exits
         e(d, "try:")
         e(d + 1, "while True:")
-        self.fire("turn_start", d + 2, ctx)
+        self.fire("turn_start", d + 2, ctx, {"player": Ex("cur", "player", True)})
         self.block(spec.get("do"), d + 2, _Ctx({}, flag_exit=True))
         e(d + 2, "break")
         e(d, "except _EndTurn:")
@@ -330,7 +331,7 @@ class FlowWriter:
             self.lines.insert(start, " " * (4 * d) + "_et = False")
         if self.p.triggers.get("turn_end"):
             e(d, "try:")
-            self.fire("turn_end", d + 1, ctx)
+            self.fire("turn_end", d + 1, ctx, {"player": Ex("cur", "player", True)})
             e(d, "except _EndTurn:")
             e(d + 1, "pass")
         if self.logged:

@@ -203,6 +203,11 @@ class ZoneWriter:
         if f == "faces":  # `map`: the list may bind the work meter (`:=`), which a
             # comprehension's iterable may not hold
             return Ex(f"list(map(F.__getitem__, {a.src}))", "list:" + self.face_kind, False)
+        if f == "total" and self.face_kind == "int":  # the faces' sum (a die not rolled: none)
+            return Ex(f"sum(map(F.__getitem__, {a.src}))", "int", False)
+        if f == "doubles":  # two or more, every face the same
+            return Ex(f"(len({t} := list(map(F.__getitem__, {a.src}))) >= 2 and "
+                      f"len(set({t})) == 1)", "bool", a.safe)
         return None
 
     # -- effects ---------------------------------------------------------------------------------
