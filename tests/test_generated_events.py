@@ -2,7 +2,8 @@
 `event.name`, `event.value` and an `add`'s `event.old`), a custom event `emit`ted `with`
 fields, and the built-in events' own (a phase's name, a round's number, a turn's player, the
 timer that ran out, the dice rolled), read in trigger conditions and bodies as `event.NAME`,
-as the interpreter fires them: results, counts, work and logs the same."""
+as the interpreter fires them: results, counts, work and logs the same; and checks for each
+team, examined after every operation as the interpreter examines them."""
 
 from __future__ import annotations
 
@@ -160,3 +161,48 @@ def test_built_in_events_give_their_fields_to_generated_triggers(tmp_path, versi
     _, want = plays_as_the_interpreter(tmp_path, BUILT_IN, 30, logged=version == "logged")
     assert {"phased", "ended", "rounds", "turned", "rang", "trio_rolled",
             "cup_rolled"} <= set(want[1])
+
+
+TEAM_CHECKS = """\
+meeple: 1
+metadata: {name: Team checks}
+players: {min: 4, max: 4}
+teams:
+  names: [red, blue]
+  assign: alternate
+  leader: first
+components:
+  dice:
+    die: {sides: 6}
+state:
+  team:
+    pot: {type: int, initial: 0}
+    banked: {type: int, initial: 0}
+  player:
+    score: {type: int, initial: 0}
+checks:
+  full_pot:
+    for_each: team
+    when: "team.pot >= 10"
+    do:
+      - add: {team.banked: "team.pot"}
+      - set: {team.pot: 0}
+      - add: {team.leader.score: 1}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 8"
+      do:
+        - roll: die
+        - add: {current.team.pot: "die.face"}
+      next: end
+scoring: {score: "player.score + player.team.banked", order: highest}
+"""
+
+
+@pytest.mark.parametrize("version", ["fast", "logged"])
+def test_checks_for_each_team_run_in_the_generated_code_as_the_interpreter(tmp_path, version):
+    # Every team examined in order after each operation, `team` bound (logged: its name).
+    plays_as_the_interpreter(tmp_path, TEAM_CHECKS, 30, logged=version == "logged")

@@ -28,8 +28,8 @@ class CheckWriter:
         out = []
         for name, spec in (self.data.get("checks") or {}).items():
             self._only(spec, "for_each", "when", "do")
-            if spec.get("for_each") not in (None, "player"):
-                raise Unsupported("checks for each team")
+            if spec.get("for_each") not in (None, "player", "team"):
+                raise Unsupported(f"checks for each {spec.get('for_each')}")
             out.append((name, spec))
         return out
 
@@ -56,12 +56,12 @@ class CheckWriter:
 
     def _checks(self, d: int, ctx: _Ctx) -> str | None:
         """As Game._run_checks: rounds in which every check is examined (for each player
-        still in, in seat order, or once) and those that hold run their steps; until a round
+        still in, in seat order, for each team, or once) and those that hold run their steps; until a round
         where none holds, at most max_chain_depth rounds. An `end_turn` or `end_phase` of a
         check's steps ends those steps and waits: its name is returned, holding it or None.
         A first round where nothing holds changes nothing, so one test of every condition
         decides whether the rounds are written out at all."""
-        bindings = []  # (check name and spec, binding scope or None, test Ex)
+        bindings = []  # (check name and spec, binding scope or None, test Ex, seat or team)
         for name, spec in self._check_specs():
             if spec.get("for_each") == "player":
                 if self.n > _UNROLL:
@@ -69,6 +69,11 @@ class CheckWriter:
                 for i in range(self.n):
                     scope = {"player": Ex(str(i), "player", True)}
                     bindings.append(((name, spec), scope, self.cond(spec["when"], scope), i))
+            elif spec.get("for_each") == "team":  # every team, in order (Game._check_bindings)
+                for k in range(len(self.team_names)):
+                    scope = {"team": Ex(str(k), "team", True, k)}
+                    bindings.append(((name, spec), scope, self.cond(spec["when"], scope),
+                                     ("team", k)))
             else:
                 bindings.append(((name, spec), {}, self.cond(spec["when"], {}), None))
         live = [(spec, scope, c, i) for spec, scope, c, i in bindings if c.const is not False]
@@ -77,9 +82,9 @@ class CheckWriter:
         pending = self.temp("pend")
         self.emit(d, f"{pending} = None")
 
-        def test(c: Ex, i: int | None) -> str:
+        def test(c: Ex, i: int | tuple | None) -> str:
             # A player eliminated earlier in the round is skipped (Game._check_bindings).
-            skip = f"not E[{i}]" if i is not None and self.elim else ""
+            skip = f"not E[{i}]" if type(i) is int and self.elim else ""
             return " and ".join(x for x in (skip, c.src if c.const is not True else "") if x) \
                 or "True"
         self.emit(d, "if " + " or ".join(f"({test(c, i)})" for _, _, c, i in live) + ":")
@@ -90,7 +95,8 @@ class CheckWriter:
         self.emit(d2, f"{fired} = False")
         for (name, spec), scope, c, i in live:
             self.emit(d2, f"if {test(c, i)}:")
-            who = () if i is None else (("player", self.who_src(Ex(str(i), "player", True))),)
+            who = () if i is None else (("team", repr(self.team_names[i[1]])),) if type(
+                i) is tuple else (("player", self.who_src(Ex(str(i), "player", True))),)
             self.rec(d2 + 1, "check", ("check", repr(name)), *who)
             self.emit(d2 + 1, f"{fired} = True")
             self.emit(d2 + 1, "try:")
