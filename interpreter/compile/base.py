@@ -107,6 +107,22 @@ def span(start: int, stop: int) -> list:
 # rule's error, always the generator's.
 RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError)
 
+def data_holds(data: Any, test: Any) -> bool:
+    """Whether some value in the ruleset's data (a mapping's keys and values, a list's items,
+    at any depth) passes `test`."""
+    todo = [data]
+    while todo:
+        x = todo.pop()
+        if test(x):
+            return True
+        if isinstance(x, dict):
+            todo += x.keys()
+            todo += x.values()
+        elif isinstance(x, list):
+            todo += x
+    return False
+
+
 COUNTS_WORK = re.compile(r"\bwk\b")  # generated source that counts work where it runs
 
 HOIST_FAILED = object()  # `_HF`: a lookup worked out ahead of its items could not be made

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node, data_holds
 
 
 class ClockWriter:
@@ -23,7 +23,8 @@ class ClockWriter:
         """Whether the code keeps when each timer stopped (`TP_`, Timer.stopped_at): for a
         log, and where the rules may read a timer's `elapsed` (named anywhere in them)."""
         if not hasattr(self, "_keeps_stops"):
-            self._keeps_stops = self.logged or _names(self.data, "elapsed")
+            self._keeps_stops = self.logged or data_holds(
+                self.data, lambda x: isinstance(x, str) and "elapsed" in x)
         return self._keeps_stops
 
     def timer_read(self, t: str, f: str) -> Ex:
@@ -254,18 +255,3 @@ class ClockWriter:
             self.emit(d2 + 1, "break")
         self.emit(d1, f"now = {end}")
 
-
-def _names(data: object, word: str) -> bool:
-    """Whether `word` appears in any text of the ruleset's data (a key or a value)."""
-    todo = [data]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, str):
-            if word in x:
-                return True
-        elif isinstance(x, dict):
-            todo += x.keys()
-            todo += x.values()
-        elif isinstance(x, list):
-            todo += x
-    return False

@@ -103,6 +103,7 @@ from interpreter.compile.base import (
     _EndTurn,
     _lit,
     _node,
+    data_holds,
     forced_number,
     forced_pick,
     forced_value,
@@ -500,16 +501,7 @@ def specialize(program: Program, players: int | None = None,
 def _past_safe(data: Any) -> bool:
     """Whether the ruleset's data holds a whole number past ±SAFE_INT (a parameter, a
     component's attribute, an initial value), which the fast version cannot hold."""
-    todo = [data]
-    while todo:
-        x = todo.pop()
-        if type(x) is int and not -SAFE_INT <= x <= SAFE_INT:
-            return True
-        if isinstance(x, dict):
-            todo += x.values()
-        elif isinstance(x, list):
-            todo += x
-    return False
+    return data_holds(data, lambda x: type(x) is int and not -SAFE_INT <= x <= SAFE_INT)
 
 
 def _written(program: Program, n: int, seats: dict, controllers: list, options: tuple,
