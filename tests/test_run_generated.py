@@ -75,18 +75,39 @@ def test_a_bot_game_runs_on_the_generated_code_as_the_interpreter_plays_it(path,
         assert logs[0].read_bytes() == logs[1].read_bytes()
 
 
+def _short_pig(tmp_path, old: str, new: str) -> str:
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return str(path)
+
+
 def test_a_game_the_generated_code_hands_back_is_played_by_the_interpreter_once(
         tmp_path, monkeypatch):
-    # Five turns at most: games stop with the interpreter's located error, said once, and
-    # nothing the generated code did before it handed the game back is shown or logged.
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    assert "max_turns: 10000" in text
-    path = tmp_path / "short.yaml"
-    path.write_text(text.replace("max_turns: 10000", "max_turns: 5"), encoding="utf-8")
-    got, want, logs = _logged_both([str(path), "--seed", "3"], tmp_path, monkeypatch)
-    assert got[2] == 0 and got[1] == want[1] == 1
+    # A division by zero in the fourth round: games stop with the interpreter's located
+    # error, said once, and nothing the generated code did before it handed the game back is
+    # shown or logged.
+    path = _short_pig(tmp_path, "add: {current.score: turn_total}",
+                      'add: {current.score: "turn_total + 12 % (round - 4)"}')
+    got, want, logs = _logged_both([path, "--seed", "3"], tmp_path, monkeypatch)
+    assert got[2] == 0 and got[3] == 1 and got[1] == want[1] == 1
     assert got[0] == want[0] and got[0].count("Pig: 2 players") == 1
-    assert "limits.max_turns" in got[0]
+    assert "division by zero" in got[0] or "modulo by zero" in got[0]
+    assert logs[0].read_bytes() == logs[1].read_bytes()
+
+
+@pytest.mark.parametrize("limit", ["max_turns: 5", "max_steps: 100"])
+def test_a_budget_stops_the_generated_game_itself_where_the_interpreter_does(
+        tmp_path, monkeypatch, limit):
+    # Five turns or 100 steps at most: the generated code stops the game where the
+    # interpreter does, with its located error, and the interpreter plays nothing (it
+    # replayed the game before; past 100 steps the generated code had shown moves the
+    # interpreter's game never made, and said the two disagree).
+    path = _short_pig(tmp_path, "max_turns: 10000", limit)
+    got, want, logs = _logged_both([path, "--seed", "3"], tmp_path, monkeypatch)
+    assert (got[2], got[3]) == (1, 0) and got[1] == want[1] == 1
+    assert got[0] == want[0] and f"limits.{limit.split(':')[0]}" in got[0]
     assert logs[0].read_bytes() == logs[1].read_bytes()
 
 

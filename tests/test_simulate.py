@@ -670,13 +670,15 @@ def test_generated_games_say_so_and_warn_of_nothing():
 
 
 def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
-    # A game the generated code cannot finish exactly (here: a turn limit reached, which the
-    # interpreter reports as a located error) is played again by the reference interpreter;
-    # the report counts such games and names the first one's seed.
+    # A game the generated code cannot finish exactly (here: a remainder by zero in the
+    # seventh round, which the interpreter reports as a located error) is played again by
+    # the reference interpreter; the report counts such games and names the first one's seed.
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    assert "max_turns: 10000" in text
+    assert "add: {current.score: turn_total}" in text
     path = tmp_path / "short.yaml"
-    path.write_text(text.replace("max_turns: 10000", "max_turns: 12"), encoding="utf-8")
+    path.write_text(text.replace("add: {current.score: turn_total}",
+                                 'add: {current.score: "turn_total + 12 % (round - 7)"}'),
+                    encoding="utf-8")
     done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
     assert done.exit_code == 1  # games stopped with an error
     out = json.loads(done.stdout)
@@ -689,6 +691,19 @@ def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
             "interpreter played again for its located message and exact counts; the first is "
             "seed 3:") in report
     assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0, "stopped": 0}
+
+
+def test_games_stopped_on_a_budget_the_generated_code_locates_are_not_played_again(tmp_path):
+    # Twelve turns at most: games that go past them stop with the interpreter's located
+    # error, given by the generated code itself (the interpreter replayed each before).
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace("max_turns: 10000", "max_turns: 12"), encoding="utf-8")
+    done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
+    assert done.exit_code == 1  # games stopped with an error
+    out = json.loads(done.stdout)
+    assert 0 < out["errors"]["games"] < 20
+    assert out["replayed"] == {"games": 0, "stopped": 0}
 
 
 def test_games_past_the_fast_codes_number_range_are_played_by_its_checked_version(tmp_path):

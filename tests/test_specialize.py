@@ -106,18 +106,23 @@ def test_a_stop_where_the_interpreters_game_goes_on_is_raised_as_a_generator_fau
 @pytest.mark.parametrize("ruleset,limit,value", [
     ("pig", "max_steps", 30), ("dice_survivor", "max_turns", 3),
     ("dice_bag_dungeon", "max_turns", 3)])
-def test_a_budget_hands_the_seed_to_the_interpreter(ruleset, limit, value):
-    # With a tight budget many games stop with the interpreter's error: the generated code
-    # notices the budget and the interpreter replays the seed, to the same result and counts.
+def test_a_budget_stops_the_game_as_the_interpreter_does(ruleset, limit, value):
+    # With a tight budget many games stop with the interpreter's error, to the same result
+    # and counts: past max_turns the generated code stops the game itself, where the
+    # interpreter does (interpreter/compile/stops.py); past max_steps, which it tests at
+    # loop heads only, it notices the budget and the interpreter replays the seed.
     program = load(str(ROOT / "rulesets" / f"{ruleset}.yaml")).program
     program.limits = {**program.limits, limit: value}
     special = specialize(program)
     assert special is not None
+    stopped = 0
     for seed in range(20):
         played = special.play(seed)
         assert _outcome(played) == \
             _interpreted(program, None, None, seed)
-    assert special.fallbacks > 0
+        stopped += played.result.error is not None
+    assert stopped > 0
+    assert special.fallbacks == (stopped if limit == "max_steps" else 0)
 
 
 @pytest.mark.parametrize("seats,players", [(None, None), ({1: "random", 2: "counting"}, 3)])

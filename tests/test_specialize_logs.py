@@ -78,12 +78,30 @@ def test_wreckdivers_logs_with_other_seats_and_settings_equal_the_interpreters(s
     _same_logs(WRECK, range(120), None, sets, players, seats)
 
 
-def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
+def _changed_pig(tmp_path, old: str, new: str) -> str:
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    assert "max_turns: 10000" in text
+    assert old in text
     path = tmp_path / "short.yaml"
-    path.write_text(text.replace("max_turns: 10000", "max_turns: 5"), encoding="utf-8")
-    assert _same_logs(str(path), range(20)) < 20  # some games run past five turns
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return str(path)
+
+
+def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
+    # A remainder by zero in the fourth round, which the generated code does not locate.
+    path = _changed_pig(tmp_path, "add: {current.score: turn_total}",
+                        'add: {current.score: "turn_total + 12 % (round - 4)"}')
+    assert _same_logs(path, range(20)) < 20  # some games reach the fourth round
+
+
+@pytest.mark.parametrize("limit", ["max_turns: 5", "max_steps: 60"])
+def test_a_game_stopped_on_its_budget_is_logged_by_the_generated_code_to_its_error(
+        tmp_path, limit):
+    # Every game stops (on its turns or steps), each logged to its error by the generated
+    # code as by the interpreter, none played again.
+    path = _changed_pig(tmp_path, "max_turns: 10000", limit)
+    assert _same_logs(path, range(20)) == 20
+    program = load(path).program
+    assert all(new_game(program, None, {}, seed=seed).run().error for seed in range(20))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,6 +10,8 @@ import pytest
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
+from interpreter.simulate.runner import Setup, play_game
+from interpreter.simulate.runner import _interpreted as simulated
 from tests.conftest import ROOT
 from tests.test_specialize import _interpreted, _outcome
 
@@ -103,3 +105,45 @@ def test_simulates_lead_tracking_counts_no_work_in_either_engine():
         game.run()
         assert special.play_tracked(seed)[-1] == special.play_raw(seed)[-1] == game.work, seed
         assert game.work == _interpreted(program, None, None, seed)[4], seed
+
+
+LATE = """\
+meeple: 1
+metadata: {name: Late, summary: "items counted first, steps after"}
+players: {min: 1, max: 1}
+state:
+  global:
+    x: 0
+flow:
+  phases:
+    play:
+      do:
+        - set: {x: "count([i for i in range(1, 61)])"}
+        - repeat: [{add: {x: 1}}]
+          times: 50
+      next: end
+scoring: {score: x, order: highest}
+"""
+
+
+@pytest.mark.parametrize("limit,ends", [(50, False), (55, False), (60, True), (100, True),
+                                        (111, True)])
+def test_items_counted_before_the_last_steps_stop_a_game_only_where_the_interpreter_does(
+        tmp_path, limit, ends):
+    # 60 items at step 0, then 51 steps: 111 in all, yet the interpreter tests the items
+    # and steps together only where it counts items (the generated code stopped every game
+    # above 111 - 51 = 60 before, and said the generator failed).
+    path = tmp_path / "late.yaml"
+    path.write_text(LATE + f"limits: {{max_steps: {limit}}}\n", encoding="utf-8")
+    program = load(str(path)).program
+    want = _interpreted(program, None, None, 0)
+    assert (want[0]["reason"] == "the flow reached its end") == ends
+    for logged in (False, True):
+        special = specialize(program, logged=logged)
+        played = special.play_logged(0)[0] if logged else special.play(0)
+        assert _outcome(played) == want
+        assert played.specialized == ends  # a stop at the items: the interpreter's error
+    record, counts = play_game(program, Setup(1, ()), "0", 0)
+    assert record.replayed != ends
+    assert (record._replace(replayed=False), counts) == simulated(program, Setup(1, ()), "0", 0)
+    assert record.error is None if ends else record.error[0] == "budget-exceeded"

@@ -9,8 +9,10 @@ exactly as the interpreter's own game gives it (which writes the log, narrates, 
 resumed game's replayed records), while the `Game` mirrors the generated game's state
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
-Where the fast code's numbers pass its range (±SAFE_INT) or the rules stop the game as an
-error (a budget too: the generated code counts the work the interpreter counts), it raises
+A budget the generated code stops at where the interpreter does (interpreter/compile/stops.py)
+ends the game there, its `Result` holding the interpreter's located error. Where the fast
+code's numbers pass its range (±SAFE_INT) or the rules stop the game as another error (a
+budget too: the generated code counts the work the interpreter counts), it raises
 `HandBack` with what it takes to go on from the records made so far: the caller replays them,
 checked record by record and not narrated again, on the code's checked version
 (interpreter/compile/numbers.py) or, for a rule error, on the interpreter (for its located

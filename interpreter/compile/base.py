@@ -33,10 +33,12 @@ class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
 
 
 class Stop(Exception):  # noqa: N818 - a signal of the generated code
-    """The rules cannot go on (a budget, a rule error the generated code tests for): the
-    interpreter's game on this seed stops with an error too, and the caller plays it there
-    for that error, located, and its exact counts; a game that then ends normally is the code
-    generator's fault, reported, never taken as the result (interpreter/compile/played.py)."""
+    """The rules cannot go on (a budget, a rule error the generated code tests for). Raised
+    with a site (interpreter/compile/stops.py), the game function itself ends the game with
+    the interpreter's located error. Without one, the interpreter's game on this seed stops
+    with an error too, and the caller plays it there for that error, located, and its exact
+    counts; a game that then ends normally is the code generator's fault, reported, never
+    taken as the result (interpreter/compile/played.py)."""
 
 
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code

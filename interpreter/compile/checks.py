@@ -19,6 +19,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.parser import parse_template
 from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.stops import raise_at, steps_site
 
 
 class CheckWriter:
@@ -37,8 +38,12 @@ class CheckWriter:
         """As Game.after_op: count the step; inside the checks nothing more; else, when the
         operation wrote a name they read, the checks, the end condition, then the interrupt
         a check raised. (The step budget is checked at loop heads and at the end: steps only
-        grow.)"""
+        grow. A logged game checks it here, as the interpreter: it shows and logs each
+        operation as it goes, and must show none the interpreter's game does not make.)"""
         self.emit(d, "steps += 1")
+        if self.logged:
+            self.emit(d, f"if steps > {self.max_steps}:")
+            self.emit(d + 1, raise_at(self.const, steps_site(self.max_steps)))
         if ctx.checks:
             return
         if writes is not None and self.watched is not None and self.watched.isdisjoint(writes):

@@ -448,7 +448,7 @@ class DecisionWriter:
         d1 = d + 1
         e(d1, f"{passes} += 1")
         e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
-        e(d1 + 1, "raise _Stop()")
+        e(d1 + 1, self.loop_stop("", "actions", passes, None))
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)
                               for _, o in named], d1)

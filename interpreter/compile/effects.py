@@ -30,6 +30,7 @@ from interpreter.compile.base import (
     _node,
     stored,
 )
+from interpreter.compile.stops import passes_site, raise_at
 from interpreter.engine.step_runtime import step_name
 
 
@@ -259,12 +260,23 @@ class EffectWriter:
         limit = f"{passes} > {self.max_loop}" + (f" or {passes} > {cap}" if most else "")
         guard = len(self.lines)
         self.emit(d2, f"if {limit} or steps > {self.max_steps}:")
-        self.emit(d2 + 1, "raise _Stop()")
+        self.emit(d2 + 1, self.loop_stop("this repeat", "repeat", passes, cap if most else None))
         self.block(spec["repeat"], d2, ctx.inside(in_loop=True))
         if until:
             self.emit(d2, f"if {until.src}:")
             self.emit(d2 + 1, "break")
         self.after_loop(guard, d, limit, exits)
+
+    def loop_stop(self, what: str, key: str, passes: str, cap: str | None) -> str:
+        """The statement a loop's guard stops the game with: located as the interpreter
+        locates it (interpreter/compile/stops.py), at the loop's `key` in the step being
+        written, its own `max` (`cap`) named `what`; where the step's path is not known, a
+        stop the interpreter locates."""
+        if self.step_path is None:
+            return "raise _Stop()"
+        where = (*self.step_path, key)
+        return raise_at(self.const, passes_site(self.max_loop, what, where, where), passes,
+                        cap or "None")
 
     def after_loop(self, guard: int, d: int, limit: str, exits: int) -> None:
         """What follows a loop written at depth `d` whose guard (`if LIMIT or steps > ...:`

@@ -22,6 +22,7 @@ from interpreter.compile.base import (
 from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.raised import shared_names
+from interpreter.compile.stops import passes_site, raise_at, turns_site
 
 
 class FlowWriter:
@@ -108,6 +109,7 @@ class FlowWriter:
             e(d, f"changes = {0 if 'score' in (self.data.get('scoring') or {}) else None}")
         self.load_position(d)  # a game from a position (positions.py)
         self.look(d)
+        e(d, "stopped = None")
         e(d, str(_Late("raisers")))  # raised events' functions (raised.py), once all are known
         e(d, "try:")
         ctx = _Ctx({})
@@ -126,6 +128,15 @@ class FlowWriter:
         # An `end_game` step gives its reason; the end condition its doc.
         e(d + 1, f"reason = _eg.args[0] if _eg.args else "
                  f"{(end.get('doc') or 'the end condition holds')!r}")
+        # A budget the code locates itself (interpreter/compile/stops.py), unless the step
+        # budget passed first: the interpreter stopped then, at a step not tested here (a
+        # logged game tests every step: it cannot have).
+        e(d, "except _Stop as _st:")
+        e(d + 1, "if not _st.args:" if self.logged else
+              f"if not _st.args or steps > {self.max_steps}:")
+        e(d + 2, "raise")
+        e(d + 1, "stopped = _st.args")
+        e(d + 1, "reason = None")
         self.scoring(d)
         at = self.lines.index("    " + str(_Late("raisers")))
         self.lines[at:at + 1] = self.raiser_lines
@@ -170,6 +181,7 @@ class FlowWriter:
         e = self.emit
         spec = self.data["flow"]["phases"][name]
         self._only(spec, "do", "on_begin", "on_end", "turns", "repeat", "next")
+        self.phase_name = name
         ctx = _Ctx({})
         e(d, "phases_n += 1")
         self.rec(d, "phase", ("phase", repr(name)))
@@ -208,7 +220,10 @@ class FlowWriter:
         e(d2, "passes += 1")
         limit = " or passes > cap" if most is not None else ""
         e(d2, f"if passes > {self.max_loop} or steps > {self.max_steps}{limit}:")
-        e(d2 + 1, "raise _Stop()")
+        where = ("flow", "phases", name, "repeat")
+        e(d2 + 1, raise_at(self.const, passes_site(self.max_loop, f"phase '{name}'",
+                                                   (*where, "max"), where),
+                           "passes", "cap" if most is not None else "None"))
         if spec.get("turns") is not None:
             self.round(spec, until, d2)
             e(d2, "if stop:")
@@ -308,8 +323,9 @@ class FlowWriter:
         e = self.emit
         # The turn a position resumes at is not counted again.
         self.unless_placed("rr is None or pc != rr", d, lambda dd: e(dd, "turn_n += 1"))
-        e(d, f"if turn_n > {self.p.limits['max_turns']} or steps > {self.max_steps}:")
-        e(d + 1, "raise _Stop()")
+        most = self.p.limits["max_turns"]
+        e(d, f"if turn_n > {most} or steps > {self.max_steps}:")
+        e(d + 1, raise_at(self.const, turns_site(most, self.phase_name)))
         self.reset("turn", d)
         self.kept("rr is not None and pc == rr", ("round", "turn"), d)
         self.rec(d, "turn", ("player", self.who_src(Ex("cur", "player", True))),
@@ -402,6 +418,11 @@ class FlowWriter:
         scores = self._scores()
         e(d, "scores = [" + (", ".join(s.src for s in scores) if scores
                              else ", ".join(["None"] * self.n)) + "]")
+        # A stopped game is scored, nothing more (Game._result): no tie-breaks, no winners.
+        e(d, "if stopped is not None:")
+        e(d + 1, f"tbs, eligible, winners = {[[]] * self.n!r}, None, []")
+        e(d, "else:")
+        d += 1
         tbs = []
         for i in range(self.n):
             scope = {"player": Ex(str(i), "player", True)}
@@ -423,11 +444,12 @@ class FlowWriter:
             e(d, f"winners = {w.src}")
         else:
             e(d, "winners = None")
-        # Past the step budget the interpreter stopped, in play or while it scored: it
-        # counts steps and items in one budget, and `wk` the items it counts
-        # (interpreter/compile/meter.py).
-        e(d, f"if wk + steps > {self.max_steps}:")
+        # Past the step budget the interpreter stopped, at an operation after the last test
+        # of it here (the items counted with the steps are tested where they are counted:
+        # interpreter/compile/meter.py).
+        e(d, f"if steps > {self.max_steps}:")
         e(d + 1, "raise _Stop()")
+        d -= 1
         if self.track:
             e(d, "if first is None and turn_n >= 1:")
             e(d + 1, "first = cur + 1")
@@ -443,7 +465,7 @@ class FlowWriter:
         e(d, f"return (reason, round_n, turn_n, steps, rolls, now, scores, tbs, eligible, "
              f"winners, ({_Late('fired_list')}), CH, UN, {tracked}, "
              f"{'E' if self.elim else 'None'}, {_Late('keyed_sums')}"
-             f"{', hq' if self.logged else ''}, wk)")
+             f"{', hq' if self.logged else ''}, stopped, wk)")
 
 
 

@@ -36,7 +36,7 @@ MEMO_CAP = 4096  # values remembered per site before it is emptied (memory stays
 _REDUCERS = ("count", "unique", "sum", "min", "max", "any", "all")
 _KEY_KINDS = ("int", "num", "str", "bool", "player", "team", "cell")
 _BUILTINS = frozenset({"len", "sum", "min", "max", "any", "all", "abs", "list", "map", "set",
-                       "sorted", "int", "tuple", "range", "_halt", "_HF", "_U", "_over", "wk",
+                       "sorted", "int", "tuple", "range", "_halt", "_HF", "_U", "_over", "wk", "steps",
                        "_times", "_within"})
 _IDENT = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 _BOUND = re.compile(r"\bfor (\w+) in\b|\b(\w+) :=")
@@ -110,7 +110,7 @@ class MemoWriter:
             return None
         memo = self.const({}, "ME")
         key = "".join(f"({t} := {e.src}), " for t, (_, e) in zip(names, keys, strict=True))
-        found = (f"({mv}[0] if ((wk := wk + {mv}[1]) <= {self.max_steps} or _over()) "
+        found = (f"({mv}[0] if ((wk := wk + {mv}[1]) + steps <= {self.max_steps} or _over()) "
                  "else None)")
         src = (f"({empty.src} if not ({lst} := {it.src}) else {found} if ({mv} := "
                f"{memo}.get({k} := ({key}tuple({lst})))) is not None else "

@@ -5,10 +5,11 @@ Input: an expression node (dsl/nodes.py) and the `Ex` written for it or for its 
 Python source that counts those items into the generated function's local `wk` as the
 interpreter's `Game.charge` counts them (dsl/compiler.py): a comprehension its items (not one
 that `flat_over_few` lets go), a built-in over lists the items of its lists and of the list it
-makes, when more than UNCHARGED_ITEMS. Past the step budget the count stops the game (`_over()`
-raises `Stop`, the interpreter's budget error); the end of the game tests the steps and the
-meter together (interpreter/compile/flow.py), so a game stops exactly when the interpreter's
-does. A mixin of the specializer's writer (interpreter/compile/specialize.py).
+makes, when more than UNCHARGED_ITEMS. Where the items and the steps counted so far pass the
+step budget together, the count stops the game (`_over()` raises `Stop`, the interpreter's
+budget error), at the charge where the interpreter's stops: the steps are exact there (the
+peephole moves no step count past a line that reads `steps`). A mixin of the specializer's
+writer (interpreter/compile/specialize.py).
 """
 
 from __future__ import annotations
@@ -30,17 +31,17 @@ class MeterWriter:
         the work meter `wk`; with `least`, only when they count more than that. True unless
         the meter passes the step budget, where `_over()` stops the game."""
         k = "" if times == 1 else f"{times} * "
-        count = f"(wk := wk + {k}len({name})) <= {self.max_steps} or _over()"
+        count = f"(wk := wk + {k}len({name})) + steps <= {self.max_steps} or _over()"
         if least:
             return f"({k}len({name} := {src}) <= {least} or {count})"
         # The list first, then the meter: working out `src` may count work of its own.
-        return f"((wk := {k}len({name} := {src}) + wk) <= {self.max_steps} or _over())"
+        return f"((wk := {k}len({name} := {src}) + wk) + steps <= {self.max_steps} or _over())"
 
     def charged_now(self, items: int, src: str) -> str:
         """`src` with `items` counted first (a number known when generating)."""
         if items <= 0:
             return src
-        return f"({src} if (wk := wk + {items}) <= {self.max_steps} or _over() else None)"
+        return f"({src} if (wk := wk + {items}) + steps <= {self.max_steps} or _over() else None)"
 
     @staticmethod
     def comprehension_least(node: n.Comprehension) -> int:
@@ -93,7 +94,7 @@ class MeterWriter:
         built-in's call counts them: `items` is a name (bound to `src` first, if given) or a
         sum of lengths (read twice)."""
         first = f"({items} := {src})" if src is not None else items
-        return (f"({first} <= {UNCHARGED_ITEMS} or (wk := wk + {items}) <= {self.max_steps} "
+        return (f"({first} <= {UNCHARGED_ITEMS} or (wk := wk + {items}) + steps <= {self.max_steps} "
                 "or _over())")
 
     def made_list(self, read: str, made: str) -> str:

@@ -15,8 +15,10 @@ from itertools import compress
 from typing import Any
 
 from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
+from interpreter.compile.stops import located
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
+from interpreter.engine.signals import RuleError
 from interpreter.engine.values import pieces, plain
 
 
@@ -342,9 +344,23 @@ class Specialized:
             placed[i] = place
         return winners, placed, can_win
 
+    def error_of(self, raw: tuple) -> RuleError | None:
+        """The rule error a raw game stopped with where the generated code locates it
+        (interpreter/compile/stops.py); None for a game that ended by the rules."""
+        if raw[-2] is None:
+            return None
+        error = located(raw[-2])
+        if error is None:
+            raise GeneratorFault(f"the generated code stopped a game at {raw[-2][0]!r} "
+                                 "within its limits")
+        return error
+
     def _result(self, raw: tuple) -> Result:
         """The interpreter's `Result` of a raw game (the tuple the generated code returns)."""
         reason, rounds, turns, steps, rolls, now, scores, _, eligible = raw[:9]
+        error = self.error_of(raw)
+        if error is not None:
+            reason = f"stopped: {error.message}"
         winners, placed, can_win = self.standings(raw)
         out = raw[15]  # who was eliminated (None: nobody can be)
         n = self.players
@@ -353,6 +369,6 @@ class Specialized:
                             self.seat_teams[i] if self.seat_teams else None,
                             i in can_win if eligible is not None else None) for i in range(n)]
         return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
-                      steps, rolls, now)
+                      steps, rolls, now, error)
 
 

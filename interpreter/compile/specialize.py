@@ -200,6 +200,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.raisers: dict[tuple, str | None] = {}
         self.raiser_lines: list[str] = []
         self.step_path: tuple | None = None  # the data path of the step being written
+        self.phase_name = ""  # the phase being written (its turns' budget names it)
         self.lines: list[str] = []
         self.paths = _paths(program.data)  # id of a step list -> its data path
         self.consts: dict[str, Any] = {}

@@ -30,7 +30,17 @@ from interpreter.engine.clock import ModelledClock
 from interpreter.engine.decisions import Controller
 from interpreter.engine.program import Program
 from interpreter.engine.results import GameResults, Result
-from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
+from interpreter.engine.signals import (
+    Break,
+    EndGame,
+    EndPhase,
+    EndTurn,
+    Goto,
+    RuleError,
+    past_passes,
+    past_steps,
+    past_turns,
+)
 from interpreter.engine.values import (
     Player,
     Timer,
@@ -163,10 +173,11 @@ class Game(GameBuilding, GameAsking, GameResults):
                 if ph.while_ is not None and not ph.while_(env):
                     break
                 passes += 1
-                if cap is not None and passes > cap:
-                    raise RuleError("budget-exceeded", f"phase '{name}' ran more than its max "
-                                    f"of {cap} passes", ("flow", "phases", name, "repeat", "max"))
-                self.loop_budget(passes, ("flow", "phases", name, "repeat"))
+                where = ("flow", "phases", name, "repeat")
+                past = past_passes(passes, cap, self.limits["max_loop"], f"phase '{name}'",
+                                   where + ("max",), where)
+                if past is not None:
+                    raise past
                 if ph.turns is not None:
                     stop = self._run_round(ph)
                 else:
@@ -242,9 +253,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         if not resumed:
             self.turn += 1
         if self.turn > self.limits["max_turns"]:
-            raise RuleError("budget-exceeded", f"the game went past {self.limits['max_turns']} "
-                            f"turns (limits.max_turns)", ("flow", "phases", ph.name),
-                            hint="a phase's repeat may never end")
+            raise past_turns(self.limits["max_turns"], ph.name)
         self.current = player
         env["current"] = player
         env["turn"] = self.turn
@@ -281,8 +290,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         checks and the end condition, when they read something that was written."""
         self.steps += 1
         if self.steps > self.limits["max_steps"]:
-            raise RuleError("budget-exceeded", f"the game went past {self.limits['max_steps']} "
-                            "steps (limits.max_steps)")
+            raise past_steps(self.limits["max_steps"])
         if self.in_checks:
             return
         watched = self.program.watched
@@ -333,9 +341,9 @@ class Game(GameBuilding, GameAsking, GameResults):
             self.in_checks = False
 
     def loop_budget(self, passes: int, path: tuple) -> None:
-        if passes > self.limits["max_loop"]:
-            raise RuleError("budget-exceeded", f"a loop ran more than "
-                            f"{self.limits['max_loop']} passes (limits.max_loop)", path)
+        past = past_passes(passes, None, self.limits["max_loop"], "", (), path)
+        if past is not None:
+            raise past
 
     def enter_call(self, proc: str, path: tuple) -> None:
         self.depth += 1

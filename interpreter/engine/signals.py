@@ -61,6 +61,37 @@ class RuleError(Exception):
         self.hint = hint
 
 
+# -- the budgets' errors ---------------------------------------------------------------------
+# One text for each, built here for the interpreter (game.py, steps.py) and for the generated
+# code, which stops at the same places (interpreter/compile/stops.py).
+
+def past_steps(max_steps: int) -> RuleError:
+    """An operation counted past `limits.max_steps`."""
+    return RuleError("budget-exceeded", f"the game went past {max_steps} steps "
+                     "(limits.max_steps)")
+
+
+def past_turns(max_turns: int, phase: str) -> RuleError:
+    """A turn began past `limits.max_turns`, in `phase`."""
+    return RuleError("budget-exceeded", f"the game went past {max_turns} turns "
+                     f"(limits.max_turns)", ("flow", "phases", phase),
+                     hint="a phase's repeat may never end")
+
+
+def past_passes(passes: int, cap: Any, max_loop: int, what: str, cap_path: tuple,
+                loop_path: tuple) -> RuleError | None:
+    """A loop's pass number `passes` past its own `max` (`cap`, None: none; the error at
+    `cap_path`, naming the loop as `what`: "this repeat", "phase 'NAME'") or past
+    `limits.max_loop` (at `loop_path`). None while the pass is within both."""
+    if cap is not None and passes > cap:
+        return RuleError("budget-exceeded", f"{what} ran more than its max of {cap} passes",
+                         cap_path)
+    if passes > max_loop:
+        return RuleError("budget-exceeded", f"a loop ran more than {max_loop} passes "
+                         "(limits.max_loop)", loop_path)
+    return None
+
+
 class Undo(Exception):  # noqa: N818 - a request from the table, not a failure
     """People at the table take back the last thing they entered (a typed die, a decision, a
     race report). The command rebuilds the game without it (interpreter/cli/run.py)."""

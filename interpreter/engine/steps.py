@@ -21,7 +21,15 @@ from dsl.compiler import Env
 from interpreter.engine import compile_expr as cx
 from interpreter.engine.decision_steps import DecisionSteps
 from interpreter.engine.reads import target_writes
-from interpreter.engine.signals import Break, EndGame, EndPhase, EndTurn, Goto, RuleError
+from interpreter.engine.signals import (
+    Break,
+    EndGame,
+    EndPhase,
+    EndTurn,
+    Goto,
+    RuleError,
+    past_passes,
+)
 from interpreter.engine.step_runtime import (
     dice_in,
     named_doer,
@@ -394,10 +402,10 @@ class StepCompiler(DecisionSteps):
                     if while_ is not None and not while_(env):
                         return
                     passes += 1
-                    if cap is not None and passes > cap:
-                        raise RuleError("budget-exceeded", f"this repeat ran more than its max "
-                                        f"of {cap} passes", where)
-                    g.loop_budget(passes, where)
+                    past = past_passes(passes, cap, g.limits["max_loop"], "this repeat", where,
+                                       where)
+                    if past is not None:
+                        raise past
                     body(g, env)
                     if until is not None and until(env):
                         return

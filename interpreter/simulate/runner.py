@@ -211,14 +211,17 @@ def play_game(program: Program, setup: Setup, seed: str, index: int,
     `raw_counts`, the generated code's own as `RawCounts`, where it played). The
     specialized function plays it when the setup has one (it gives the interpreter's results
     on the same seed; its checked version where the numbers pass ±SAFE_INT: the record says
-    `checked`); otherwise, or when the rules stop it, the interpreter (the record says
+    `checked`; a budget it locates itself is the record's error, as the interpreter's);
+    otherwise, or when the rules stop it elsewhere, the interpreter (the record says
     `replayed` then); the report counts both."""
     special = specialized_for(program, setup)
     stop = None
     if special is not None:
         before = special.checked
+        err = None
         try:
             raw = special.try_raw(seed, track=True)
+            err = special.error_of(raw)  # a budget the generated code locates: no replay
         except MustStop as e:  # the interpreter's game must stop with an error (below)
             raw, stop = None, e
         except Exception as e:  # a fault of the code generator, not of the rules
@@ -226,7 +229,9 @@ def play_game(program: Program, setup: Setup, seed: str, index: int,
         if raw is not None:  # read straight from the generated code's tuple: no `Result`
             winners, placed = special.ranks(raw)
             record = GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
-                                raw[4], raw[3], float(raw[5]), raw[14], raw[13], None,
+                                raw[4], raw[3], float(raw[5]),
+                                raw[14] if err is None else None, raw[13],
+                                None if err is None else _error(err),
                                 checked=special.checked != before)
             counts = RawCounts(special, raw)
             return record, counts if raw_counts else counts.as_dicts()
@@ -279,13 +284,16 @@ def _faulty(index: int, players: int, who: str, e: Exception) -> GameRecord:
                       None, error)
 
 
+def _error(err: Any) -> tuple:
+    """A rule error as a record keeps it: code, message, path, offsets, hint."""
+    return (err.code, err.message, tuple(err.path), getattr(err, "pos", None), err.hint)
+
+
 def _record(index: int, result: Any, first: int | None, changes: int | None) -> GameRecord:
     seat_of = {s.name: s.seat for s in result.seats}
     scores = tuple(s.score if isinstance(s.score, (int, float)) and not isinstance(s.score, bool)
                    else None for s in result.seats)
-    err = result.error
-    error = None if err is None else (err.code, err.message, tuple(err.path),
-                                      getattr(err, "pos", None), err.hint)
+    error = None if result.error is None else _error(result.error)
     record = GameRecord(index, scores, tuple(seat_of[w] for w in result.winners if w in seat_of),
                         tuple(s.placement for s in result.seats), result.rounds, result.turns,
                         result.rolls, result.steps, float(result.seconds), changes,

@@ -1,0 +1,178 @@
+"""Budgets the generated code stops at itself, located as the interpreter locates them: a
+turn past `limits.max_turns`, a pass of a phase, a `repeat` or a decision's actions past
+its `max` or `limits.max_loop` (interpreter/compile/stops.py). The game is the interpreter's
+to the stop (result, error, counts, work, log), and no game goes back to the interpreter
+for it (they all did before: a replay of the whole game on the interpreter)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from interpreter.simulate.runner import Setup, _interpreted, play_game
+from tests.test_generated_builtins import _write
+from tests.test_specialize import _interpreted as interpreted_outcome
+from tests.test_specialize import _outcome
+
+HEAD = """\
+meeple: 1
+metadata: {name: Endless}
+players: {min: 2, max: 2}
+components:
+  dice:
+    die: {sides: 6}
+state:
+  global:
+    x: 0
+  player:
+    score: {type: int, initial: 0}
+triggers:
+  sixes:
+    on: rolled
+    if: "die.face == 6"
+    do: [{add: {x: 1}}]
+"""
+
+TAIL = """\
+scoring: {score: player.score, order: highest}
+"""
+POLICY = """\
+policies:
+  steady:
+    default: true
+    decide:
+"""
+HOLD = """\
+      hold:
+        - when: "die.face > 3"
+          choose: keep
+        - choose: spend
+"""
+
+TURNS = """\
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "x < 0"PHASE_MAX}
+      do:
+        - roll: die
+        - choose: hold
+          options: [keep, spend]
+        - if: "hold == 'keep'"
+          then: [{add: {current.score: "die.face"}}]
+      next: end
+limits: {max_turns: 23}
+"""
+
+NO_TURNS = """\
+flow:
+  phases:
+    play:
+      repeat: {until: "x < 0"PHASE_MAX}
+      do:
+        - roll: die
+        - add: {"players[0].score": "die.face"}
+      next: end
+limits: {max_loop: 37}
+"""
+
+REPEAT = """\
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - repeat:
+            - roll: die
+            - choose: hold
+              options: [keep, spend]
+            - add: {current.score: "count([p for p in players if p.score > die.face])"}
+          until: "x < 0"REPEAT_MAX
+      next: end
+limits: {max_loop: 41}
+"""
+
+ACTIONS = """\
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - actions: act
+          points: 2
+          pass: false
+          options:
+            look:
+              cost: 0
+              do: [{roll: die}, {add: {current.score: "die.face"}}]
+      next: end
+limits: {max_loop: 29}
+"""
+
+CASES = {
+    "a turn past max_turns": (TURNS, "", "the game went past 23 turns (limits.max_turns)",
+                              ("flow", "phases", "play")),
+    "a phase's round past its max": (TURNS, ", max: 4", "phase 'play' ran more than its max "
+                                     "of 4 passes", ("flow", "phases", "play", "repeat", "max")),
+    "a phase's pass past max_loop": (NO_TURNS, "", "a loop ran more than 37 passes "
+                                     "(limits.max_loop)", ("flow", "phases", "play", "repeat")),
+    "a phase's pass past its max": (NO_TURNS, ", max: 12", "phase 'play' ran more than its max "
+                                    "of 12 passes", ("flow", "phases", "play", "repeat", "max")),
+    "a repeat past max_loop": (REPEAT, "", "a loop ran more than 41 passes (limits.max_loop)",
+                               ("flow", "phases", "play", "do", 0, "repeat")),
+    "a repeat past its max": (REPEAT, "\n          max: 6", "this repeat ran more than its max "
+                              "of 6 passes", ("flow", "phases", "play", "do", 0, "repeat")),
+    "actions past max_loop": (ACTIONS, "", "a loop ran more than 29 passes (limits.max_loop)",
+                              ("flow", "phases", "play", "do", 0, "actions")),
+}
+
+
+def _ruleset(tmp_path, case: str) -> str:
+    flow, most, _, _ = CASES[case]
+    decides = (HOLD if "choose: hold" in flow else "") + (
+        "      act: [{choose: look}]\n" if "actions: act" in flow else "")
+    text = HEAD + flow.replace("PHASE_MAX", most).replace("REPEAT_MAX", most) + TAIL + (
+        POLICY + decides if decides else "")
+    return _write(tmp_path, text)
+
+
+def _error(result) -> tuple:
+    e = result.error
+    return (e.code, e.message, tuple(e.path), e.pos, e.hint)
+
+
+@pytest.mark.parametrize("how", ["fast", "logged", "checked"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_budget_stops_the_generated_game_where_the_interpreter_stops_it(tmp_path, case, how):
+    program = load(_ruleset(tmp_path, case)).program
+    special = specialize(program, logged=how == "logged", wide=how == "checked")
+    assert special is not None
+    message, path = CASES[case][2:]
+    for seed in range(6):
+        want = interpreted_outcome(program, None, None, seed)
+        reference = special._interpreted(seed, logging=how == "logged")
+        assert _error(reference.result)[:3] == ("budget-exceeded", message, path)
+        if how == "logged":
+            played, log = special.play_logged(seed)
+            assert log == reference.game.log, seed
+        else:
+            played = special.play(seed)
+        assert played.specialized, seed  # never handed to the interpreter
+        assert _outcome(played) == want, seed
+        assert _error(played.result) == _error(reference.result), seed
+    assert special.fallbacks == 0
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_simulate_records_a_located_stop_as_the_interpreter_does(tmp_path, case):
+    program = load(_ruleset(tmp_path, case)).program
+    setup = Setup(2, ())
+    for seed in range(4):
+        record, counts = play_game(program, setup, f"s:{seed}", seed)
+        want, want_counts = _interpreted(program, setup, f"s:{seed}", seed)
+        assert not record.replayed and record.error is not None
+        assert record == want and counts == want_counts, seed
