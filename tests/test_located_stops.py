@@ -1,8 +1,10 @@
 """Budgets the generated code stops at itself, located as the interpreter locates them: a
 turn past `limits.max_turns`, a pass of a phase, a `repeat` or a decision's actions past
-its `max` or `limits.max_loop` (interpreter/compile/stops.py). The game is the interpreter's
-to the stop (result, error, counts, work, log), and no game goes back to the interpreter
-for it (they all did before: a replay of the whole game on the interpreter)."""
+its `max` or `limits.max_loop`, an operation past `limits.max_steps` (the fast version
+finds that one late; its checked version plays the seed again to the exact stop:
+interpreter/compile/stops.py). The game is the interpreter's to the stop (result, error,
+counts, work, log), and no game goes back to the interpreter for it (they all did before: a
+replay of the whole game on the interpreter). So does a decision with no legal option."""
 
 from __future__ import annotations
 
@@ -113,7 +115,57 @@ flow:
 limits: {max_loop: 29}
 """
 
+STEPS = TURNS.replace("limits: {max_turns: 23}", "limits: {max_steps: 77}")
+
+NO_OPTION = """\
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 30"}
+      do:
+        - roll: die
+        - choose: hold
+          options:
+            keep: {if: "die.face < 6"}
+            spend: {if: "die.face < 5 and x >= 0"}
+        - if: "hold == 'keep'"
+          then: [{add: {current.score: "die.face"}}]
+        - choose: whom
+          options: "[p for p in players if p.score < 40 + die.face]"
+      next: end
+"""
+
+CHAINS = """\
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 40"}
+      do:
+        - roll: die
+        - add: {current.score: "die.face"}
+        - if: "current.score > 30"
+          then: [ACTION]
+      next: end
+limits: {max_chain_depth: 3}
+"""
+ECHO = "  echo:\n    on: ping\n    do: [{add: {x: 1}}, {emit: ping}]\n"
+AGAIN = "procedures:\n  again:\n    do: [{add: {x: 1}}, {call: again}]\n"
+FOREVER = "checks:\n  forever:\n    when: \"x > 0\"\n    do: [{add: {x: 1}}]\n"
+
 CASES = {
+    "triggers past max_chain_depth": (
+        CHAINS.replace("ACTION", "{emit: ping}") + ECHO, "", "triggers fired each other more "
+        "than 3 deep (on 'ping')", ("triggers", "echo")),
+    "calls past the nesting limit": (
+        CHAINS.replace("ACTION", "{call: again}") + AGAIN, "", "procedure calls nest deeper "
+        "than 12 (calling 'again')", ("procedures", "again", "do", 1)),
+    "checks that still hold": (
+        CHAINS.replace("ACTION", "{add: {x: 1}}") + FOREVER, "", "checks still hold after 3 "
+        "rounds of firing (their steps never make their condition false)", ("checks",)),
+    "an operation past max_steps": (STEPS, "", "the game went past 77 steps "
+                                    "(limits.max_steps)", ()),
     "a turn past max_turns": (TURNS, "", "the game went past 23 turns (limits.max_turns)",
                               ("flow", "phases", "play")),
     "a phase's round past its max": (TURNS, ", max: 4", "phase 'play' ran more than its max "
@@ -128,14 +180,25 @@ CASES = {
                               "of 6 passes", ("flow", "phases", "play", "do", 0, "repeat")),
     "actions past max_loop": (ACTIONS, "", "a loop ran more than 29 passes (limits.max_loop)",
                               ("flow", "phases", "play", "do", 0, "actions")),
+    # The decision of the player whose turn it is (its name in the message).
+    "options given with conditions, none legal": (
+        NO_OPTION, "", "decision 'hold' has no legal option for ",
+        ("flow", "phases", "play", "do", 1)),
+    "options given by a list, none in it": (
+        NO_OPTION.replace("die.face < 6", "die.face < 7"), "",
+        "decision 'whom' has no legal option for ", ("flow", "phases", "play", "do", 3)),
 }
 
 
 def _ruleset(tmp_path, case: str) -> str:
     flow, most, _, _ = CASES[case]
     decides = (HOLD if "choose: hold" in flow else "") + (
-        "      act: [{choose: look}]\n" if "actions: act" in flow else "")
-    text = HEAD + flow.replace("PHASE_MAX", most).replace("REPEAT_MAX", most) + TAIL + (
+        "      act: [{choose: look}]\n" if "actions: act" in flow else "") + (
+        "      whom: [{best: \"option.score\"}]\n" if "choose: whom" in flow else "")
+    head = HEAD.replace("triggers:\n", "events:\n  ping: {}\ntriggers:\n" + ECHO) \
+        if ECHO in flow else HEAD
+    flow = flow.replace(ECHO, "")
+    text = head + flow.replace("PHASE_MAX", most).replace("REPEAT_MAX", most) + TAIL + (
         POLICY + decides if decides else "")
     return _write(tmp_path, text)
 
@@ -147,7 +210,7 @@ def _error(result) -> tuple:
 
 @pytest.mark.parametrize("how", ["fast", "logged", "checked"])
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_budget_stops_the_generated_game_where_the_interpreter_stops_it(tmp_path, case, how):
+def test_the_generated_game_stops_where_the_interpreter_stops_it(tmp_path, case, how):
     program = load(_ruleset(tmp_path, case)).program
     special = specialize(program, logged=how == "logged", wide=how == "checked")
     assert special is not None
@@ -155,7 +218,10 @@ def test_a_budget_stops_the_generated_game_where_the_interpreter_stops_it(tmp_pa
     for seed in range(6):
         want = interpreted_outcome(program, None, None, seed)
         reference = special._interpreted(seed, logging=how == "logged")
-        assert _error(reference.result)[:3] == ("budget-exceeded", message, path)
+        code, said, where = _error(reference.result)[:3]
+        assert code == ("no-legal-option" if "choose" in case or "options" in case
+                        else "budget-exceeded")
+        assert said.startswith(message) and where == path
         if how == "logged":
             played, log = special.play_logged(seed)
             assert log == reference.game.log, seed
@@ -164,7 +230,7 @@ def test_a_budget_stops_the_generated_game_where_the_interpreter_stops_it(tmp_pa
         assert played.specialized, seed  # never handed to the interpreter
         assert _outcome(played) == want, seed
         assert _error(played.result) == _error(reference.result), seed
-    assert special.fallbacks == 0
+    assert special.fallbacks == 0 and special.checked == 0
 
 
 @pytest.mark.parametrize("case", list(CASES))

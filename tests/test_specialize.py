@@ -108,9 +108,10 @@ def test_a_stop_where_the_interpreters_game_goes_on_is_raised_as_a_generator_fau
     ("dice_bag_dungeon", "max_turns", 3)])
 def test_a_budget_stops_the_game_as_the_interpreter_does(ruleset, limit, value):
     # With a tight budget many games stop with the interpreter's error, to the same result
-    # and counts: past max_turns the generated code stops the game itself, where the
-    # interpreter does (interpreter/compile/stops.py); past max_steps, which it tests at
-    # loop heads only, it notices the budget and the interpreter replays the seed.
+    # and counts, and none goes back to the interpreter: past max_turns the generated code
+    # stops the game itself, where the interpreter does (interpreter/compile/stops.py); past
+    # max_steps, which the fast version tests at loop heads only, its checked version plays
+    # the seed again, testing every step, to the interpreter's stop.
     program = load(str(ROOT / "rulesets" / f"{ruleset}.yaml")).program
     program.limits = {**program.limits, limit: value}
     special = specialize(program)
@@ -121,8 +122,8 @@ def test_a_budget_stops_the_game_as_the_interpreter_does(ruleset, limit, value):
         assert _outcome(played) == \
             _interpreted(program, None, None, seed)
         stopped += played.result.error is not None
-    assert stopped > 0
-    assert special.fallbacks == (stopped if limit == "max_steps" else 0)
+        assert played.specialized
+    assert stopped > 0 and special.fallbacks == 0 and special.checked == 0
 
 
 @pytest.mark.parametrize("seats,players", [(None, None), ({1: "random", 2: "counting"}, 3)])
@@ -832,7 +833,8 @@ scoring:
 
 def test_a_decision_whose_options_are_never_legal_stops_as_the_interpreters(tmp_path):
     # Known when generating: no flag can hold (the limit keeps the decision's legality
-    # for run time); the game stops at the first decision with the interpreter's error.
+    # for run time); the game stops at the first decision with the interpreter's error,
+    # which the generated code gives itself (interpreter/compile/stops.py).
     path = tmp_path / "never_legal.yaml"
     path.write_text(NEVER_LEGAL, encoding="utf-8")
-    assert _same(str(path), range(5), stopped=True) == 5
+    assert _same(str(path), range(5)) == 5

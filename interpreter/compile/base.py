@@ -41,6 +41,13 @@ class Stop(Exception):  # noqa: N818 - a signal of the generated code
     taken as the result (interpreter/compile/played.py)."""
 
 
+class PastSteps(Stop):
+    """The fast version found the step budget passed (it tests it at loop heads and at the
+    end, not after every operation): the interpreter's game stopped earlier, at an operation
+    the fast code went past. The checked version, which tests every step as the interpreter
+    does, plays the seed again to that stop (interpreter/compile/played.py `try_raw`)."""
+
+
 class Fallback(Exception):  # noqa: N818 - a signal of the generated code
     """The game goes where the fast generated code cannot follow it exactly though the rules
     go on: a whole number past ±SAFE_INT. The checked version of the same code plays the seed

@@ -19,7 +19,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.parser import parse_template
 from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx, _node
-from interpreter.compile.stops import raise_at, steps_site
+from interpreter.compile.stops import checks_site, raise_at, steps_site
 
 
 class CheckWriter:
@@ -39,9 +39,10 @@ class CheckWriter:
         operation wrote a name they read, the checks, the end condition, then the interrupt
         a check raised. (The step budget is checked at loop heads and at the end: steps only
         grow. A logged game checks it here, as the interpreter: it shows and logs each
-        operation as it goes, and must show none the interpreter's game does not make.)"""
+        operation as it goes, and must show none the interpreter's game does not make; so
+        does the checked version, which plays a seed the fast one found past the budget.)"""
         self.emit(d, "steps += 1")
-        if self.logged:
+        if self.logged or self.wide:
             self.emit(d, f"if steps > {self.max_steps}:")
             self.emit(d + 1, raise_at(self.const, steps_site(self.max_steps)))
         if ctx.checks:
@@ -113,7 +114,7 @@ class CheckWriter:
         self.emit(d2, f"if not {fired}:")
         self.emit(d2 + 1, "break")
         self.emit(d1, "else:")
-        self.emit(d2, "raise _Stop()")  # checks still hold: the interpreter's error
+        self.emit(d2, raise_at(self.const, checks_site(self.max_chain)))  # checks still hold
         return pending
 
     # -- effects ---------------------------------------------------------------------------------

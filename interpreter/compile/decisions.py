@@ -20,6 +20,7 @@ from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.compile.people import Shown
+from interpreter.compile.stops import no_option_site, raise_at
 from interpreter.engine.decision_steps import PASS_LABEL
 from interpreter.engine.decisions import PolicyController
 
@@ -31,6 +32,13 @@ class DecisionWriter:
     """The `choose` and `actions` steps and the controllers of the seats (a mixin of _Gen)."""
 
     # -- choose ----------------------------------------------------------------------------------
+    def no_option(self, did: str, who: Ex) -> str:
+        """The statement that stops the game where a decision of `who` has no legal option:
+        the interpreter's error, located at the step (interpreter/compile/stops.py)."""
+        if self.step_path is None:
+            return "raise _Stop()"  # the interpreter locates it
+        return raise_at(self.const, no_option_site(did, self.step_path), who.src)
+
     def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # A prompt and labels are people's, worked out only when someone reads them.
         self._only(spec, "choose", "options", "duration", "by", "prompt", "option_label",
@@ -68,14 +76,14 @@ class DecisionWriter:
             if self.logged:
                 self._legal_list(lg, tests, d)
                 self.emit(d, f"if not {lg}:")
-                self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+                self.emit(d + 1, self.no_option(did, who))
                 self.decision_start(d, ctx)
                 self.emit(d, f"if len({lg}) == 1:")
                 self.emit(d + 1, f"{c} = {lg}[0]")
             else:
                 flags = self._legal_flags(lg, tests, d)
                 self.emit(d, f"if not ({' or '.join(flags)}):")
-                self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+                self.emit(d + 1, self.no_option(did, who))
                 self._only_legal(flags, c, d)
             self.emit(d, "else:")
             at = len(self.lines)
@@ -85,7 +93,7 @@ class DecisionWriter:
                 self._list_where_read(lg, at, d + 1)
         else:
             if not static:
-                self.emit(d, "raise _Stop()")
+                self.emit(d, self.no_option(did, who))
                 return
             self.decision_start(d, ctx)
             if len(static) == 1:  # nobody is asked: the one legal option
@@ -210,7 +218,7 @@ class DecisionWriter:
         o, c = self.temp("op"), self.temp("ch")
         self.emit(d, f"{o} = {opts.src}")  # the game stands still while it is decided
         self.emit(d, f"if not {o}:")
-        self.emit(d + 1, "raise _Stop()")  # no legal option: the interpreter's error
+        self.emit(d + 1, self.no_option(did, who))
         self.decision_start(d, ctx)
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")

@@ -30,7 +30,7 @@ from interpreter.compile.base import (
     _node,
     stored,
 )
-from interpreter.compile.stops import passes_site, raise_at
+from interpreter.compile.stops import calls_site, passes_site, raise_at, triggers_site
 from interpreter.engine.step_runtime import step_name
 
 
@@ -321,13 +321,7 @@ class EffectWriter:
         self._only(spec, "call", "with")
         depth = ctx.depth + 1
         past = ctx.deeper_than(depth, self.max_chain * 4)
-        if past == "True":
-            self.emit(d, "raise _Stop()")  # the interpreter's nesting error
-            return
-        if past:
-            self.emit(d, f"if {past}:")
-            self.emit(d + 1, "raise _Stop()")
-        if ctx.inline >= _MAX_INLINE:
+        if ctx.inline >= _MAX_INLINE and past != "True":
             raise Unsupported("procedures nest too deeply to write out")
         scope = {}
         for k, v in (spec.get("with") or {}).items():
@@ -339,6 +333,15 @@ class EffectWriter:
                 e = Ex(t, e.kind, e.safe or e.some or e.kind not in _NONEABLE, items=None,
                        bound=e.bound, zone=e.zone)
             scope[k] = e
+        # Past the nesting limit, the interpreter's error, once the arguments are worked out.
+        stop = ("raise _Stop()" if self.step_path is None else
+                raise_at(self.const, calls_site(self.max_chain, spec["call"], self.step_path)))
+        if past == "True":
+            self.emit(d, stop)
+            return
+        if past:
+            self.emit(d, f"if {past}:")
+            self.emit(d + 1, stop)
         # A procedure sees the game's names and its arguments, not the caller's bindings.
         # Its `break` leaves the loop around the call, as the interpreter's Break signal does
         # (written out here, the call's loop is the innermost Python loop).
@@ -476,12 +479,13 @@ class EffectWriter:
         scope = {"event": Ex("", "event", True, const=dict(fields or {}))}
         depth = ctx.depth + 1
         past = ctx.deeper_than(depth, self.max_chain)
+        stop = raise_at(self.const, triggers_site(self.max_chain, event, trigs[0].name))
         if past == "True":
-            self.emit(d, "raise _Stop()")  # the interpreter's chain-depth error
+            self.emit(d, stop)  # the interpreter's chain-depth error
             return
         if past:
             self.emit(d, f"if {past}:")
-            self.emit(d + 1, "raise _Stop()")
+            self.emit(d + 1, stop)
         if ctx.inline >= _MAX_INLINE:
             raise Unsupported("triggers nest too deeply to write out")
         seen: set[str] = set()

@@ -129,11 +129,14 @@ class FlowWriter:
         e(d + 1, f"reason = _eg.args[0] if _eg.args else "
                  f"{(end.get('doc') or 'the end condition holds')!r}")
         # A budget the code locates itself (interpreter/compile/stops.py), unless the step
-        # budget passed first: the interpreter stopped then, at a step not tested here (a
-        # logged game tests every step: it cannot have).
+        # budget passed first: the interpreter stopped then, at a step the fast version does
+        # not test, where the checked version, which tests every step (as a logged game
+        # does), stops it.
         e(d, "except _Stop as _st:")
-        e(d + 1, "if not _st.args:" if self.logged else
-              f"if not _st.args or steps > {self.max_steps}:")
+        if not (self.logged or self.wide):
+            e(d + 1, f"if steps > {self.max_steps}:")
+            e(d + 2, "raise _PastSteps() from None")
+        e(d + 1, "if not _st.args:")
         e(d + 2, "raise")
         e(d + 1, "stopped = _st.args")
         e(d + 1, "reason = None")
@@ -448,7 +451,7 @@ class FlowWriter:
         # of it here (the items counted with the steps are tested where they are counted:
         # interpreter/compile/meter.py).
         e(d, f"if steps > {self.max_steps}:")
-        e(d + 1, "raise _Stop()")
+        e(d + 1, "raise _PastSteps()")
         d -= 1
         if self.track:
             e(d, "if first is None and turn_n >= 1:")

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
-from interpreter.compile.stops import located
+from interpreter.compile.base import RULE_ERRORS, Fallback, PastSteps, Stop
+from interpreter.compile.stops import stop_error
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
 from interpreter.engine.signals import RuleError
@@ -205,14 +205,21 @@ class Specialized:
     def try_raw(self, seed: Any, track: bool = False) -> tuple:
         """The generated code's own tuple for one game (what a bulk run reads without a
         `Result`; `standings` ranks it), by the checked version where the game's numbers
-        pass ±SAFE_INT (`Fallback`: played again from its seed, counted in `checked`);
+        pass ±SAFE_INT (`Fallback`: played again from its seed, counted in `checked`) or its
+        steps the budget (`PastSteps`: played again to the interpreter's stop, located);
         `MustStop` when the rules cannot go on (`Stop`, or a rule error met as Python's own):
         the interpreter's game on that seed must stop with an error too. Any other exception
         is a fault of the code generator and is raised, never hidden by a replay."""
         try:
             return (self.play_tracked if track else self.play_raw)(seed)
-        except Fallback:  # past ±SAFE_INT: the checked version plays the seed
-            self.checked += 1
+        except (Fallback, PastSteps) as why:
+            # Past ±SAFE_INT, or past the step budget at an operation the fast version does
+            # not test: the checked version plays the seed (it tests every step).
+            if isinstance(why, Fallback):
+                self.checked += 1
+            elif self.wide:  # the checked version itself: never (it tests every step)
+                self.fallbacks += 1
+                raise MustStop(why) from why
             wide = self.widened()
             try:
                 return (wide.play_tracked if track else wide.play_raw)(seed)
@@ -349,7 +356,7 @@ class Specialized:
         (interpreter/compile/stops.py); None for a game that ended by the rules."""
         if raw[-2] is None:
             return None
-        error = located(raw[-2])
+        error = stop_error(raw[-2], self.seat_names)
         if error is None:
             raise GeneratorFault(f"the generated code stopped a game at {raw[-2][0]!r} "
                                  "within its limits")

@@ -94,6 +94,7 @@ from interpreter.compile.base import (
     SAFE_INT,
     Ex,
     Fallback,
+    PastSteps,
     Stop,
     Unsupported,
     Wider,
@@ -526,7 +527,8 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
         kind = "logged" if logs else "tracked" if track else "game"
         code = compile(source, f"<meeple specialized {kind}>", "exec")
         names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
-                 "_Stop": Stop, "_within": within, "_whole": whole, "_over": over, "_halt": halt,
+                 "_Stop": Stop, "_PastSteps": PastSteps, "_within": within, "_whole": whole,
+                 "_over": over, "_halt": halt,
                  "_span": span, "_set_in": set_in, "_unseen": unseen,
                  "_private": with_private, "_revealed_zone": revealed_zone,
                  "_name_or_none": name_or_none,

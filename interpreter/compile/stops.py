@@ -1,19 +1,22 @@
 """Phase 5, compile (specializer): the rule errors the generated code locates itself.
 
-Input: the places where the generated code tests a budget exactly where the interpreter
-tests it: a turn that begins past `limits.max_turns`, a pass of a phase, a `repeat` or a
-decision's actions past its `max` or `limits.max_loop`. Output: for each, a site (a constant of
-the game function, written into its `raise _Stop(SITE, values...)`), and `located`, which
-turns a site and the values it was raised with into the interpreter's own `RuleError`, built
-by the same functions (interpreter/engine/signals.py), so both engines word and locate it alike.
+Input: the places where the generated code tests a budget exactly where the interpreter tests
+it: a turn that begins past `limits.max_turns`, a pass of a phase, a `repeat` or a decision's
+actions past its `max` or `limits.max_loop`, in a logged game and the checked version every
+operation's step against `limits.max_steps`, triggers, procedure calls and checks past
+`limits.max_chain_depth`, and a decision with no legal option. Output: for each, a site (a
+constant of the game function, written into its `raise _Stop(SITE, values...)`), and
+`stop_error`, which turns a site and the values it was raised with into the interpreter's own
+`RuleError`, built by the same functions (interpreter/engine/signals.py), so both engines word
+and locate it alike.
 
-The game function catches such a `_Stop` where it ends (interpreter/compile/flow.py): unless
-the step budget had passed first (the interpreter then stopped earlier, at a step the fast
-code does not test on its own), it scores the game as the interpreter scores a stopped one
-and returns the site in its tuple; the counts it returns are exact there, as they are at
-every loop's head. Any other `_Stop` (a rule error the code does not locate) goes to the
-interpreter, which replays the seed for its located message and counts
-(interpreter/compile/played.py `MustStop`).
+The game function catches such a `_Stop` where it ends (interpreter/compile/flow.py) and scores
+the game as the interpreter scores a stopped one, returning the site in its tuple; the counts
+it returns are exact there, as they are at every loop's head. In the fast version, which tests
+the step budget at loop heads only, a stop found past that budget is `PastSteps` instead (the
+interpreter stopped earlier): the checked version plays the seed again, to the exact stop. Any
+other `_Stop` (a rule error the code does not locate) goes to the interpreter, which replays
+the seed for its located message and counts (interpreter/compile/played.py `MustStop`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,37 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.engine.signals import RuleError, past_passes, past_steps, past_turns
+from interpreter.engine.signals import (
+    RuleError,
+    calls_too_deep,
+    checks_hold,
+    no_legal_option,
+    past_passes,
+    past_steps,
+    past_turns,
+    triggers_too_deep,
+)
+
+
+def checks_site(max_chain: int) -> tuple:
+    """Checks that still hold after `limits.max_chain_depth` rounds (no values)."""
+    return ("checks", max_chain)
+
+
+def calls_site(max_chain: int, proc: str, path: tuple) -> tuple:
+    """A call of `proc`, the step at `path`, past the calls' nesting limit (no values)."""
+    return ("calls", max_chain, proc, path)
+
+
+def triggers_site(max_chain: int, event: str, trigger: str) -> tuple:
+    """`event` raised past `limits.max_chain_depth` (no values); `trigger` its first."""
+    return ("triggers", max_chain, event, trigger)
+
+
+def no_option_site(decision: str, path: tuple) -> tuple:
+    """A decision with no legal option, at the step at `path` (raised with the decider's
+    seat index)."""
+    return ("no_option", decision, path)
 
 
 def steps_site(max_steps: int) -> tuple:
@@ -42,19 +75,23 @@ def passes_site(max_loop: int, what: str, cap_path: tuple, loop_path: tuple) -> 
     return ("passes", max_loop, what, cap_path, loop_path)
 
 
-def located(stopped: tuple) -> RuleError | None:
-    """The interpreter's error for `stopped` (a site and the values raised with it); None
-    when the values are within the site's limits (the generated code's fault)."""
+def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
+    """The interpreter's error for `stopped` (a site and the values raised with it; `names`
+    the players' names by seat index); None when the values are within the site's limits (the
+    generated code's fault)."""
     site, *values = stopped
-    if site[0] == "steps":
-        return past_steps(site[1])
-    if site[0] == "turns":
-        return past_turns(site[1], site[2])
-    passes, cap = values
-    return past_passes(passes, cap, *site[1:])
+    if site[0] == "no_option":
+        return no_legal_option(site[1], names[values[0]], site[2])
+    if site[0] == "passes":
+        return past_passes(*values, *site[1:])
+    return _BUILT[site[0]](*site[1:])
+
+
+_BUILT = {"steps": past_steps, "turns": past_turns, "checks": checks_hold,
+          "calls": calls_too_deep, "triggers": triggers_too_deep}
 
 
 def raise_at(const: Callable[[Any, str], str], site: tuple, *values: str) -> str:
     """The statement that stops the game at `site`, raising the values (their sources)
-    `located` reads; `const` is the writer's, which makes the site a constant."""
+    `stop_error` reads; `const` is the writer's, which makes the site a constant."""
     return "raise _Stop(" + ", ".join((const(site, "SE"), *values)) + ")"

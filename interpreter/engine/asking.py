@@ -16,7 +16,7 @@ from dsl.builtins import EvalError
 from dsl.compiler import Env, metered
 from interpreter.engine.compile_expr import cond
 from interpreter.engine.decisions import Option, Request, answer_key
-from interpreter.engine.signals import RuleError
+from interpreter.engine.signals import RuleError, no_legal_option
 from interpreter.engine.values import plain
 
 TIMEOUT = object()  # a controller's answer when a timer ran out before a person answered
@@ -40,8 +40,7 @@ class GameAsking:
     # -- decisions -------------------------------------------------------------------------------
     def decide(self, req: Request) -> Option | int:
         if not req.numeric and not req.options:
-            raise RuleError("no-legal-option", f"decision '{req.id}' has no legal option for "
-                            f"{req.player.name}", req.path)
+            raise no_legal_option(req.id, req.player.name, req.path)
         if not (self.forced or self.on_decision or self.script_only or self.clock.real
                 or self.expected_state is not None):
             # The common case of a simulation, in short: nothing scripted, nobody watching.

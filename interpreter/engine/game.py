@@ -37,9 +37,12 @@ from interpreter.engine.signals import (
     EndTurn,
     Goto,
     RuleError,
+    calls_too_deep,
+    checks_hold,
     past_passes,
     past_steps,
     past_turns,
+    triggers_too_deep,
 )
 from interpreter.engine.values import (
     Player,
@@ -334,9 +337,7 @@ class Game(GameBuilding, GameAsking, GameResults):
                             pending = pending or signal
                 if not fired:
                     return pending
-            raise RuleError("budget-exceeded", f"checks still hold after "
-                            f"{self.limits['max_chain_depth']} rounds of firing (their steps "
-                            "never make their condition false)", ("checks",))
+            raise checks_hold(self.limits["max_chain_depth"])
         finally:
             self.in_checks = False
 
@@ -349,8 +350,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         self.depth += 1
         if self.depth > self.limits["max_chain_depth"] * 4:
             self.depth -= 1
-            raise RuleError("budget-exceeded", f"procedure calls nest deeper than "
-                            f"{self.limits['max_chain_depth'] * 4} (calling '{proc}')", path)
+            raise calls_too_deep(self.limits["max_chain_depth"], proc, path)
 
     # -- events ----------------------------------------------------------------------------------
     def fire(self, event: str, fields: dict) -> None:
@@ -360,9 +360,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         self.depth += 1
         try:
             if self.depth > self.limits["max_chain_depth"]:
-                raise RuleError("budget-exceeded", f"triggers fired each other more than "
-                                f"{self.limits['max_chain_depth']} deep (on '{event}')",
-                                ("triggers", triggers[0].name))
+                raise triggers_too_deep(self.limits["max_chain_depth"], event, triggers[0].name)
             scope = Env({"event": fields}, self.env)
             done_groups = set()
             for trig in triggers:

@@ -61,9 +61,33 @@ class RuleError(Exception):
         self.hint = hint
 
 
-# -- the budgets' errors ---------------------------------------------------------------------
-# One text for each, built here for the interpreter (game.py, steps.py) and for the generated
-# code, which stops at the same places (interpreter/compile/stops.py).
+# -- errors both engines meet at the same places --------------------------------------------
+# One text for each, built here for the interpreter (game.py, steps.py, asking.py) and for the
+# generated code, which stops at the same places (interpreter/compile/stops.py).
+
+def checks_hold(max_chain: int) -> RuleError:
+    """The checks still fired after `limits.max_chain_depth` rounds."""
+    return RuleError("budget-exceeded", f"checks still hold after {max_chain} rounds of "
+                     "firing (their steps never make their condition false)", ("checks",))
+
+
+def calls_too_deep(max_chain: int, proc: str, path: tuple) -> RuleError:
+    """A call of `proc` (the step at `path`) deeper than four times the chain depth."""
+    return RuleError("budget-exceeded", f"procedure calls nest deeper than {max_chain * 4} "
+                     f"(calling '{proc}')", path)
+
+
+def triggers_too_deep(max_chain: int, event: str, trigger: str) -> RuleError:
+    """`event` raised deeper than `limits.max_chain_depth`; `trigger` its first trigger."""
+    return RuleError("budget-exceeded", f"triggers fired each other more than {max_chain} "
+                     f"deep (on '{event}')", ("triggers", trigger))
+
+
+def no_legal_option(decision: str, player: str, path: tuple) -> RuleError:
+    """A decision asked of `player` (a name) where no option is legal."""
+    return RuleError("no-legal-option", f"decision '{decision}' has no legal option for "
+                     f"{player}", path)
+
 
 def past_steps(max_steps: int) -> RuleError:
     """An operation counted past `limits.max_steps`."""
