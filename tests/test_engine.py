@@ -589,14 +589,23 @@ def test_a_decision_by_nobody_or_by_a_player_twice_stops_the_game_at_by(tmp_path
     err = g.result.error
     assert err is not None and err.code == "runtime-error" and err.message == message
     assert err.path == ("flow", "phases", "play", "do", 0, "by")
-    _generated_code_stops_there_too(g)
+    _generated_code_stops_there_too(g, located=True)
 
 
-def _generated_code_stops_there_too(g) -> None:
+def _generated_code_stops_there_too(g, located: bool = False) -> None:
     """The generated code stops the game itself (`Stop`, not a Python error met by chance),
-    and the interpreter's replay of that seed gives the same located error."""
+    and the interpreter's replay of that seed gives the same located error; or, `located`,
+    the generated code gives that error itself (interpreter/compile/stops.py)."""
     special = specialize(g.program, g.players_n)
     assert special is not None
+    if located:
+        played = special.play(g.seed)
+        assert played.specialized and special.fallbacks == 0
+        mine, theirs = played.result.error, g.result.error
+        assert (mine.code, mine.message, mine.path, mine.pos, mine.hint) == (
+            theirs.code, theirs.message, theirs.path, theirs.pos, theirs.hint)
+        assert played.result.to_json() == g.result.to_json()
+        return
     with pytest.raises(MustStop) as stop:
         special.try_raw(g.seed)
     assert isinstance(stop.value.cause, Stop)

@@ -20,7 +20,7 @@ from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.compile.people import Shown
-from interpreter.compile.stops import no_option_site, raise_at
+from interpreter.compile.stops import no_option_site, nobody_site, raise_at
 from interpreter.engine.decision_steps import PASS_LABEL
 from interpreter.engine.decisions import PolicyController
 
@@ -196,10 +196,10 @@ class DecisionWriter:
             raise Unsupported("`by` that is not one player")
         t = self.temp("by")
         self.emit(d, f"{t} = {who.src}")
-        if not who.safe:
-            # Nobody (none) decides: the interpreter's own behaviour, whatever it is.
+        if not who.safe:  # nobody (none) decides: the interpreter's error
             self.emit(d, f"if {t} is None:")
-            self.emit(d + 1, "raise _Stop()")
+            self.emit(d + 1, "raise _Stop()" if self.step_path is None else
+                      raise_at(self.const, nobody_site((*self.step_path, "by"))))
         return Ex(t, "player", True)
 
     def _choose_values(self, spec: dict, d: int, ctx: _Ctx) -> None:

@@ -30,7 +30,13 @@ from interpreter.compile.base import (
     _node,
     stored,
 )
-from interpreter.compile.stops import calls_site, passes_site, raise_at, triggers_site
+from interpreter.compile.stops import (
+    calls_site,
+    loose_break_site,
+    passes_site,
+    raise_at,
+    triggers_site,
+)
 from interpreter.engine.step_runtime import step_name
 
 
@@ -301,8 +307,9 @@ class EffectWriter:
             if ctx.depth == 0 and not ctx.base:
                 raise Unsupported("break outside a loop written here")
             # Only a procedure's `break` can run loose (the checker refuses the rest), where
-            # the interpreter stops with its located error: the seed goes back to it.
-            self.emit(d, "raise _Stop()")
+            # the interpreter stops with its located error.
+            self.emit(d, "raise _Stop()" if self.step_path is None else
+                      raise_at(self.const, loose_break_site(self.step_path)))
             return
         self.emit(d, "break")
 

@@ -1,14 +1,14 @@
 """Phase 5, compile (specializer): the rule errors the generated code locates itself.
 
-Input: the places where the generated code tests a budget exactly where the interpreter tests
-it: a turn that begins past `limits.max_turns`, a pass of a phase, a `repeat` or a decision's
-actions past its `max` or `limits.max_loop`, in a logged game and the checked version every
-operation's step against `limits.max_steps`, triggers, procedure calls and checks past
-`limits.max_chain_depth`, and a decision with no legal option. Output: for each, a site (a
-constant of the game function, written into its `raise _Stop(SITE, values...)`), and
-`stop_error`, which turns a site and the values it was raised with into the interpreter's own
-`RuleError`, built by the same functions (interpreter/engine/signals.py), so both engines word
-and locate it alike.
+Input: the places where the generated code meets a rule error exactly where the interpreter
+meets it: a turn that begins past `limits.max_turns`, a pass of a phase, a `repeat` or a
+decision's actions past its `max` or `limits.max_loop`, in a logged game and the checked
+version every operation's step against `limits.max_steps`, triggers, procedure calls and checks
+past `limits.max_chain_depth`, a decision with no legal option, by nobody or asking a player
+twice, a procedure's `break` outside any loop. Output: for each, a site (a constant of the game
+function, written into its `raise _Stop(SITE, values...)`), and `stop_error`, which turns a
+site and the values it was raised with into the interpreter's own `RuleError`, built by the
+same functions (interpreter/engine/signals.py), so both engines word and locate it alike.
 
 The game function catches such a `_Stop` where it ends (interpreter/compile/flow.py) and scores
 the game as the interpreter scores a stopped one, returning the site in its tuple; the counts
@@ -25,15 +25,20 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine.signals import (
+    Break,
     RuleError,
+    asked_twice,
     calls_too_deep,
     checks_hold,
+    no_decider,
     no_legal_option,
     past_passes,
     past_steps,
     past_turns,
     triggers_too_deep,
+    unheld,
 )
+from interpreter.engine.values import show
 
 
 def checks_site(max_chain: int) -> tuple:
@@ -49,6 +54,22 @@ def calls_site(max_chain: int, proc: str, path: tuple) -> tuple:
 def triggers_site(max_chain: int, event: str, trigger: str) -> tuple:
     """`event` raised past `limits.max_chain_depth` (no values); `trigger` its first."""
     return ("triggers", max_chain, event, trigger)
+
+
+def loose_break_site(path: tuple) -> tuple:
+    """A `break` at `path` (a procedure's) run outside any loop (no values)."""
+    return ("break", path)
+
+
+def twice_site(path: tuple) -> tuple:
+    """A decision whose `by`, at `path`, lists a player twice (raised with the list of seat
+    indexes)."""
+    return ("twice", path)
+
+
+def nobody_site(path: tuple) -> tuple:
+    """A decision whose `by`, at `path`, is none (no values)."""
+    return ("nobody", path)
 
 
 def no_option_site(decision: str, path: tuple) -> tuple:
@@ -80,6 +101,13 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     the players' names by seat index); None when the values are within the site's limits (the
     generated code's fault)."""
     site, *values = stopped
+    if site[0] == "break":
+        return unheld(Break, site[1])
+    if site[0] == "twice":
+        seats = values[0]
+        return asked_twice(next(names[p] for i, p in enumerate(seats) if p in seats[:i]), site[1])
+    if site[0] == "nobody":
+        return no_decider(show(None), site[1])
     if site[0] == "no_option":
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":

@@ -17,7 +17,7 @@ from interpreter.engine import compile_expr as cx
 from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Option, Request, option_for_value
 from interpreter.engine.race import RaceSpec, run_race
-from interpreter.engine.signals import Break, RuleError
+from interpreter.engine.signals import Break, asked_twice, no_decider
 from interpreter.engine.step_runtime import count_use, label_later, within_limit
 from interpreter.engine.values import Player, Zone, show
 
@@ -35,10 +35,8 @@ def _deciders(who: Any, path: tuple, many: bool = True) -> Any:
         twice = [p.name for i, p in enumerate(who) if any(p is q for q in who[:i])]
         if not twice:
             return who
-        raise RuleError("runtime-error", f"{twice[0]} is asked twice in one decision",
-                        path + ("by",), hint="list each player once in `by`")
-    raise RuleError("runtime-error", f"a decision needs a player to decide, not {show(who)}",
-                    path + ("by",))
+        raise asked_twice(twice[0], path + ("by",))
+    raise no_decider(show(who), path + ("by",))
 
 
 class DecisionSteps:

@@ -43,6 +43,7 @@ from interpreter.engine.signals import (
     past_steps,
     past_turns,
     triggers_too_deep,
+    unheld,
 )
 from interpreter.engine.values import (
     Player,
@@ -51,22 +52,6 @@ from interpreter.engine.values import (
     plain,
     ref,
 )
-
-# An interrupt that nothing around it takes (a procedure's `break` called outside any loop,
-# an `end_turn` called where there are no turns), told in the language's words.
-_NOTHING_TAKES = {
-    Break: "'break' ran outside any repeat or for_each",
-    EndTurn: "'end_turn' ran outside a turn",
-    EndPhase: "'end_phase' ran outside a phase",
-    Goto: "'goto' ran outside a phase",
-}
-_NOTHING_TAKES_HINT = {
-    Break: "a procedure's break leaves the loop around its call: call it inside a repeat or "
-           "for_each, or end the procedure another way",
-    EndTurn: "call this where players take turns (a phase with `turns`)",
-    EndPhase: "use it in a phase's steps or in a procedure called from them",
-    Goto: "use it in a phase's steps or in a procedure called from them",
-}
 
 
 @dataclass
@@ -143,8 +128,7 @@ class Game(GameBuilding, GameAsking, GameResults):
             except EndGame as e:
                 reason, winners = e.reason, e.winners
             except (EndTurn, EndPhase, Break, Goto) as e:
-                raise RuleError("runtime-error", _NOTHING_TAKES[type(e)], e.path,
-                                hint=_NOTHING_TAKES_HINT[type(e)]) from None
+                raise unheld(type(e), e.path) from None
         except RuleError as e:
             error = e
             reason = f"stopped: {e.message}"

@@ -62,6 +62,28 @@ class RuleError(Exception):
 
 
 # -- errors both engines meet at the same places --------------------------------------------
+# An interrupt that nothing around it takes (a procedure's `break` called outside any loop, an
+# `end_turn` called where there are no turns), told in the language's words.
+_UNHELD = {
+    Break: ("'break' ran outside any repeat or for_each",
+            "a procedure's break leaves the loop around its call: call it inside a repeat or "
+            "for_each, or end the procedure another way"),
+    EndTurn: ("'end_turn' ran outside a turn",
+              "call this where players take turns (a phase with `turns`)"),
+    EndPhase: ("'end_phase' ran outside a phase",
+               "use it in a phase's steps or in a procedure called from them"),
+    Goto: ("'goto' ran outside a phase", "use it in a phase's steps or in a procedure called "
+           "from them"),
+}
+
+
+def unheld(kind: type, path: tuple) -> RuleError:
+    """An interrupt of the flow (`Break`, `EndTurn`, `EndPhase`, `Goto`) raised by the step
+    at `path` where nothing around it takes it."""
+    said, hint = _UNHELD[kind]
+    return RuleError("runtime-error", said, path, hint=hint)
+
+
 # One text for each, built here for the interpreter (game.py, steps.py, asking.py) and for the
 # generated code, which stops at the same places (interpreter/compile/stops.py).
 
@@ -81,6 +103,17 @@ def triggers_too_deep(max_chain: int, event: str, trigger: str) -> RuleError:
     """`event` raised deeper than `limits.max_chain_depth`; `trigger` its first trigger."""
     return RuleError("budget-exceeded", f"triggers fired each other more than {max_chain} "
                      f"deep (on '{event}')", ("triggers", trigger))
+
+
+def asked_twice(player: str, path: tuple) -> RuleError:
+    """A decision's `by` (at `path`) that lists `player` (a name) twice."""
+    return RuleError("runtime-error", f"{player} is asked twice in one decision", path,
+                     hint="list each player once in `by`")
+
+
+def no_decider(shown: str, path: tuple) -> RuleError:
+    """A decision whose `by` (at `path`) names no player but the value `shown`."""
+    return RuleError("runtime-error", f"a decision needs a player to decide, not {shown}", path)
 
 
 def no_legal_option(decision: str, player: str, path: tuple) -> RuleError:
