@@ -25,7 +25,7 @@ from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.compile.people import Shown
-from interpreter.compile.stops import raise_at, twice_site
+from interpreter.compile.stops import twice_site
 
 
 class DeciderWriter:
@@ -69,8 +69,7 @@ class DeciderWriter:
         dl, picks, w, c = self.temp("dl"), self.temp("pk"), self.temp("w"), self.temp("ch")
         e(d, f"{dl} = list({who.src})")
         e(d, f"if len(set({dl})) != len({dl}):")
-        e(d + 1, "raise _Stop()" if self.step_path is None else  # a player asked twice
-          raise_at(self.const, twice_site((*self.step_path, "by")), dl))
+        e(d + 1, self.stop_at(lambda step: twice_site((*step, "by")), dl))  # asked twice
         e(d, f"{picks} = {{}}")
         e(d, f"for {w} in {dl}:")
         bounds = []

@@ -20,7 +20,7 @@ from typing import Any
 
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.compile.people import Shown
-from interpreter.compile.stops import no_option_site, nobody_site, raise_at
+from interpreter.compile.stops import no_option_site, nobody_site
 from interpreter.engine.decision_steps import PASS_LABEL
 from interpreter.engine.decisions import PolicyController
 
@@ -33,11 +33,8 @@ class DecisionWriter:
 
     # -- choose ----------------------------------------------------------------------------------
     def no_option(self, did: str, who: Ex) -> str:
-        """The statement that stops the game where a decision of `who` has no legal option:
-        the interpreter's error, located at the step (interpreter/compile/stops.py)."""
-        if self.step_path is None:
-            return "raise _Stop()"  # the interpreter locates it
-        return raise_at(self.const, no_option_site(did, self.step_path), who.src)
+        """The stop where a decision of `who` has no legal option (its step's error)."""
+        return self.stop_at(lambda step: no_option_site(did, step), who.src)
 
     def _s_choose(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # A prompt and labels are people's, worked out only when someone reads them.
@@ -198,8 +195,7 @@ class DecisionWriter:
         self.emit(d, f"{t} = {who.src}")
         if not who.safe:  # nobody (none) decides: the interpreter's error
             self.emit(d, f"if {t} is None:")
-            self.emit(d + 1, "raise _Stop()" if self.step_path is None else
-                      raise_at(self.const, nobody_site((*self.step_path, "by"))))
+            self.emit(d + 1, self.stop_at(lambda step: nobody_site((*step, "by"))))
         return Ex(t, "player", True)
 
     def _choose_values(self, spec: dict, d: int, ctx: _Ctx) -> None:

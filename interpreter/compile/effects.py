@@ -30,13 +30,7 @@ from interpreter.compile.base import (
     _node,
     stored,
 )
-from interpreter.compile.stops import (
-    calls_site,
-    loose_break_site,
-    passes_site,
-    raise_at,
-    triggers_site,
-)
+from interpreter.compile.stops import calls_site, loose_break_site, raise_at, triggers_site
 from interpreter.engine.step_runtime import step_name
 
 
@@ -273,17 +267,6 @@ class EffectWriter:
             self.emit(d2 + 1, "break")
         self.after_loop(guard, d, limit, exits)
 
-    def loop_stop(self, what: str, key: str, passes: str, cap: str | None) -> str:
-        """The statement a loop's guard stops the game with: located as the interpreter
-        locates it (interpreter/compile/stops.py), at the loop's `key` in the step being
-        written, its own `max` (`cap`) named `what`; where the step's path is not known, a
-        stop the interpreter locates."""
-        if self.step_path is None:
-            return "raise _Stop()"
-        where = (*self.step_path, key)
-        return raise_at(self.const, passes_site(self.max_loop, what, where, where), passes,
-                        cap or "None")
-
     def after_loop(self, guard: int, d: int, limit: str, exits: int) -> None:
         """What follows a loop written at depth `d` whose guard (`if LIMIT or steps > ...:`
         and its `raise`) is at `self.lines[guard]`.
@@ -308,8 +291,7 @@ class EffectWriter:
                 raise Unsupported("break outside a loop written here")
             # Only a procedure's `break` can run loose (the checker refuses the rest), where
             # the interpreter stops with its located error.
-            self.emit(d, "raise _Stop()" if self.step_path is None else
-                      raise_at(self.const, loose_break_site(self.step_path)))
+            self.emit(d, self.stop_at(loose_break_site))
             return
         self.emit(d, "break")
 
@@ -341,8 +323,7 @@ class EffectWriter:
                        bound=e.bound, zone=e.zone)
             scope[k] = e
         # Past the nesting limit, the interpreter's error, once the arguments are worked out.
-        stop = ("raise _Stop()" if self.step_path is None else
-                raise_at(self.const, calls_site(self.max_chain, spec["call"], self.step_path)))
+        stop = self.stop_at(lambda step: calls_site(self.max_chain, spec["call"], step))
         if past == "True":
             self.emit(d, stop)
             return

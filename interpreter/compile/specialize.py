@@ -142,6 +142,7 @@ from interpreter.compile.positions import PositionWriter
 from interpreter.compile.races import RaceWriter
 from interpreter.compile.raised import RaisedWriter, raise_entry
 from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
+from interpreter.compile.stops import StopWriter
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
 from interpreter.engine.asking import TIMEOUT, Raised, ScriptEnded
@@ -177,7 +178,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
            MeterWriter, NumberWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
            ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
-           PositionWriter, CountsWriter):
+           PositionWriter, CountsWriter, StopWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,

@@ -123,3 +123,21 @@ def raise_at(const: Callable[[Any, str], str], site: tuple, *values: str) -> str
     """The statement that stops the game at `site`, raising the values (their sources)
     `stop_error` reads; `const` is the writer's, which makes the site a constant."""
     return "raise _Stop(" + ", ".join((const(site, "SE"), *values)) + ")"
+
+
+class StopWriter:
+    """The stops of the step being written; `self` is the specializer's writer."""
+
+    def stop_at(self, site_of: Callable[[tuple], tuple], *values: str) -> str:
+        """The statement that stops the game at the site `site_of` makes of the data path of
+        the step being written; where that path is not known, a stop the interpreter
+        locates (by replaying the seed)."""
+        if self.step_path is None:
+            return "raise _Stop()"
+        return raise_at(self.const, site_of(self.step_path), *values)
+
+    def loop_stop(self, what: str, key: str, passes: str, cap: str | None) -> str:
+        """The stop of a loop's guard: the loop at `key` in the step being written, past its
+        own `max` (`cap`, named `what`) or `limits.max_loop` on pass `passes`."""
+        return self.stop_at(lambda step: passes_site(self.max_loop, what, (*step, key),
+                                                     (*step, key)), passes, cap or "None")
