@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from interpreter.compile.played import GeneratorFault
 from interpreter.compile.specialize import specialize
+from interpreter.compile.stops import passes_site, twice_site
 from interpreter.engine.setup import load
 from interpreter.simulate.runner import Setup, _interpreted, play_game
 from tests.test_generated_builtins import _write
@@ -264,3 +266,17 @@ def test_simulate_records_a_located_stop_as_the_interpreter_does(tmp_path, case)
         want, want_counts = _interpreted(program, setup, f"s:{seed}", seed)
         assert not record.replayed and record.error is not None
         assert record == want and counts == want_counts, seed
+
+
+@pytest.mark.parametrize("stopped", [
+    (passes_site(41, "this repeat", ("flow",), ("flow",)), 3, None),  # pass 3 of at most 41
+    (twice_site(("flow",)), [0, 1]),                                  # nobody asked twice
+])
+def test_a_stop_within_its_limits_is_reported_as_the_generators_fault(tmp_path, stopped):
+    # The generated code said it stopped where nothing was past its limit: a bug of the code
+    # generator, reported as such, never shown as the rules' error.
+    special = specialize(load(_ruleset(tmp_path, "a turn past max_turns")).program)
+    real = special.play_raw
+    special.play_raw = lambda seed: (*real(seed)[:-2], stopped, real(seed)[-1])
+    with pytest.raises(GeneratorFault, match="within its limits"):
+        special.play(0)

@@ -105,7 +105,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return unheld(Break, site[1])
     if site[0] == "twice":
         seats = values[0]
-        return asked_twice(next(names[p] for i, p in enumerate(seats) if p in seats[:i]), site[1])
+        again = [names[p] for i, p in enumerate(seats) if p in seats[:i]]
+        return asked_twice(again[0], site[1]) if again else None
     if site[0] == "nobody":
         return no_decider(show(None), site[1])
     if site[0] == "no_option":
