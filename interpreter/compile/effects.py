@@ -323,11 +323,11 @@ class EffectWriter:
                        bound=e.bound, zone=e.zone)
             scope[k] = e
         # Past the nesting limit, the interpreter's error, once the arguments are worked out.
-        stop = self.stop_at(lambda step: calls_site(self.max_chain, spec["call"], step))
-        if past == "True":
-            self.emit(d, stop)
-            return
         if past:
+            stop = self.stop_at(lambda step: calls_site(self.max_chain, spec["call"], step))
+            if past == "True":
+                self.emit(d, stop)
+                return
             self.emit(d, f"if {past}:")
             self.emit(d + 1, stop)
         # A procedure sees the game's names and its arguments, not the caller's bindings.
@@ -467,11 +467,11 @@ class EffectWriter:
         scope = {"event": Ex("", "event", True, const=dict(fields or {}))}
         depth = ctx.depth + 1
         past = ctx.deeper_than(depth, self.max_chain)
-        stop = raise_at(self.const, triggers_site(self.max_chain, event, trigs[0].name))
-        if past == "True":
-            self.emit(d, stop)  # the interpreter's chain-depth error
-            return
-        if past:
+        if past:  # the interpreter's chain-depth error
+            stop = raise_at(self.const, triggers_site(self.max_chain, event, trigs[0].name))
+            if past == "True":
+                self.emit(d, stop)
+                return
             self.emit(d, f"if {past}:")
             self.emit(d + 1, stop)
         if ctx.inline >= _MAX_INLINE:

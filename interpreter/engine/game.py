@@ -156,11 +156,11 @@ class Game(GameBuilding, GameAsking, GameResults):
                 None if (ph.until is not None or ph.while_ is not None) else 1)
             cap = ph.most(env) if ph.most is not None else None
             passes = 0
+            where = ("flow", "phases", name, "repeat")
             while n_times is None or passes < n_times:
                 if ph.while_ is not None and not ph.while_(env):
                     break
                 passes += 1
-                where = ("flow", "phases", name, "repeat")
                 past = past_passes(passes, cap, self.limits["max_loop"], f"phase '{name}'",
                                    where + ("max",), where)
                 if past is not None:

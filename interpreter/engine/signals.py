@@ -62,6 +62,10 @@ class RuleError(Exception):
 
 
 # -- errors both engines meet at the same places --------------------------------------------
+# One text for each, built here for the interpreter (game.py, steps.py, asking.py,
+# decision_steps.py) and for the generated code, which stops at the same places
+# (interpreter/compile/stops.py).
+
 # An interrupt that nothing around it takes (a procedure's `break` called outside any loop, an
 # `end_turn` called where there are no turns), told in the language's words.
 _UNHELD = {
@@ -83,9 +87,6 @@ def unheld(kind: type, path: tuple) -> RuleError:
     said, hint = _UNHELD[kind]
     return RuleError("runtime-error", said, path, hint=hint)
 
-
-# One text for each, built here for the interpreter (game.py, steps.py, asking.py) and for the
-# generated code, which stops at the same places (interpreter/compile/stops.py).
 
 def checks_hold(max_chain: int) -> RuleError:
     """The checks still fired after `limits.max_chain_depth` rounds."""

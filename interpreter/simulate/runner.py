@@ -221,7 +221,8 @@ def play_game(program: Program, setup: Setup, seed: str, index: int,
         err = None
         try:
             raw = special.try_raw(seed, track=True)
-            err = special.error_of(raw)  # a budget the generated code locates: no replay
+            if raw[-2] is not None:  # a rule error the generated code locates: no replay
+                err = special.error_of(raw)
         except MustStop as e:  # the interpreter's game must stop with an error (below)
             raw, stop = None, e
         except Exception as e:  # a fault of the code generator, not of the rules
