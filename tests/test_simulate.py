@@ -341,7 +341,7 @@ def test_a_fault_of_the_interpreter_in_one_game_is_reported_not_raised(monkeypat
 @pytest.mark.parametrize("fault,said", [
     (TypeError("a generator bug"), "TypeError: a generator bug"),
     (Stop(), "GeneratorFault: the generated code stopped the game as a rule error or a budget "
-             "would, but the reference interpreter's game went on")])
+             "would, but its checked version's game went on")])
 def test_a_fault_of_the_generated_code_is_reported_not_hidden_by_a_replay(monkeypatch, fault,
                                                                           said):
     # A Python error that is no rule's, or a stop where the interpreter's game goes on.
@@ -670,15 +670,12 @@ def test_generated_games_say_so_and_warn_of_nothing():
 
 
 def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
-    # A game the generated code cannot finish exactly (here: a remainder by zero in the
-    # seventh round, which the interpreter reports as a located error) is played again by
-    # the reference interpreter; the report counts such games and names the first one's seed.
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    assert "add: {current.score: turn_total}" in text
-    path = tmp_path / "short.yaml"
-    path.write_text(text.replace("add: {current.score: turn_total}",
-                                 'add: {current.score: "turn_total + 12 % (round - 7)"}'),
-                    encoding="utf-8")
+    # A game the generated code cannot finish exactly (here: a list read past its end in
+    # the seventh round, which the interpreter reports as a located error) is played again
+    # by the reference interpreter; the report counts such games and names the first one's
+    # seed.
+    path = _changed_pig(tmp_path, 'add: {current.score: "turn_total + [0, 0, 0, 0, 0, 0]'
+                                  '[round - 1]"}')
     done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
     assert done.exit_code == 1  # games stopped with an error
     out = json.loads(done.stdout)
@@ -691,6 +688,28 @@ def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
             "interpreter played again for its located message and exact counts; the first is "
             "seed 3:") in report
     assert simulate_json(PIG, "--games", "20")["replayed"] == {"games": 0, "stopped": 0}
+
+
+def _changed_pig(tmp_path, scored: str) -> Path:
+    """Pig whose banked score is `scored` (a step) instead."""
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    assert "add: {current.score: turn_total}" in text
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace("add: {current.score: turn_total}", scored), encoding="utf-8")
+    return path
+
+
+def test_games_stopped_by_a_division_by_zero_are_not_played_again(tmp_path):
+    # A remainder by zero in the seventh round: the generated code stops those games itself
+    # with the interpreter's located error (the interpreter replayed each before).
+    path = _changed_pig(tmp_path, 'add: {current.score: "turn_total + 12 % (round - 7)"}')
+    done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
+    assert done.exit_code == 1
+    out = json.loads(done.stdout)
+    assert out["engine"] == "generated" and 0 < out["errors"]["games"] < 20
+    assert out["replayed"] == {"games": 0, "stopped": 0}
+    first = out["errors"]["first"]
+    assert (first["message"], first["line"], first["column"]) == ("modulo by zero", 60, 46)
 
 
 def test_games_stopped_on_a_budget_the_generated_code_locates_are_not_played_again(tmp_path):

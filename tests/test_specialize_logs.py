@@ -87,10 +87,20 @@ def _changed_pig(tmp_path, old: str, new: str) -> str:
 
 
 def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
-    # A remainder by zero in the fourth round, which the generated code does not locate.
+    # A list read past its end in the fourth round, which the generated code does not
+    # locate.
+    path = _changed_pig(tmp_path, "add: {current.score: turn_total}",
+                        'add: {current.score: "turn_total + [0, 0, 0][round - 1]"}')
+    assert _same_logs(path, range(20)) < 20  # some games reach the fourth round
+
+
+def test_a_division_by_zero_is_logged_by_the_generated_code_to_its_error(tmp_path):
+    # A remainder by zero in the fourth round: the logged game stops there by itself.
     path = _changed_pig(tmp_path, "add: {current.score: turn_total}",
                         'add: {current.score: "turn_total + 12 % (round - 4)"}')
-    assert _same_logs(path, range(20)) < 20  # some games reach the fourth round
+    assert _same_logs(path, range(20)) == 20
+    program = load(path).program
+    assert any(new_game(program, None, {}, seed=seed).run().error for seed in range(20))
 
 
 @pytest.mark.parametrize("limit", ["max_turns: 5", "max_steps: 60"])

@@ -311,6 +311,22 @@ def test_shipwrecked_gives_the_interpreters_games(sets, seats, players):
 
 
 
+@pytest.mark.parametrize("during", [
+    "0 // (turn - 3) == 0 and grabbing",                         # fails in the third turn
+    "count([d for d in range(0, 100) if d > turn]) > 0 and grabbing",  # counts work
+])
+def test_a_hazard_that_never_happens_still_tests_its_during(tmp_path, during):
+    # At rate 0 (the default) a knock never happens, but Game.advance tests its `during` at
+    # every stretch of time all the same: that test's error stops the game, its work counts.
+    # The generated code dropped the hazard, test and all, and played on.
+    text = Path(SHIPWRECKED).read_text(encoding="utf-8")
+    assert "    during: grabbing\n" in text
+    path = tmp_path / "shipwrecked_during.yaml"
+    path.write_text(text.replace("    during: grabbing\n", f'    during: "{during}"\n'),
+                    encoding="utf-8")
+    assert _same(str(path), range(6)) == (6 if "//" in during else 0)
+
+
 @pytest.mark.parametrize("wanted", [
     "item in matching",                                               # one set for all
     "item not in matching",                                           # its complement

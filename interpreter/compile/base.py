@@ -133,6 +133,9 @@ def data_holds(data: Any, test: Any) -> bool:
 
 
 COUNTS_WORK = re.compile(r"\bwk\b")  # generated source that counts work where it runs
+# Generated source that may stop the game at a located site (interpreter/compile/stops.py): it
+# must run where the interpreter would meet that error, never earlier.
+LOCATES = re.compile(r"\b_SE\d")
 
 HOIST_FAILED = object()  # `_HF`: a lookup worked out ahead of its items could not be made
 
@@ -145,6 +148,10 @@ def tried(lookup: Any) -> Any:
         return lookup()
     except RULE_ERRORS:
         return HOIST_FAILED
+    except Stop as stop:  # a rule error located there: it may not be read (a budget stops)
+        if stop.args:
+            return HOIST_FAILED
+        raise
 
 
 def _forced_answer(queue: Any, did: str) -> Any:
@@ -282,6 +289,14 @@ def halt() -> bool:
     """A rule error met inside an expression (a lookup worked out ahead of its items that could
     not be made, read where the rules read it): the interpreter's game stops there."""
     raise Stop()
+
+
+def nonzero(b: Any, site: tuple) -> Any:
+    """A divisor in the versions that locate their rule errors: zero stops the game at
+    `site` (interpreter/compile/stops.py `expr_site`), as the interpreter's division stops."""
+    if b == 0:
+        raise Stop(site)
+    return b
 
 
 def over() -> bool:

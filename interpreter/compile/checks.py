@@ -52,13 +52,16 @@ class CheckWriter:
         pending = self._checks(d, ctx) if self.checks else None
         end = self.p.data.get("end") or {}
         if "when" in end:
-            c = self.cond(end["when"], {})
+            c = self.cond_at(end["when"], {}, path=("end", "when"))
             if c.const is not False:
                 self.emit(d, f"if {c.src}:")
                 self.emit(d + 1, "raise _EndGame()")
         if pending is not None:
             self.emit(d, f"if {pending} is not None:")
             self.emit(d + 1, f"raise {pending}")
+
+    def _when(self, name: str, spec: dict, scope: dict) -> Ex:
+        return self.cond_at(spec["when"], scope, path=("checks", name, "when"))
 
     def _checks(self, d: int, ctx: _Ctx) -> str | None:
         """As Game._run_checks: rounds in which every check is examined (for each player
@@ -74,14 +77,14 @@ class CheckWriter:
                     raise Unsupported("checks for each of many players")
                 for i in range(self.n):
                     scope = {"player": Ex(str(i), "player", True)}
-                    bindings.append(((name, spec), scope, self.cond(spec["when"], scope), i))
+                    bindings.append(((name, spec), scope, self._when(name, spec, scope), i))
             elif spec.get("for_each") == "team":  # every team, in order (Game._check_bindings)
                 for k in range(len(self.team_names)):
                     scope = {"team": Ex(str(k), "team", True, k)}
-                    bindings.append(((name, spec), scope, self.cond(spec["when"], scope),
+                    bindings.append(((name, spec), scope, self._when(name, spec, scope),
                                      ("team", k)))
             else:
-                bindings.append(((name, spec), {}, self.cond(spec["when"], {}), None))
+                bindings.append(((name, spec), {}, self._when(name, spec, {}), None))
         live = [(spec, scope, c, i) for spec, scope, c, i in bindings if c.const is not False]
         if not live:
             return None
@@ -120,7 +123,7 @@ class CheckWriter:
     # -- effects ---------------------------------------------------------------------------------
     def _s_eliminate(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "eliminate", "because")  # the reason is narration: off here
-        who = self.expr(_node(spec["eliminate"]), ctx.scope)
+        who = self.value_at(spec["eliminate"], ctx.scope, "eliminate")
         if who.kind != "player":
             raise Unsupported("eliminate")
         if self.logged:  # as steps._eliminate: logged the first time, with its reason
@@ -143,7 +146,7 @@ class CheckWriter:
         var = self.vars.get(of)
         if var is None or var[0] != "player" or var[2] not in _NUMS:
             raise Unsupported("transfer of something not a number per player")
-        amount = self.expr(_node(spec["transfer"]), ctx.scope)
+        amount = self.value_at(spec["transfer"], ctx.scope, "transfer")
         if amount.kind not in _NUMS or not self._fits(var[2], amount.kind):
             raise Unsupported("transfer amount")
         if amount.const is not _NO and amount.const >= 0:

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import math
 
-from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node, data_holds
+from interpreter.compile.base import (
+    _NO,
+    _NUMS,
+    COUNTS_WORK,
+    Ex,
+    Unsupported,
+    _Ctx,
+    data_holds,
+)
 
 
 class ClockWriter:
@@ -46,7 +54,7 @@ class ClockWriter:
     def _s_start_timer(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "start_timer", "seconds")
         t = spec["start_timer"]
-        s = self.expr(_node(spec["seconds"]), ctx.scope)
+        s = self.value_at(spec["seconds"], ctx.scope, "seconds")
         if s.kind not in _NUMS:
             raise Unsupported("timer seconds")
         self.emit(d, f"TS_{t} = {s.src}")
@@ -80,7 +88,7 @@ class ClockWriter:
 
     def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "wait")
-        self.advance(self.expr(_node(spec["wait"]), ctx.scope), d, ctx)
+        self.advance(self.value_at(spec["wait"], ctx.scope, "wait"), d, ctx)
         self.after_op(d, None, ctx)
 
     @property
@@ -122,19 +130,21 @@ class ClockWriter:
         for event, spec in (self.data.get("events") or {}).items():
             if "hazard" not in spec:
                 continue
-            rate = self.expr(_node(spec["hazard"]), {})
+            rate = self.value_at(spec["hazard"], {}, path=("events", event, "hazard"))
             if rate.kind not in _NUMS:
                 raise Unsupported("hazard rate")
             never = rate.const is not _NO and rate.const <= 0
-            if never and not self.logged:
-                continue  # never happens, and draws nothing
             during = None
             if "during" in spec:
-                during = self.cond(spec["during"], {})
+                during = self.cond_at(spec["during"], {}, path=("events", event, "during"))
                 if during.const is False:
                     continue
                 if during.const is True:
                     during = None
+            if never and not self.logged and (during is None or (
+                    during.safe and not COUNTS_WORK.search(during.src))):
+                continue  # never happens, draws nothing, and its test can neither fail nor
+                # count work (Game.advance tests it all the same)
             asked.append((event, rate, during, never))
         return asked
 
@@ -169,7 +179,7 @@ class ClockWriter:
             for _, _, during, _ in hazards:  # a logged game counts the queries all the same
                 if during is not None:
                     self.emit(d1, f"if {during.src}:")
-                self.emit(d1 + (during is not None), "hq += 1")
+                self.emit(d1 + (during is not None), "hq += 1" if self.logged else "pass")
             self.emit(d1, f"now = now + {s}")  # the same float as Game.advance's
             return
         self.emit(d1, f"{start} = now")
@@ -184,8 +194,8 @@ class ClockWriter:
             if during is not None:
                 self.emit(d1, f"if {during.src}:")
                 dd = d1 + 1
-            if self.logged:
-                self.emit(dd, "hq += 1")  # Game.advance counts every query, even at rate 0
+            if self.logged or never:  # Game.advance counts every query, even at rate 0
+                self.emit(dd, "hq += 1" if self.logged else "pass")
                 if never:
                     continue
             # As SeededChance.hazard: no draw for a rate <= 0; else one draw, 0.0 at rate 1.

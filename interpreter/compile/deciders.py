@@ -64,7 +64,7 @@ class DeciderWriter:
         if type(sealed) is not bool:
             raise Unsupported("sealed")
         if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         e = self.emit
         dl, picks, w, c = self.temp("dl"), self.temp("pk"), self.temp("w"), self.temp("ch")
         e(d, f"{dl} = list({who.src})")

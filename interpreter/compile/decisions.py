@@ -53,10 +53,11 @@ class DecisionWriter:
         named = self._named(opts, ("if", "do", "duration", "limit", "label"))
         values = [k for k, _ in named]
         if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         who = self._decider(spec, d, ctx)
         base = self._chosen_base(did, values)
-        conds = [self.cond(o["if"], ctx.scope) if "if" in o else _lit(True) for _, o in named]
+        conds = [self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o else _lit(True)
+                 for k, o in named]
         limits = [self._limit(did, k, o) for k, o in named]
         static = [i for i, c in enumerate(conds) if c.const is True and limits[i] is None]
         dynamic = any(lim is not None for lim in limits) or (
@@ -114,7 +115,8 @@ class DecisionWriter:
             if limits[i] is not None:
                 self._count_use(limits[i], who, d + 1)
             if "duration" in o:
-                self.advance(self.expr(_node(o["duration"]), ctx.scope), d + 1, ctx)
+                self.advance(self.value_at(o["duration"], ctx.scope, "options", named[i][0],
+                                           "duration"), d + 1, ctx)
             self.block(o.get("do"), d + 1, ctx)
 
     def _labels(self, named: list[tuple[str, dict]], c: str, d: int, ctx: _Ctx,
@@ -205,7 +207,7 @@ class DecisionWriter:
         option_for_value; a zone gives what it holds."""
         did = spec["choose"]
         if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         who = self._decider(spec, d, ctx)
         opts = self._as_list(self.expr(_node(spec["options"]), ctx.scope))
         kind = opts.kind[5:] if opts.kind.startswith("list:") else ""
@@ -252,7 +254,7 @@ class DecisionWriter:
         (default 0) to `max` (default 10**9), both worked out when asked."""
         did = spec["choose"]
         if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         who = self._decider(spec, d, ctx)
         bounds = []
         for key, default in (("min", 0), ("max", 10 ** 9)):
@@ -430,7 +432,7 @@ class DecisionWriter:
         if len(set(values)) != len(values):
             raise Unsupported("an option named pass")
         who = self._decider(spec, d, ctx)
-        points = self.expr(_node(spec["points"]), ctx.scope)
+        points = self.value_at(spec["points"], ctx.scope, "points")
         if points.kind not in _NUMS:
             raise Unsupported("points")
         costs = []
@@ -454,8 +456,8 @@ class DecisionWriter:
         e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
         e(d1 + 1, self.loop_stop("", "actions", passes, None))
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
-        tests = self._guards([self.cond(o["if"], ctx.scope) if "if" in o else _lit(True)
-                              for _, o in named], d1)
+        tests = self._guards([self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o
+                              else _lit(True) for k, o in named], d1)
         tests = [None if t is None else t + [f"{costs[i]!r} <= {left}"] + (
             [self._within(limits[i], who)] if limits[i] is not None else [])
             for i, t in enumerate(tests)]
@@ -495,13 +497,14 @@ class DecisionWriter:
             e(d1 + 1, "break")
         # A `break` in an option's steps leaves the actions (steps._actions catches Break).
         inner = ctx.inside(in_loop=True)
-        for i, (_, o) in enumerate(named):
+        for i, (k, o) in enumerate(named):
             e(d1, f"{'if' if i == 0 else 'elif'} {c} == {i}:")
             e(d1 + 1, f"{left} -= {costs[i]!r}")
             if limits[i] is not None:
                 self._count_use(limits[i], who, d1 + 1)
             if "duration" in o:
-                self.advance(self.expr(_node(o["duration"]), ctx.scope), d1 + 1, ctx)
+                self.advance(self.value_at(o["duration"], ctx.scope, "options", k, "duration"),
+                             d1 + 1, ctx)
             if o.get("do"):
                 self.block(o["do"], d1 + 1, inner)
         if self.flag_exits != exits:  # an `end_turn` in the loop left it by flag

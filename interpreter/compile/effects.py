@@ -105,7 +105,7 @@ class EffectWriter:
         pairs, texts = [], list(spec["set"])
         for text, value in spec["set"].items():
             target, kind, name = self._target(text, ctx)
-            v = self.expr(_node(value), ctx.scope)
+            v = self.value_at(value, ctx.scope, "set", text)
             if not self._fits(kind, v.kind):
                 raise Unsupported(f"set {text}: {v.kind} into {kind}")
             pairs.append((target, v, name))
@@ -150,7 +150,7 @@ class EffectWriter:
         sums: list[str] = []
         for text, value in spec["add"].items():
             target, kind, name = self._target(text, ctx, read=True)
-            v = self.expr(_node(value), ctx.scope)
+            v = self.value_at(value, ctx.scope, "add", text)
             if kind == "?" and self.list_kinds.get(name, "") is None and v.kind != "list:?" \
                     and v.kind.split(":")[-1] in ITEM_KINDS:
                 # A list whose items nothing earlier told: what is added to it tells (no code
@@ -167,8 +167,8 @@ class EffectWriter:
         if lists:
             self._add_to_lists(pairs, lists, d, ctx)
             return
-        low = self.expr(_node(spec["min"]), ctx.scope) if "min" in spec else None
-        high = self.expr(_node(spec["max"]), ctx.scope) if "max" in spec else None
+        low = self.value_at(spec["min"], ctx.scope, "min") if "min" in spec else None
+        high = self.value_at(spec["max"], ctx.scope, "max") if "max" in spec else None
         for b in (low, high):
             if b is not None and not all(self._fits(self._target(t, ctx, True)[1], b.kind)
                                          for t in spec["add"]):
@@ -228,7 +228,7 @@ class EffectWriter:
 
     def _s_if(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "if", "then", "else")
-        c = self.cond(spec["if"], ctx.scope)
+        c = self.cond_at(spec["if"], ctx.scope, "if")
         if c.const is True:
             self.block(spec.get("then"), d, ctx)
         elif c.const is False:
@@ -243,10 +243,10 @@ class EffectWriter:
     def _s_repeat(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "repeat", "times", "while", "until", "max")
         sc = ctx.scope
-        times = self.expr(_node(spec["times"]), sc) if "times" in spec else None
-        while_ = self.cond(spec["while"], sc) if "while" in spec else None
-        until = self.cond(spec["until"], sc) if "until" in spec else None
-        most = self.expr(_node(spec["max"]), sc) if "max" in spec else None
+        times = self.value_at(spec["times"], sc, "times") if "times" in spec else None
+        while_ = self.cond_at(spec["while"], sc, "while") if "while" in spec else None
+        until = self.cond_at(spec["until"], sc, "until") if "until" in spec else None
+        most = self.value_at(spec["max"], sc, "max") if "max" in spec else None
         for x in (times, most):
             if x is not None and x.kind != "int":
                 raise Unsupported("repeat count")
@@ -314,7 +314,7 @@ class EffectWriter:
             raise Unsupported("procedures nest too deeply to write out")
         scope = {}
         for k, v in (spec.get("with") or {}).items():
-            e = self.expr(_node(v), ctx.scope)
+            e = self.value_at(v, ctx.scope, "with", k)
             if e.src and e.const is _NO and e.kind not in ("die", "dice", "timer"):
                 t = self.temp("a")
                 self.emit(d, f"{t} = {stored(e)}")  # a value, as in set
@@ -340,7 +340,7 @@ class EffectWriter:
         """As steps._for_each: the body once per item of the list as it was at the start
         (lists are never changed in place here, so the list itself is that snapshot)."""
         self._only(spec, "for_each", "in", "do")
-        items = self.expr(_node(spec["in"]), ctx.scope)
+        items = self.value_at(spec["in"], ctx.scope, "in")
         snapshot = items.kind == "zone"  # a zone changes in place: its items at the start
         items = self._as_list(items)
         if not items.kind.startswith("list:") or items.kind == "list:?":
@@ -381,7 +381,7 @@ class EffectWriter:
         self._only(spec, "emit", "with")
         fields = {}
         for k, v in (spec.get("with") or {}).items():
-            x = self.expr(_node(v), ctx.scope)
+            x = self.value_at(v, ctx.scope, "with", k)
             if x.kind in ("die", "dice", "timer", "zone", "event"):
                 raise Unsupported("an event field of this kind")
             if x.const is _NO:
@@ -404,7 +404,7 @@ class EffectWriter:
                           else f"{t} = list({dice.src})")
                 dice = Ex(t, dice.kind, dice.safe)
                 if "duration" in spec:
-                    self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+                    self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
             self.raised_at_roll(d, ctx)  # interpreter/compile/raised.py
             self._roll_dyn(dice, d, ctx)
             if self.logged:  # as step_runtime.record_roll: a die's roller is its zone's owner
@@ -428,7 +428,7 @@ class EffectWriter:
         if dice.kind not in ("die", "dice"):
             raise Unsupported("roll of something not dice known now")
         if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         # As SeededChance.roll: one draw per die, in order (a logged game asks its chance
         # source: seeded, or a dice file's faces).
         if self.logged:
@@ -492,12 +492,14 @@ class EffectWriter:
             members = []
             for trig in run:
                 spec = self.data["triggers"][trig.name]
-                parts = self._conjuncts(spec["if"], scope) if "if" in spec else []
-                if parts is None or any(p.const is False for p in parts):
-                    c = self.cond(spec["if"], scope)
-                    if c.const is False:
-                        continue  # never fires with these parameters
-                    parts = [c]
+                at = ("triggers", trig.name, "if") if isinstance(spec.get("if"), str) else None
+                with self.located(at):
+                    parts = self._conjuncts(spec["if"], scope) if "if" in spec else []
+                    if parts is None or any(p.const is False for p in parts):
+                        c = self.cond(spec["if"], scope)
+                        if c.const is False:
+                            continue  # never fires with these parameters
+                        parts = [c]
                 members.append((trig, spec, [p for p in parts if p.const is not True]))
             # Within a group the first whose condition holds fires: an if/elif chain. The
             # conditions' common first terms (`diving and remaining(dive) > 0 and ...` in

@@ -24,6 +24,7 @@ from interpreter.compile.base import (
     _UNROLL,
     COUNTS_WORK,
     INT_RANGE,
+    LOCATES,
     Ex,
     Unsupported,
     _lit,
@@ -57,7 +58,7 @@ class ExprWriter:
         var, moved = level
         src = e.src
         built = (src.startswith("[") and " for " in src) or src.startswith("list(map(")
-        if not built or ":=" in src or var.search(src):
+        if not built or ":=" in src or var.search(src) or LOCATES.search(src):
             return e
         name = self.temp("h")
         moved.append((name, src))
@@ -284,15 +285,17 @@ class ExprWriter:
         if op in ("+", "-"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
                       bound=a.bound + b.bound if known else None)
-        if op == "/":
-            return Ex(f"({a.src} / {b.src})", "num")
-        # By a number known now and not zero, `//` and `%` cannot fail.
+        # By a number known now and not zero, `/`, `//` and `%` cannot fail.
         divides = safe and both_int and b.const is not _NO and b.const != 0
+        by = b.src if b.const is not _NO and b.const != 0 else self.divisor(
+            b, node.pos, "modulo by zero" if op == "%" else "division by zero")
+        if op == "/":
+            return Ex(f"({a.src} / {by})", "num")
         if op == "//":  # whole numbers floor-divide to a whole number already
-            return Ex(f"({a.src} // {b.src})" if both_int else f"int({a.src} // {b.src})",
+            return Ex(f"({a.src} // {by})" if both_int else f"int({a.src} // {by})",
                       "int", divides)
         if op == "%":
-            return Ex(f"({a.src} % {b.src})", "int" if both_int else "num", divides)
+            return Ex(f"({a.src} % {by})", "int" if both_int else "num", divides)
         raise Unsupported(op)
 
     def _x_conditional(self, node: n.Conditional, scope: dict) -> Ex:

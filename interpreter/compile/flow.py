@@ -178,7 +178,8 @@ class FlowWriter:
         nxt = self.data["flow"]["phases"][name].get("next", "end")
         if isinstance(nxt, str):
             return [(None, nxt)]
-        return [(self.cond(x["if"], {}) if "if" in x else None, x["to"]) for x in nxt]
+        return [(self.cond_at(x["if"], {}, path=("flow", "phases", name, "next", i, "if"))
+                 if "if" in x else None, x["to"]) for i, x in enumerate(nxt)]
 
     def phase(self, name: str, phases: list[str], d: int) -> None:
         e = self.emit
@@ -194,10 +195,11 @@ class FlowWriter:
         self.unless_placed("rs is None", d, begin)
         rep = spec.get("repeat") or {}
         self._only(rep, "times", "until", "while", "max")
-        times = self.expr(_node(rep["times"]), {}) if "times" in rep else None
-        until = self.cond(rep["until"], {}) if "until" in rep else None
-        while_ = self.cond(rep["while"], {}) if "while" in rep else None
-        most = self.expr(_node(rep["max"]), {}) if "max" in rep else None
+        at = ("flow", "phases", name, "repeat")
+        times = self.value_at(rep["times"], {}, path=(*at, "times")) if "times" in rep else None
+        until = self.cond_at(rep["until"], {}, path=(*at, "until")) if "until" in rep else None
+        while_ = self.cond_at(rep["while"], {}, path=(*at, "while")) if "while" in rep else None
+        most = self.value_at(rep["max"], {}, path=(*at, "max")) if "max" in rep else None
         for x in (times, most):
             if x is not None and x.kind != "int":
                 raise Unsupported("phase repeat count")

@@ -142,7 +142,8 @@ class KindWriter:
             else:
                 del self.hoists
 
-    def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict, each: dict) -> None:
+    def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict, each: dict,
+              path: tuple) -> None:
         """A `best` rule, its options' loop treated as a comprehension's items: what the score
         reads that depends on no option (`me.position.depth`, a list of the player's) is worked
         out once before the loop, not once an option."""
@@ -152,7 +153,7 @@ class KindWriter:
         mark = len(self.lines)
         self.hoists.append((_OPTION, moved))  # the option is policies.py's `_oN` name
         try:
-            super()._best(text, legal, c, d, scope, each)
+            super()._best(text, legal, c, d, scope, each, path)
         finally:
             self.hoists.pop()
         self.lines[mark:mark] = ["    " * d + f"{name} = {src}" for name, src in moved]

@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from dsl import nodes as n
-from interpreter.compile.base import _NO, COUNTS_WORK, Ex, Unsupported
+from interpreter.compile.base import _NO, COUNTS_WORK, LOCATES, Ex, Unsupported
 
 MEMO_CAP = 4096  # values remembered per site before it is emptied (memory stays bounded)
 _REDUCERS = ("count", "unique", "sum", "min", "max", "any", "all")
@@ -158,8 +158,9 @@ def _abstract(node: n.Node, var: str, scope: dict, gen: Any, keys: list[tuple[st
             e = gen.expr(node, scope)
         except Unsupported:
             e = None  # written in its place, if at all
-        if e is not None and e.kind in _KEY_KINDS and e.const is _NO and ((sure and (
-                _lazy(e.src) or not COUNTS_WORK.search(e.src))) or (
+        # (A key that may stop the game at a located site stays where the items read it.)
+        if e is not None and e.kind in _KEY_KINDS and e.const is _NO and not LOCATES.search(
+                e.src) and ((sure and (_lazy(e.src) or not COUNTS_WORK.search(e.src))) or (
                 ":=" not in e.src and "_halt" not in e.src
                 and (e.safe or _read_at_player(node, e, gen, scope)))):
             name = next((k for k, x in keys if x.src == e.src), f"·k{len(keys)}")

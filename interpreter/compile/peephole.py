@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from interpreter.compile.base import LOCATES  # a line that may stop there leaves
+
 _HEADS = ("if ", "elif ", "else", "for ", "while ", "try", "except", "with ", "def ")
 _EXITS = ("raise", "break", "continue", "return", "yield")
 
@@ -21,7 +23,8 @@ def _passable(lines: list[str], j: int, indent: int) -> int:
     break, return, loop); 0 when it may not. An `if` chain passes as a whole."""
     def plain(line: str) -> bool:
         body = line.lstrip()
-        return "steps" not in body and not body.startswith(_EXITS + ("for ", "while ", "try"))
+        return "steps" not in body and not body.startswith(_EXITS + ("for ", "while ", "try")) \
+            and not LOCATES.search(body)
 
     first = lines[j].lstrip()
     if not (first.startswith(_HEADS) and first.endswith(":")):
@@ -105,7 +108,8 @@ def _sink_steps(lines: list[str]) -> list[str]:
         head = out[i + 1].lstrip()
         indent = len(out[i]) - len(body)
         if not (body.startswith("steps += ") and head.startswith("if ") and head.endswith(":")
-                and "steps" not in head and _indent(out[i + 1]) == indent):
+                and "steps" not in head and not LOCATES.search(head)
+                and _indent(out[i + 1]) == indent):
             i += 1
             continue
         end = _block_end(out, i + 1)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-from interpreter.compile.base import RULE_ERRORS, Fallback, PastSteps, Stop
+from interpreter.compile.base import RULE_ERRORS, Fallback, Stop
 from interpreter.compile.stops import stop_error
 from interpreter.engine.program import Program
 from interpreter.engine.results import Result, SeatResult
@@ -205,30 +205,39 @@ class Specialized:
     def try_raw(self, seed: Any, track: bool = False) -> tuple:
         """The generated code's own tuple for one game (what a bulk run reads without a
         `Result`; `standings` ranks it), by the checked version where the game's numbers
-        pass ±SAFE_INT (`Fallback`: played again from its seed, counted in `checked`) or its
-        steps the budget (`PastSteps`: played again to the interpreter's stop, located);
-        `MustStop` when the rules cannot go on (`Stop`, or a rule error met as Python's own):
-        the interpreter's game on that seed must stop with an error too. Any other exception
-        is a fault of the code generator and is raised, never hidden by a replay."""
+        pass ±SAFE_INT (`Fallback`: played again from its seed, counted in `checked`), its
+        steps the budget (`PastSteps`) or the rules stop it at an error the fast version
+        does not locate (a `Stop` without a site, a rule error met as Python's own): played
+        again to the interpreter's stop, which the checked version locates where it can
+        (interpreter/compile/stops.py); `MustStop` where it cannot either: the
+        interpreter's game on that seed must stop with an error too. Any other exception is
+        a fault of the code generator and is raised, never hidden by a replay."""
+        stop = None
         try:
             return (self.play_tracked if track else self.play_raw)(seed)
-        except (Fallback, PastSteps) as why:
-            # Past ±SAFE_INT, or past the step budget at an operation the fast version does
-            # not test: the checked version plays the seed (it tests every step).
-            if isinstance(why, Fallback):
-                self.checked += 1
-            elif self.wide:  # the checked version itself: never (it tests every step)
-                self.fallbacks += 1
-                raise MustStop(why) from why
-            wide = self.widened()
-            try:
-                return (wide.play_tracked if track else wide.play_raw)(seed)
-            except (Stop, *RULE_ERRORS) as err:
+        except Fallback:  # past ±SAFE_INT: the checked version plays the seed
+            self.checked += 1
+        except (Stop, *RULE_ERRORS) as err:
+            # Past the step budget at an operation the fast version does not test, or a rule
+            # error it does not locate (met as Python's own): the checked version, which
+            # tests every step and locates the errors met inside expressions, plays the seed.
+            if self.wide:
                 self.fallbacks += 1
                 raise MustStop(err) from err
+            stop = err
+        wide = self.widened()
+        try:
+            raw = (wide.play_tracked if track else wide.play_raw)(seed)
         except (Stop, *RULE_ERRORS) as err:
             self.fallbacks += 1
             raise MustStop(err) from err
+        if stop is not None and raw[-2] is None:  # never hidden: the fast version's fault
+            if isinstance(stop, Stop):
+                raise GeneratorFault("the generated code stopped the game as a rule error or "
+                                     "a budget would, but its checked version's game went "
+                                     "on") from stop
+            raise stop
+        return raw
 
     def play_logged(self, seed: Any) -> tuple[Played, list[dict]]:
         """One game on `seed` with its log, record for record as the interpreter's game

@@ -117,18 +117,23 @@ class PolicyWriter:
             scope["options"] = Ex("", "options", True, opts=legal + (values,))
         mark, lazy = len(self.lines), []
         each: dict[str, Any] = {}
-        scope = self._lets(spec.get("let"), scope, lazy, each)
+        top = ("policies", policy.name)
+        scope = self._lets(spec.get("let"), scope, lazy, top, each)
         named = self.p.symbols.decision_options.get(did) or []
         lines = []  # (condition Ex, action): ("pick", i), ("best", text, scope), ...
-        for rule in rules or []:
+        listed = isinstance((spec.get("decide") or {}).get(did), list)
+        for j, rule in enumerate(rules or []):
+            rpath = (*top, "decide", did, *((j,) if listed else ()))
             r_each = dict(each)
-            rscope = self._lets(rule.get("let"), scope, lazy, r_each) if "let" in rule \
+            rscope = self._lets(rule.get("let"), scope, lazy, rpath, r_each) if "let" in rule \
                 else scope
-            when = self.cond(rule["when"], rscope) if "when" in rule else _lit(True)
+            when = self.cond_at(rule["when"], rscope, path=(*rpath, "when")) if "when" in rule \
+                else _lit(True)
             if when.const is False:
                 continue
             if "choose" in rule:
-                action = self._pick(rule["choose"], mode, values, named, legal, rscope)
+                action = self._pick(rule["choose"], mode, values, named, legal, rscope,
+                                    (*rpath, "choose") if listed else rpath)
                 if action is None:
                     # Never legal here: the rule never applies, but its condition is still
                     # evaluated (it may stop the game with an error).
@@ -136,7 +141,7 @@ class PolicyWriter:
                         lines.append((when, ("never",)))
                     continue
             elif "best" in rule:
-                action = ("best", rule["best"], rscope, r_each)
+                action = ("best", rule["best"], rscope, r_each, (*rpath, "best"))
             elif rule.get("random"):
                 action = ("random",)
             else:
@@ -195,7 +200,7 @@ class PolicyWriter:
         self._reset_lets(mark, lazy, d)
 
     def _pick(self, pick: Any, mode: str, values: Any, named: list, legal: tuple,
-              scope: dict) -> tuple | None:
+              scope: dict, path: tuple) -> tuple | None:
         """A rule's `choose` as an action: ("pick", index) of a named option, ("pickname", Ex,
         table of indexes by name) of an expression giving an option's name, ("pickv", Ex) of
         a value to find among the options, ("pickn", Ex) of a number; None when it is never
@@ -204,7 +209,7 @@ class PolicyWriter:
             if pick not in named:
                 # An expression giving an option's name (Policy._choose, _match_value): the
                 # option of that name, when it is legal; anything else matches none.
-                x = self.expr(_node(pick), scope)
+                x = self.value_at(pick, scope, path=path)
                 if x.kind != "str":
                     raise Unsupported("a policy pick given by an expression of another kind")
                 return ("pickname", x, self.const({v: i for i, v in enumerate(values)}, "NI"))
@@ -216,7 +221,7 @@ class PolicyWriter:
             return ("pick", i)
         # As Policy._choose: an option name written bare, else an expression (these
         # decisions have no option names).
-        x = self.expr(_node(pick), scope)
+        x = self.value_at(pick, scope, path=path)
         if mode == "number":
             if x.kind not in _NUMS:
                 raise Unsupported("a number choice's pick that is not a number")
@@ -225,7 +230,7 @@ class PolicyWriter:
             raise Unsupported("a policy pick of another kind than the options")
         return ("pickv", x)
 
-    def _lets(self, lets: dict | None, scope: dict, lazy: list,
+    def _lets(self, lets: dict | None, scope: dict, lazy: list, path: tuple,
               each: dict | None = None) -> dict:
         """A policy's (or rule's) `let` names added to the scope, as LazyEnv reads them: each
         worked out when first read, then kept for the rest of the decision (a local reset to
@@ -246,10 +251,11 @@ class PolicyWriter:
             if mentions(node, per_option):
                 if each is None:
                     raise Unsupported("a `let` that reads `option`")
-                each[name] = node
+                each[name] = (node, (*path, "let", name) if isinstance(value, str) else None)
                 per_option.add(name)
                 continue
-            x = self.expr(node, scope)
+            with self.located((*path, "let", name) if isinstance(value, str) else None):
+                x = self.expr(node, scope)
             if x.const is not _NO:
                 scope[name] = x
                 continue
@@ -304,14 +310,14 @@ class PolicyWriter:
             if legal[0] == "number":
                 self.emit(d, "raise _Stop()")  # `best` cannot weigh a number choice
             else:
-                self._best(action[1], legal, c, d, action[2], action[3])
+                self._best(action[1], legal, c, d, action[2], action[3], action[4])
         else:
             if kind == "unruled":
                 self.emit(d, f"UN[{action[1]}] += 1")
             self._random(legal, c, d)
 
     def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict,
-              each: dict) -> None:
+              each: dict, path: tuple) -> None:
         """As a `best` rule: the first option with the highest score; `let` names that read
         `option` worked out when first read, once an option."""
         mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
@@ -323,8 +329,9 @@ class PolicyWriter:
             option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)
             over = self.const(lg, "LG") if mode == "static" else lg
         oscope, lazy = {**scope, "option": option}, []
-        for name, node in each.items():
-            x = self.expr(node, oscope)
+        for name, (node, at) in each.items():
+            with self.located(at):
+                x = self.expr(node, oscope)
             if x.const is not _NO:
                 oscope[name] = x
                 continue
@@ -332,7 +339,7 @@ class PolicyWriter:
             lazy.append(v)
             oscope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
                               zone=x.zone)
-        score = self.expr(_node(text), oscope)
+        score = self.value_at(text, oscope, path=path)
         if score.kind not in _NUMS:
             raise Unsupported("`best` of something not a number")
         self.emit(d, f"{bs} = None")

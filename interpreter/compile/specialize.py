@@ -109,6 +109,7 @@ from interpreter.compile.base import (
     forced_pick,
     forced_value,
     halt,
+    nonzero,
     over,
     race_script,
     set_in,
@@ -529,7 +530,7 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
         code = compile(source, f"<meeple specialized {kind}>", "exec")
         names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                  "_Stop": Stop, "_PastSteps": PastSteps, "_within": within, "_whole": whole,
-                 "_over": over, "_halt": halt,
+                 "_over": over, "_halt": halt, "_nonzero": nonzero,
                  "_span": span, "_set_in": set_in, "_unseen": unseen,
                  "_private": with_private, "_revealed_zone": revealed_zone,
                  "_name_or_none": name_or_none,

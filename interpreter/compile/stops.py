@@ -21,9 +21,11 @@ the seed for its located message and counts (interpreter/compile/played.py `Must
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from interpreter.compile.base import _node
 from interpreter.engine.signals import (
     Break,
     RuleError,
@@ -96,6 +98,13 @@ def passes_site(max_loop: int, what: str, cap_path: tuple, loop_path: tuple) -> 
     return ("passes", max_loop, what, cap_path, loop_path)
 
 
+def expr_site(path: tuple, pos: tuple, message: str) -> tuple:
+    """A rule error met inside the expression at `path` (its data path), by its node at `pos`
+    (the node's offsets in the expression's text), worded `message` as dsl/compiler.py words
+    it (no values)."""
+    return ("expr", path, pos, message)
+
+
 def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     """The interpreter's error for `stopped` (a site and the values raised with it; `names`
     the players' names by seat index); None when the values are within the site's limits (the
@@ -113,6 +122,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
+    if site[0] == "expr":
+        return RuleError("runtime-error", site[3], site[1], site[2])
     return _BUILT[site[0]](*site[1:])
 
 
@@ -128,6 +139,46 @@ def raise_at(const: Callable[[Any, str], str], site: tuple, *values: str) -> str
 
 class StopWriter:
     """The stops of the step being written; `self` is the specializer's writer."""
+
+    # The data path of the expression being written, where the version being written
+    # locates the rule errors met inside it (a logged game, the checked version); else None.
+    expr_path: tuple | None = None
+
+    def value_at(self, value: Any, scope: dict, *keys: Any, path: tuple | None = None) -> Any:
+        """`value`, the ruleset's value at `keys` in the step being written (or at `path`),
+        written as an expression (`Ex`) that stops the located versions where a rule error
+        met inside it stops the interpreter."""
+        with self.located(self._path(value, keys, path)):
+            return self.expr(_node(value), scope)
+
+    def cond_at(self, value: Any, scope: dict, *keys: Any, path: tuple | None = None) -> Any:
+        """`value_at` for a condition (`cond`)."""
+        with self.located(self._path(value, keys, path)):
+            return self.cond(value, scope)
+
+    def _path(self, value: Any, keys: tuple, path: tuple | None) -> tuple | None:
+        if not isinstance(value, str):  # a list's items are each located at its own index
+            return None
+        return path if path is not None or self.step_path is None else (*self.step_path, *keys)
+
+    @contextmanager
+    def located(self, path: tuple | None) -> Iterator[None]:
+        """The expression written inside is the one at `path` (None: not located)."""
+        outer = self.expr_path
+        self.expr_path = path if self.logged or self.wide else None
+        try:
+            yield
+        finally:
+            self.expr_path = outer
+
+    def divisor(self, b: Any, pos: tuple, message: str) -> str:
+        """The source of `b`, the right side of a division or remainder at `pos` that may be
+        zero: where the expression is located, tested first (`_nonzero`), as dsl/compiler.py
+        tests it, after both sides are worked out."""
+        if self.expr_path is None:
+            return b.src
+        site = self.const(expr_site(self.expr_path, pos, message), "SE")
+        return f"_nonzero({b.src}, {site})"
 
     def stop_at(self, site_of: Callable[[tuple], tuple], *values: str) -> str:
         """The statement that stops the game at the site `site_of` makes of the data path of

@@ -315,7 +315,7 @@ class ZoneWriter:
                 e(d, f"if type({k}) is not int or {k} < 0:")
                 e(d + 1, "raise _Stop()")
         if "duration" in spec:
-            self.advance(self.expr(_node(spec["duration"]), ctx.scope), d, ctx)
+            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         to = None
         if "to" in spec:
             if replace:
