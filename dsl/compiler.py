@@ -186,6 +186,16 @@ def _field(node: n.Field) -> Compiled:
     return field
 
 
+def out_of_range(k: int, items: int) -> str:
+    """The words of a list read at an index past its ends (the generated code's too)."""
+    return f"index {k} is out of range for a list of {items} item{'' if items == 1 else 's'}"
+
+
+def no_key(k: Any) -> str:
+    """The words of a map read at a key it does not have (the generated code's too)."""
+    return f"the map has no key {k!r}"
+
+
 def _index(node: n.Index) -> Compiled:
     obj, key, pos = compile_expression(node.obj), compile_expression(node.key), node.pos
 
@@ -195,14 +205,13 @@ def _index(node: n.Index) -> Compiled:
             if type(k) is not int:
                 raise ExprEvalError(f"a list is indexed by a whole number, not {kind(k)}", pos)
             if not 0 <= k < len(value):
-                raise ExprEvalError(f"index {k} is out of range for a list of {len(value)} "
-                                    f"item{'' if len(value) == 1 else 's'}", pos)
+                raise ExprEvalError(out_of_range(k, len(value)), pos)
             return value[k]
         if isinstance(value, dict):
             try:
                 return value[k]
             except (KeyError, TypeError):
-                raise ExprEvalError(f"the map has no key {k!r}", pos) from None
+                raise ExprEvalError(no_key(k), pos) from None
         if value is None or isinstance(value, (str, *_NUM)):
             raise ExprEvalError(f"{kind(value)} cannot be indexed with [...]", pos)
         try:

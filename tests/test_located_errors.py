@@ -91,3 +91,58 @@ def test_a_division_by_zero_in_any_expression_stops_the_game_where_the_interpret
                 replayed.append(path)
     assert len(stopped) >= 4  # the variants reach the third turn, and stop there
     assert replayed == []
+
+
+@pytest.mark.parametrize("banked,said", [
+    ("turn_total + [0, 0, 0][round - 1]", "index 3 is out of range for a list of 3 items"),
+    ("turn_total + [0, 0, 0][3 - round]", "index -1 is out of range for a list of 3 items"),
+    ("turn_total + seen[text(if round > 3 then 99 else turn)]", "the map has no key '99'"),
+])
+def test_a_list_or_map_read_where_it_has_nothing_stops_the_game_where_the_interpreter_does(
+        tmp_path, banked, said):
+    # A list read past its ends, a map at a key it does not have (each turn's is set when it
+    # begins): the checked version stops the game there itself.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    for old, new in (
+            ("state:\n", "state:\n  global:\n    seen: {type: map, initial: {}}\n"),
+            ("      do:\n        - repeat:\n",
+             '      do:\n        - set: {"seen[text(turn)]": 1}\n        - repeat:\n'),
+            ("add: {current.score: turn_total}", f'add: {{current.score: "{banked}"}}')):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "pig.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    stopped = 0
+    for seed in SEEDS:
+        played = special.play(seed)
+        assert _outcome(played) == _interpreted(program, None, None, seed), seed
+        game = new_game(program, None, {}, seed=seed)
+        game.logging = game.narrating = False
+        want = _error(game.run().error)
+        assert _error(played.result.error) == want, seed
+        stopped += want is not None and want[1] == said
+    assert stopped > 0 and special.fallbacks == 0
+
+
+@pytest.mark.parametrize("name,limit", [("liars_dice", 1000), ("dice_bag_dungeon", 400),
+                                        ("shipwrecked", 100)])
+def test_a_budget_the_items_of_an_expression_pass_stops_the_game_where_the_interpreter_does(
+        name, limit):
+    # A small `max_steps`: games stop where a comprehension or a built-in counts the items
+    # that pass it (a policy's rule, a `let` step's value, a `set`...), located there by the
+    # checked version; none goes back to the interpreter.
+    program = load(str(ROOT / "rulesets" / f"{name}.yaml")).program
+    program.limits = {**program.limits, "max_steps": limit}
+    special = specialize(program)
+    counted = 0
+    for seed in range(6):
+        played = special.play(seed)
+        assert _outcome(played) == _interpreted(program, None, None, seed), seed
+        game = new_game(program, None, {}, seed=seed)
+        game.logging = game.narrating = False
+        want = _error(game.run().error)
+        assert _error(played.result.error) == want, seed
+        counted += want is not None and "counting the items" in want[1]
+    assert counted > 0 and special.fallbacks == 0

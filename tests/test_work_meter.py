@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from interpreter.compile.specialize import specialize
-from interpreter.engine.setup import load
+from interpreter.engine.setup import load, new_game
 from interpreter.simulate.runner import Setup, play_game
 from interpreter.simulate.runner import _interpreted as simulated
 from tests.conftest import ROOT
@@ -132,18 +132,25 @@ def test_items_counted_before_the_last_steps_stop_a_game_only_where_the_interpre
         tmp_path, limit, ends):
     # 60 items at step 0, then 51 steps: 111 in all, yet the interpreter tests the items
     # and steps together only where it counts items (the generated code stopped every game
-    # above 111 - 51 = 60 before, and said the generator failed).
+    # above 111 - 51 = 60 before, and said the generator failed). A stop at the items is
+    # the generated code's own, located at the expression that counted them (the
+    # interpreter replayed it before).
     path = tmp_path / "late.yaml"
     path.write_text(LATE + f"limits: {{max_steps: {limit}}}\n", encoding="utf-8")
     program = load(str(path)).program
     want = _interpreted(program, None, None, 0)
     assert (want[0]["reason"] == "the flow reached its end") == ends
+    game = new_game(program, None, {}, seed=0)
+    error = game.run().error
     for logged in (False, True):
         special = specialize(program, logged=logged)
         played = special.play_logged(0)[0] if logged else special.play(0)
         assert _outcome(played) == want
-        assert played.specialized == ends  # a stop at the items: the interpreter's error
+        assert played.specialized and special.fallbacks == 0
+        got = played.result.error
+        assert (got is None) == ends and (ends or (got.code, got.message, got.path, got.pos) == (
+            error.code, error.message, error.path, error.pos))
     record, counts = play_game(program, Setup(1, ()), "0", 0)
-    assert record.replayed != ends
+    assert not record.replayed
     assert (record._replace(replayed=False), counts) == simulated(program, Setup(1, ()), "0", 0)
     assert record.error is None if ends else record.error[0] == "budget-exceeded"

@@ -19,6 +19,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_ITEMS, MAX_RANGE, MAX_TEXT
+from dsl.compiler import no_key, out_of_range
 from dsl.parser import parse_expression
 
 
@@ -148,10 +149,13 @@ def tried(lookup: Any) -> Any:
         return lookup()
     except RULE_ERRORS:
         return HOIST_FAILED
-    except Stop as stop:  # a rule error located there: it may not be read (a budget stops)
-        if stop.args:
-            return HOIST_FAILED
-        raise
+    except Stop as stop:
+        site = stop.args[0] if stop.args else None
+        if site and site[0] == "expr" and site[-1] == "runtime-error":
+            return HOIST_FAILED  # a rule error located there: the items may never read it
+        # A budget counted ahead of where the interpreter counts it: it stops elsewhere, and
+        # the interpreter, replaying the seed, locates it.
+        raise Stop() from None
 
 
 def _forced_answer(queue: Any, did: str) -> Any:
@@ -297,6 +301,29 @@ def nonzero(b: Any, site: tuple) -> Any:
     if b == 0:
         raise Stop(site)
     return b
+
+
+def item_at(items: Any, k: int, site: tuple) -> Any:
+    """`items[k]` in the versions that locate their rule errors: past the list's ends (a
+    negative index too) the game stops at `site`, with the interpreter's words."""
+    if 0 <= k < len(items):
+        return items[k]
+    raise Stop(site, out_of_range(k, len(items)))
+
+
+def value_at(table: Any, k: Any, site: tuple) -> Any:
+    """`table[k]` of a map (keys that read alike in both engines: texts, numbers) in the
+    versions that locate their rule errors: a key it does not have stops the game at
+    `site`."""
+    try:
+        return table[k]
+    except (KeyError, TypeError):
+        raise Stop(site, no_key(k)) from None
+
+
+def over_at(site: tuple) -> bool:
+    """`over`, located at `site` (the node that counted the items: stops.py `expr_site`)."""
+    raise Stop(site)
 
 
 def over() -> bool:

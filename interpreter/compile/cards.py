@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.base import Ex, Unsupported, _Ctx, _node
+from interpreter.compile.base import Ex, Unsupported, _Ctx
 from interpreter.compile.grids import _kind_of
 
 
@@ -83,7 +83,7 @@ class CardWriter:
     def _order_zone(self, spec: dict, key: str, ctx: _Ctx) -> Ex:
         if not getattr(self, "dyn", False):
             raise Unsupported(f"{key} without zones")
-        zone = self.expr(_node(spec[key]), ctx.scope)
+        zone = self.value_at(spec[key], ctx.scope, key)
         if zone.kind != "zone":
             raise Unsupported(f"{key} of something not a zone")
         return zone
@@ -108,10 +108,10 @@ class CardWriter:
         leave the zone and join the target's end, or leave play ('out')."""
         self._only(spec, "deal", "to", "count")
         zone = self._order_zone(spec, "deal", ctx)
-        count = self.expr(_node(spec["count"]), ctx.scope) if "count" in spec else None
+        count = self.value_at(spec["count"], ctx.scope, "count") if "count" in spec else None
         if count is not None and count.kind != "int":
             raise Unsupported("a deal's count that is not a whole number")
-        to = self.expr(_node(spec["to"]), ctx.scope)
+        to = self.value_at(spec["to"], ctx.scope, "to")
         if to.kind != "zone" and to.const != "out":
             raise Unsupported("deal to something not a zone")
         e = self.emit

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.parser import parse_template
-from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx
 from interpreter.compile.stops import checks_site, raise_at, steps_site
 
 
@@ -156,7 +156,7 @@ class CheckWriter:
             self.emit(d, f"{a} = {amount.src}")
         ends = []
         for key in ("from", "to"):
-            x = self.expr(_node(spec[key]), ctx.scope)
+            x = self.value_at(spec[key], ctx.scope, key)
             if x.const == "bank":
                 ends.append(None)
             elif x.kind == "player":

@@ -53,7 +53,7 @@ class DeciderWriter:
         """A `choose` whose `by` is a list of players, written; False for one decider."""
         if "by" not in spec:
             return False
-        who = self.expr(_node(spec["by"]), ctx.scope)
+        who = self.value_at(spec["by"], ctx.scope, "by")
         if who.kind == "player":
             return False
         did = spec["choose"]
@@ -74,7 +74,7 @@ class DeciderWriter:
         e(d, f"for {w} in {dl}:")
         bounds = []
         for key, default in (("min", 0), ("max", 10 ** 9)):
-            x = self.expr(_node(spec[key]), ctx.scope) if key in spec else _lit(default)
+            x = self.value_at(spec[key], ctx.scope, key) if key in spec else _lit(default)
             if x.kind not in _NUMS:
                 raise Unsupported("a number choice's bound that is not a number")
             if x.const is _NO:  # worked out for each decider, as each one's request

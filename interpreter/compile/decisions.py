@@ -190,7 +190,7 @@ class DecisionWriter:
         """Who decides (`by`, default the current player), as a local holding a seat."""
         if "by" not in spec:
             return Ex("cur", "player", True)
-        who = self.expr(_node(spec["by"]), ctx.scope)
+        who = self.value_at(spec["by"], ctx.scope, "by")
         if who.kind != "player":
             raise Unsupported("`by` that is not one player")
         t = self.temp("by")
@@ -209,7 +209,7 @@ class DecisionWriter:
         if "duration" in spec:
             self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         who = self._decider(spec, d, ctx)
-        opts = self._as_list(self.expr(_node(spec["options"]), ctx.scope))
+        opts = self._as_list(self.value_at(spec["options"], ctx.scope, "options"))
         kind = opts.kind[5:] if opts.kind.startswith("list:") else ""
         if kind not in ("player", "dref", "card", "cell", "int", "num", "str"):
             raise Unsupported("options given by an expression of other items")
@@ -258,7 +258,7 @@ class DecisionWriter:
         who = self._decider(spec, d, ctx)
         bounds = []
         for key, default in (("min", 0), ("max", 10 ** 9)):
-            x = self.expr(_node(spec[key]), ctx.scope) if key in spec else _lit(default)
+            x = self.value_at(spec[key], ctx.scope, key) if key in spec else _lit(default)
             if x.kind not in _NUMS:
                 raise Unsupported("a number choice's bound that is not a number")
             if x.const is _NO:

@@ -394,7 +394,7 @@ class EffectWriter:
     def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # `by` names the roller in the log and the narration only: bots' games keep no log.
         self._only(spec, "roll", "duration", "by")
-        dice = self._as_list(self.expr(_node(spec["roll"]), ctx.scope))
+        dice = self._as_list(self.value_at(spec["roll"], ctx.scope, "roll"))
         if dice.kind in ("dref", "list:dref"):
             if "duration" in spec or self.logged:
                 # As steps._roll: the dice are the ones named before the time passes (a

@@ -365,7 +365,8 @@ class ExprWriter:
         # no call per comprehension). Python takes no `:=` in a comprehension's iterable, so
         # the list is bound and counted in the test of a first, one-pass `for`.
         h = self.temp("it")
-        counted = self.charge(h, it.src, self.comprehension_least(node))
+        counted = self.charge(h, it.src, self.comprehension_least(node),
+                              pos=node.iterable.pos)
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
             return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe)
         once = "".join(f"for {x} in ({src},) " for x, src in moved)
@@ -433,7 +434,7 @@ class ExprWriter:
             return _lit(len(parts))
         total = "(" + " + ".join(parts) + ")" if parts else "0"
         if counted:  # counted before the items, as the comprehension counts them
-            total = self.charged_now(len(it.items), total)
+            total = self.charged_now(len(it.items), total, node.iterable.pos)
         return Ex(total, "int", safe)
 
     def _x_call(self, node: n.Call, scope: dict) -> Ex:
@@ -536,7 +537,7 @@ class ExprWriter:
             # May be too long; a long one counts in the step budget.
             t = self.temp()
             span = f"_span({args[0].src}, {args[1].src})"
-            return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS)} else None)",
+            return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS, pos=node.pos)} else None)",
                       "list:int")
         raise Unsupported(f"built-in {f}")
 

@@ -195,7 +195,7 @@ class KindWriter:
         if kind == "grid":
             return self._grid_index(obj, key)
         if kind.startswith("map:"):
-            return self._map_index(obj, key)
+            return self._map_index(obj, key, node.pos)
         if key.kind != "int":
             raise Unsupported("a list indexed by something not a whole number")
         if kind == "zone":  # the zone's own indexing: Python's, negative indexes included
@@ -208,6 +208,10 @@ class KindWriter:
         item = kind[5:]
         if item == "?":
             raise Unsupported("an item of a list of unknown items")
+        site = self.site(node.pos)
+        if site is not None:  # past the list's ends: the interpreter's located error
+            return Ex(f"_item_at({obj.src}, {key.src}, {site})", item, False,
+                      some=item in ("cell", "card"))
         return Ex(f"{obj.src}[{k}]", item, False, some=item in ("cell", "card"))
 
     # -- lists -----------------------------------------------------------------------------------

@@ -331,11 +331,15 @@ class MapWriter:
         return ItemSet(at, key.src), lst[len("list:"):], name
 
     # -- reads -----------------------------------------------------------------------------------
-    def _map_index(self, m: Ex, key: Ex) -> Ex:
-        """`M[k]`: the value at the key; a missing key fails (the interpreter's error)."""
+    def _map_index(self, m: Ex, key: Ex, pos: tuple) -> Ex:
+        """`M[k]`: the value at the key; a missing key fails (the interpreter's error, located
+        where its words tell the key as the interpreter's do: a text or a number)."""
         kk, vk = map_parts(m.kind)
         if key.kind != kk and not (kk == "?" and self._lenient()):
             raise Unsupported("a map read at a key of another kind")
+        site = self.site(pos) if key.kind in ("str", "int", "num") else None
+        if site is not None:
+            return Ex(f"_value_at({m.src}, {key.src}, {site})", vk, False)
         return Ex(f"{m.src}[{key.src}]", vk, False)
 
     def _map_call(self, f: str, args: list[Ex]) -> Ex | None:

@@ -26,22 +26,26 @@ _SAME_LENGTH = ("sort", "sort_by", "faces")
 class MeterWriter:
     """The work meter in generated expressions; `self` is the specializer's writer."""
 
-    def charge(self, name: str, src: str, least: int = 0, times: int = 1) -> str:
+    def charge(self, name: str, src: str, least: int = 0, times: int = 1,
+               pos: tuple | None = None) -> str:
         """A test that binds the list `src` to `name` and counts its items (`times` over) in
         the work meter `wk`; with `least`, only when they count more than that. True unless
-        the meter passes the step budget, where `_over()` stops the game."""
+        the meter passes the step budget, where `_over()` stops the game (`pos`: the node
+        that counts them, where the stop is located: `StopWriter.over`)."""
         k = "" if times == 1 else f"{times} * "
-        count = f"(wk := wk + {k}len({name})) + steps <= {self.max_steps} or _over()"
+        over = self.over(pos)
+        count = f"(wk := wk + {k}len({name})) + steps <= {self.max_steps} or {over}"
         if least:
             return f"({k}len({name} := {src}) <= {least} or {count})"
         # The list first, then the meter: working out `src` may count work of its own.
-        return f"((wk := {k}len({name} := {src}) + wk) + steps <= {self.max_steps} or _over())"
+        return f"((wk := {k}len({name} := {src}) + wk) + steps <= {self.max_steps} or {over})"
 
-    def charged_now(self, items: int, src: str) -> str:
+    def charged_now(self, items: int, src: str, pos: tuple | None = None) -> str:
         """`src` with `items` counted first (a number known when generating)."""
         if items <= 0:
             return src
-        return f"({src} if (wk := wk + {items}) + steps <= {self.max_steps} or _over() else None)"
+        return (f"({src} if (wk := wk + {items}) + steps <= {self.max_steps} or "
+                f"{self.over(pos)} else None)")
 
     @staticmethod
     def comprehension_least(node: n.Comprehension) -> int:
@@ -54,7 +58,7 @@ class MeterWriter:
         the interpreter counts it; None when it counts nothing."""
         if items <= self.comprehension_least(node):
             return None
-        return self.charged_now(items, src)
+        return self.charged_now(items, src, node.iterable.pos)
 
     def _charged_args(self, node: n.Call, args: list[Ex]) -> list[Ex]:
         """The arguments of a built-in call, the list among them counted as the interpreter
@@ -82,10 +86,11 @@ class MeterWriter:
         if x.items is not None:
             many = times * len(x.items)
             if many > UNCHARGED_ITEMS:
-                out[i] = Ex(self.charged_now(many, x.src), x.kind, x.safe, bound=x.bound)
+                out[i] = Ex(self.charged_now(many, x.src, node.pos), x.kind, x.safe,
+                            bound=x.bound)
             return out
         t = self.temp()
-        test = self.charge(t, x.src, UNCHARGED_ITEMS, times)
+        test = self.charge(t, x.src, UNCHARGED_ITEMS, times, node.pos)
         out[i] = Ex(f"({t} if {test} else None)", x.kind, x.safe, bound=x.bound)
         return out
 

@@ -48,8 +48,8 @@ class RaceWriter:
         counting = self.table == "counting" and "counts" in spec and any(reported)
         if not self.dyn:
             raise Unsupported("a race without zones")
-        racers = self.expr(_node(spec["by"]), ctx.scope)
-        items = self.expr(_node(spec["items"]), ctx.scope)
+        racers = self.value_at(spec["by"], ctx.scope, "by")
+        items = self.value_at(spec["items"], ctx.scope, "items")
         if racers.kind == "player":
             racers = Ex(f"[{racers.src}]", "list:player", racers.safe)
         if racers.kind != "list:player":

@@ -32,6 +32,7 @@ from interpreter.engine.signals import (
     asked_twice,
     calls_too_deep,
     checks_hold,
+    items_past_steps,
     no_decider,
     no_legal_option,
     past_passes,
@@ -98,11 +99,12 @@ def passes_site(max_loop: int, what: str, cap_path: tuple, loop_path: tuple) -> 
     return ("passes", max_loop, what, cap_path, loop_path)
 
 
-def expr_site(path: tuple, pos: tuple, message: str) -> tuple:
+def expr_site(path: tuple, pos: tuple, message: str | None,
+              code: str = "runtime-error") -> tuple:
     """A rule error met inside the expression at `path` (its data path), by its node at `pos`
     (the node's offsets in the expression's text), worded `message` as dsl/compiler.py words
-    it (no values)."""
-    return ("expr", path, pos, message)
+    it (no values), or, with None, raised with its words (the values they tell)."""
+    return ("expr", path, pos, message, code)
 
 
 def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
@@ -123,7 +125,7 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
     if site[0] == "expr":
-        return RuleError("runtime-error", site[3], site[1], site[2])
+        return RuleError(site[4], site[3] or values[0], site[1], site[2])
     return _BUILT[site[0]](*site[1:])
 
 
@@ -171,14 +173,27 @@ class StopWriter:
         finally:
             self.expr_path = outer
 
+    def site(self, pos: tuple | None, message: str | None = None,
+             code: str = "runtime-error") -> str | None:
+        """The constant of a site for the rule error of the node at `pos` in the expression
+        being written (`expr_site`), None where it is not located."""
+        if self.expr_path is None or pos is None:
+            return None
+        return self.const(expr_site(self.expr_path, pos, message, code), "SE")
+
+    def over(self, pos: tuple | None) -> str:
+        """The call that stops the game where the work meter passes the step budget, counting
+        at the node at `pos`: located there (`_over_at`), or where that is not known, a stop
+        the interpreter locates (`_over`)."""
+        site = self.site(pos, items_past_steps(self.max_steps), "budget-exceeded")
+        return "_over()" if site is None else f"_over_at({site})"
+
     def divisor(self, b: Any, pos: tuple, message: str) -> str:
         """The source of `b`, the right side of a division or remainder at `pos` that may be
         zero: where the expression is located, tested first (`_nonzero`), as dsl/compiler.py
         tests it, after both sides are worked out."""
-        if self.expr_path is None:
-            return b.src
-        site = self.const(expr_site(self.expr_path, pos, message), "SE")
-        return f"_nonzero({b.src}, {site})"
+        site = self.site(pos, message)
+        return b.src if site is None else f"_nonzero({b.src}, {site})"
 
     def stop_at(self, site_of: Callable[[tuple], tuple], *values: str) -> str:
         """The statement that stops the game at the site `site_of` makes of the data path of

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS
-from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, _node, stored
+from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, stored
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -214,7 +214,7 @@ class ZoneWriter:
     def _s_let(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._let: the value bound for the rest of the step list (no step counted)."""
         self._only(spec, "let", "be")
-        v = self.expr(_node(spec.get("be")), ctx.scope)
+        v = self.value_at(spec.get("be"), ctx.scope, "be")
         if v.const is not _NO or v.kind in ("die", "dice", "timer"):
             ctx.scope[spec["let"]] = v
             return
@@ -237,8 +237,8 @@ class ZoneWriter:
         self._only(spec, "move", "to", "at")
         if not self.dyn:
             raise Unsupported("move without zones")
-        src, one = self._items(self.expr(_node(spec["move"]), ctx.scope))
-        to = self.expr(_node(spec["to"]), ctx.scope)
+        src, one = self._items(self.value_at(spec["move"], ctx.scope, "move"))
+        to = self.value_at(spec["to"], ctx.scope, "to")
         if to.kind != "zone" and to.const != "out":
             raise Unsupported("move to something not a zone")
         at = spec.get("at", "end")
@@ -292,7 +292,7 @@ class ZoneWriter:
         to the item (none when the zone is empty), or with `count` to the list drawn."""
         # `by` names the drawer in the log and the narration only: bots' games keep no log.
         self._only(spec, "draw", "as", "count", "to", "replace", "duration", "by")
-        src = self.expr(_node(spec["draw"]), ctx.scope)
+        src = self.value_at(spec["draw"], ctx.scope, "draw")
         if src.kind != "zone":
             raise Unsupported("draw from something not a zone")
         replace = spec.get("replace", False)
@@ -304,7 +304,7 @@ class ZoneWriter:
         e(d, f"{z} = {src.src}")
         many = "count" in spec
         if many:
-            count = self.expr(_node(spec["count"]), ctx.scope)
+            count = self.value_at(spec["count"], ctx.scope, "count")
             k = count.src
             if type(count.const) is not int or count.const < 0:
                 if count.kind not in ("int", "num"):
@@ -320,7 +320,7 @@ class ZoneWriter:
         if "to" in spec:
             if replace:
                 raise Unsupported("a draw with replace and to")
-            to = self.expr(_node(spec["to"]), ctx.scope)
+            to = self.value_at(spec["to"], ctx.scope, "to")
             if to.kind != "zone" and to.const != "out":
                 raise Unsupported("draw to something not a zone")
         target = to.src if to is not None and to.kind == "zone" else None
@@ -380,7 +380,7 @@ class ZoneWriter:
             return
         for key in ("reveal", "to"):
             if key in spec:
-                x = self.expr(_node(spec[key]), ctx.scope)
+                x = self.value_at(spec[key], ctx.scope, key)
                 if not x.safe:
                     self.emit(d, x.src)
         self.after_op(d, None, ctx)

@@ -39,6 +39,7 @@ from interpreter.engine.signals import (
     RuleError,
     calls_too_deep,
     checks_hold,
+    items_past_steps,
     past_passes,
     past_steps,
     past_turns,
@@ -268,9 +269,7 @@ class Game(GameBuilding, GameAsking, GameResults):
         built-ins over lists go through count in the step budget like steps."""
         self.work += items
         if self.work + self.steps > self.limits["max_steps"]:
-            raise OverBudget(f"the game went past {self.limits['max_steps']} steps "
-                             "(limits.max_steps), counting the items its expressions went "
-                             "through", pos)
+            raise OverBudget(items_past_steps(self.limits["max_steps"]), pos)
 
     def after_op(self, writes: frozenset | None = None) -> None:
         """After an operation that wrote `writes` (None: anything): the step budget, then the

@@ -129,6 +129,13 @@ def past_steps(max_steps: int) -> RuleError:
                      "(limits.max_steps)")
 
 
+def items_past_steps(max_steps: int) -> str:
+    """The words of the work meter past `limits.max_steps` (an expression's items counted
+    with the steps: located at the expression's node that counted them)."""
+    return (f"the game went past {max_steps} steps (limits.max_steps), counting the items its "
+            "expressions went through")
+
+
 def past_turns(max_turns: int, phase: str) -> RuleError:
     """A turn began past `limits.max_turns`, in `phase`."""
     return RuleError("budget-exceeded", f"the game went past {max_turns} turns "
