@@ -76,13 +76,17 @@ def builtin(name: str, params: list[Param], returns, doc: str, example: str, cat
     return register
 
 
+# The words of a whole number past the limit (the generated code's too).
+PAST_LIMIT = f"a whole number beyond ±{MAX_INT:,} (the language's limit)"
+
+
 def sized(value: Any) -> Any:
     """The value, when it is within the size limits; else an EvalError saying which."""
     kind = type(value)
     if kind is int:
         if -MAX_INT <= value <= MAX_INT:
             return value
-        raise EvalError(f"a whole number beyond ±{MAX_INT:,} (the language's limit)")
+        raise EvalError(PAST_LIMIT)
     if kind is str and len(value) > MAX_TEXT:
         raise EvalError(f"a text longer than {MAX_TEXT:,} characters (the language's limit)")
     if kind is list and len(value) > MAX_ITEMS:

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS, MAX_INT, EvalError, get, sized
+from dsl.builtins import BUILTINS, MAX_INT, PAST_LIMIT, EvalError, get, sized
 
 Compiled = Callable[[Mapping[str, Any]], Any]
 
@@ -282,7 +282,7 @@ def _times(a, b):
     """`*` within the size limit, refused before a huge product is computed."""
     if type(a) is int and type(b) is int and a and b and (
             a.bit_length() + b.bit_length() > MAX_INT.bit_length() + 1):
-        raise EvalError(f"a whole number beyond ±{MAX_INT:,} (the language's limit)")
+        raise EvalError(PAST_LIMIT)
     return sized(a * b)
 
 

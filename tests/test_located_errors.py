@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from dsl.builtins import PAST_LIMIT
 from dsl.loader import load_file
 from dsl.parser import ExprSyntaxError, parse_expression
 from interpreter.compile.specialize import specialize
@@ -93,15 +94,10 @@ def test_a_division_by_zero_in_any_expression_stops_the_game_where_the_interpret
     assert replayed == []
 
 
-@pytest.mark.parametrize("banked,said", [
-    ("turn_total + [0, 0, 0][round - 1]", "index 3 is out of range for a list of 3 items"),
-    ("turn_total + [0, 0, 0][3 - round]", "index -1 is out of range for a list of 3 items"),
-    ("turn_total + seen[text(if round > 3 then 99 else turn)]", "the map has no key '99'"),
-])
-def test_a_list_or_map_read_where_it_has_nothing_stops_the_game_where_the_interpreter_does(
-        tmp_path, banked, said):
-    # A list read past its ends, a map at a key it does not have (each turn's is set when it
-    # begins): the checked version stops the game there itself.
+def _stops_in_pig(tmp_path, banked: str, said: str) -> None:
+    """Pig whose banked score is `banked` (the map `seen` holds each turn's key, set when the
+    turn begins) plays as the interpreter plays it, its games stopped by the generated code
+    itself (none goes back to the interpreter), some with the error `said`."""
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
     for old, new in (
             ("state:\n", "state:\n  global:\n    seen: {type: map, initial: {}}\n"),
@@ -124,6 +120,30 @@ def test_a_list_or_map_read_where_it_has_nothing_stops_the_game_where_the_interp
         assert _error(played.result.error) == want, seed
         stopped += want is not None and want[1] == said
     assert stopped > 0 and special.fallbacks == 0
+
+
+@pytest.mark.parametrize("banked,said", [
+    ("turn_total + [0, 0, 0][round - 1]", "index 3 is out of range for a list of 3 items"),
+    ("turn_total + [0, 0, 0][3 - round]", "index -1 is out of range for a list of 3 items"),
+    ("turn_total + seen[text(if round > 3 then 99 else turn)]", "the map has no key '99'"),
+])
+def test_a_list_or_map_read_where_it_has_nothing_stops_the_game_where_the_interpreter_does(
+        tmp_path, banked, said):
+    # A list read past its ends, a map at a key it does not have: the checked version stops
+    # the game there itself.
+    _stops_in_pig(tmp_path, banked, said)
+
+
+@pytest.mark.parametrize("banked", [
+    "turn_total * (if round > 3 then 4611686018427387904 else 1)",
+    "turn_total + (if round > 3 then 9223372036854775807 else 0)",
+    "turn_total - (if round > 3 then 9223372036854775807 else 0) - 2",
+])
+def test_a_number_past_the_languages_limit_stops_the_game_where_the_interpreter_does(
+        tmp_path, banked):
+    # The checked version (here from the start: the ruleset's own numbers lie past ±2**40)
+    # tests each `*`, `+` and `-` and stops the game at the operator that went past.
+    _stops_in_pig(tmp_path, banked, PAST_LIMIT)
 
 
 @pytest.mark.parametrize("name,limit", [("liars_dice", 1000), ("dice_bag_dungeon", 400),

@@ -670,12 +670,11 @@ def test_generated_games_say_so_and_warn_of_nothing():
 
 
 def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
-    # A game the generated code cannot finish exactly (here: a number past the language's
-    # limit in the seventh round, which the interpreter reports as a located error) is played
-    # again by the reference interpreter; the report counts such games and names the first
-    # one's seed.
-    path = _changed_pig(tmp_path, 'add: {current.score: "turn_total * (if round > 6 then '
-                                  '4611686018427387904 else 1)"}')
+    # A game the generated code cannot finish exactly (here: a range too long in the seventh
+    # round, which the interpreter reports as a located error) is played again by the
+    # reference interpreter; the report counts such games and names the first one's seed.
+    path = _changed_pig(tmp_path, 'add: {current.score: "turn_total + count(range(0, if '
+                                  'round > 6 then 20000 else 1))"}')
     done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
     assert done.exit_code == 1  # games stopped with an error
     out = json.loads(done.stdout)

@@ -87,11 +87,10 @@ def _changed_pig(tmp_path, old: str, new: str) -> str:
 
 
 def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
-    # A number past the language's limit in the fourth round, which the generated code does
-    # not locate.
+    # A range too long in the fourth round, which the generated code does not locate.
     path = _changed_pig(tmp_path, "add: {current.score: turn_total}",
-                        'add: {current.score: "turn_total * (if round > 3 then '
-                        '4611686018427387904 else 1)"}')
+                        'add: {current.score: "turn_total + count(range(0, if round > 3 then '
+                        '20000 else 1))"}')
     assert _same_logs(path, range(20)) < 20  # some games reach the fourth round
 
 

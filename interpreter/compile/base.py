@@ -93,9 +93,9 @@ def whole(value: int) -> int:
     return value
 
 
-def times(a: Any, b: Any) -> Any:
+def times(a: Any, b: Any, site: tuple | None = None) -> Any:
     """`*` in the fast code: a product of whole numbers within ±SAFE_INT, else the checked
-    version plays the seed."""
+    version plays the seed (which stops at `site` past the language's limit)."""
     r = a * b
     if type(r) is int and not -SAFE_INT <= r <= SAFE_INT:
         raise Fallback()

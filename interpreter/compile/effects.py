@@ -190,7 +190,7 @@ class EffectWriter:
                     not self.wide:
                 self.emit(d, f"{target} += {t}")
             else:  # the checked version tests the sum before it is bounded, as steps._add
-                expr = f"_plus({now}, {t})" if self.wide else f"{now} + {t}"
+                expr = f"_plus({now}, {t}{self.sum_site(text)})" if self.wide else f"{now} + {t}"
                 if low is not None:
                     expr = f"max({low.src}, {expr})"
                 if high is not None:

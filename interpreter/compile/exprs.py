@@ -277,11 +277,12 @@ class ExprWriter:
             if known and a.bound * b.bound <= INT_RANGE[0]:  # stays in range: plain
                 return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
             # A product may jump out of the range the generated code keeps.
-            return Ex(f"_times({a.src}, {b.src})", "int" if both_int else "num")
+            return Ex(f"_times({a.src}, {b.src}{self.limit_site(node.pos)})",
+                      "int" if both_int else "num")
         if op in ("+", "-") and self.wide and not (known and a.bound + b.bound <= MAX_INT):
             # The checked version tests each sum, as the interpreter does.
-            return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src})",
-                      "int" if both_int else "num")
+            return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src}"
+                      f"{self.limit_site(node.pos)})", "int" if both_int else "num")
         if op in ("+", "-"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
                       bound=a.bound + b.bound if known else None)

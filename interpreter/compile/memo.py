@@ -35,9 +35,11 @@ from interpreter.compile.base import _NO, COUNTS_WORK, LOCATES, Ex, Unsupported
 MEMO_CAP = 4096  # values remembered per site before it is emptied (memory stays bounded)
 _REDUCERS = ("count", "unique", "sum", "min", "max", "any", "all")
 _KEY_KINDS = ("int", "num", "str", "bool", "player", "team", "cell")
+# (A value that may stop at a located site stops at its first evaluation, where the
+# interpreter's does: its inputs are the key, so a value remembered never would.)
 _BUILTINS = frozenset({"len", "sum", "min", "max", "any", "all", "abs", "list", "map", "set",
                        "sorted", "int", "tuple", "range", "_halt", "_HF", "_U", "_over", "wk", "steps",
-                       "_times", "_within"})
+                       "_times", "_within", "_over_at", "_nonzero", "_item_at", "_value_at"})
 _IDENT = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 _BOUND = re.compile(r"\bfor (\w+) in\b|\b(\w+) :=")
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")

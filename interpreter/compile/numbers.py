@@ -40,30 +40,36 @@ def checked_numbers(on: bool) -> Iterator[None]:
         INT_RANGE[0] = SAFE_INT
 
 
-def plus(a: Any, b: Any) -> Any:
+def _past(site: tuple | None) -> Stop:
+    """The stop of a whole number past the limit: at `site` where the operator's place is
+    known (interpreter/compile/stops.py `limit_site`), else one the interpreter locates."""
+    return Stop(site) if site is not None else Stop()
+
+
+def plus(a: Any, b: Any, site: tuple | None = None) -> Any:
     """`+` of numbers, as dsl/compiler.py `_add`: a whole number past the limit stops."""
     r = a + b
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
-        raise Stop()
+        raise _past(site)
     return r
 
 
-def minus(a: Any, b: Any) -> Any:
+def minus(a: Any, b: Any, site: tuple | None = None) -> Any:
     """`-` of numbers, as the interpreter's: a whole number past the limit stops."""
     r = a - b
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
-        raise Stop()
+        raise _past(site)
     return r
 
 
-def times_checked(a: Any, b: Any) -> Any:
+def times_checked(a: Any, b: Any, site: tuple | None = None) -> Any:
     """`*`, as dsl/compiler.py `_times`: refused before a huge product is made."""
     if type(a) is int and type(b) is int and a and b and (
             a.bit_length() + b.bit_length() > _BITS):
-        raise Stop()
+        raise _past(site)
     r = a * b
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
-        raise Stop()
+        raise _past(site)
     return r
 
 

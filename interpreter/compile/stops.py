@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from dsl.builtins import PAST_LIMIT
 from interpreter.compile.base import _node
 from interpreter.engine.signals import (
     Break,
@@ -180,6 +181,20 @@ class StopWriter:
         if self.expr_path is None or pos is None:
             return None
         return self.const(expr_site(self.expr_path, pos, message, code), "SE")
+
+    def limit_site(self, pos: tuple) -> str:
+        """The last argument of a checked `+`, `-` or `*` at `pos` (`, SITE`): a whole number
+        it makes past the language's limit stops the game there; "" where not located."""
+        site = self.site(pos, PAST_LIMIT)
+        return "" if site is None else f", {site}"
+
+    def sum_site(self, text: str) -> str:
+        """`limit_site` for the sum an `add` step makes of its target `text` (located at the
+        target, with no offsets, as steps.py's `add` locates it)."""
+        if self.step_path is None:
+            return ""
+        return ", " + self.const(expr_site((*self.step_path, "add", text), None, PAST_LIMIT),
+                                 "SE")
 
     def over(self, pos: tuple | None) -> str:
         """The call that stops the game where the work meter passes the step budget, counting
