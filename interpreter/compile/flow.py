@@ -278,7 +278,8 @@ class FlowWriter:
         if "by" in turns:  # as Game._run_round, whatever the order says
             src = self._turns_by(turns["by"], d)  # interpreter/compile/deciders.py
         elif "first" in turns:
-            first = self.expr(_node(turns["first"]), {})
+            first = self.value_at(turns["first"], {},
+                                  path=("flow", "phases", self.phase_name, "turns", "first"))
             if first.kind != "player":
                 raise Unsupported("first")
             e(d, f"fp = {first.src}")
@@ -313,7 +314,8 @@ class FlowWriter:
             e(d1, "if E[pc]:")  # the eliminated have no turns
             e(d1 + 1, "continue")
         if "skip" in turns:
-            skip = self.cond(turns["skip"], {"player": Ex("pc", "player", True)})
+            skip = self.cond_at(turns["skip"], {"player": Ex("pc", "player", True)},
+                                path=("flow", "phases", self.phase_name, "turns", "skip"))
             e(d1, f"if {skip.src}:")
             e(d1 + 1, "continue")
         e(d1, "cur = pc")  # `current` changes only when a turn begins

@@ -5,18 +5,26 @@ meets it: a turn that begins past `limits.max_turns`, a pass of a phase, a `repe
 decision's actions past its `max` or `limits.max_loop`, in a logged game and the checked
 version every operation's step against `limits.max_steps`, triggers, procedure calls and checks
 past `limits.max_chain_depth`, a decision with no legal option, by nobody or asking a player
-twice, a procedure's `break` outside any loop. Output: for each, a site (a constant of the game
-function, written into its `raise _Stop(SITE, values...)`), and `stop_error`, which turns a
-site and the values it was raised with into the interpreter's own `RuleError`, built by the
-same functions (interpreter/engine/signals.py), so both engines word and locate it alike.
+twice, a procedure's `break` outside any loop; and, in a logged game and the checked version,
+the rule errors met inside an expression whose data path the writer knows (`StopWriter.
+value_at`, `cond_at`, `located`): a division or remainder by zero, a list read past its ends, a
+map at a key it lacks, a whole number past the language's limit, the work meter past the step
+budget (`expr_site`: the expression's path, the node's offsets, dsl's words). Output: for
+each, a site (a constant of the game function, written into its `raise _Stop(SITE,
+values...)` or passed to the helper that tests it, interpreter/compile/base.py `nonzero`...),
+and `stop_error`, which turns a site and the values it was raised with into the interpreter's
+own `RuleError`, built by the same functions (interpreter/engine/signals.py) or words
+(dsl/compiler.py, dsl/builtins.py), so both engines word and locate it alike.
 
 The game function catches such a `_Stop` where it ends (interpreter/compile/flow.py) and scores
 the game as the interpreter scores a stopped one, returning the site in its tuple; the counts
-it returns are exact there, as they are at every loop's head. In the fast version, which tests
-the step budget at loop heads only, a stop found past that budget is `PastSteps` instead (the
-interpreter stopped earlier): the checked version plays the seed again, to the exact stop. Any
-other `_Stop` (a rule error the code does not locate) goes to the interpreter, which replays
-the seed for its located message and counts (interpreter/compile/played.py `MustStop`).
+it returns are exact there, as they are at every loop's head (code that may stop at a site is
+never moved earlier: base.LOCATES). In the fast version, which tests the step budget at loop
+heads only and nothing inside expressions, a stop found past that budget (`PastSteps`) or a
+rule error met as Python's own sends the seed to the checked version, which plays it again to
+the exact stop. Any other `_Stop` (a rule error the code does not locate) goes to the
+interpreter, which replays the seed for its located message and counts
+(interpreter/compile/played.py `MustStop`).
 """
 
 from __future__ import annotations
