@@ -311,7 +311,7 @@ def item_at(items: Any, k: int, site: tuple) -> Any:
     raise Stop(site, out_of_range(k, len(items)))
 
 
-def value_at(table: Any, k: Any, site: tuple) -> Any:
+def map_value(table: Any, k: Any, site: tuple) -> Any:
     """`table[k]` of a map (keys that read alike in both engines: texts, numbers) in the
     versions that locate their rule errors: a key it does not have stops the game at
     `site`."""

@@ -339,7 +339,7 @@ class MapWriter:
             raise Unsupported("a map read at a key of another kind")
         site = self.site(pos) if key.kind in ("str", "int", "num") else None
         if site is not None:
-            return Ex(f"_value_at({m.src}, {key.src}, {site})", vk, False)
+            return Ex(f"_map_value({m.src}, {key.src}, {site})", vk, False)
         return Ex(f"{m.src}[{key.src}]", vk, False)
 
     def _map_call(self, f: str, args: list[Ex]) -> Ex | None:

@@ -183,17 +183,20 @@ class StopWriter:
             self.expr_path = outer
 
     def site(self, pos: tuple | None, message: str | None = None,
-             code: str = "runtime-error") -> str | None:
+             code: str = "runtime-error", at: tuple | None = None) -> str | None:
         """The constant of a site for the rule error of the node at `pos` in the expression
-        being written (`expr_site`), None where it is not located."""
-        if self.expr_path is None or pos is None:
-            return None
-        return self.const(expr_site(self.expr_path, pos, message, code), "SE")
+        being written (`expr_site`), None where it is not located; with `at`, of the value
+        at that data path, not an expression's node (`pos` None)."""
+        if at is None:
+            if self.expr_path is None or pos is None:
+                return None
+            at = self.expr_path
+        return self.const(expr_site(at, pos, message, code), "SE")
 
-    def limit_site(self, pos: tuple) -> str:
+    def limit_site(self, pos: tuple | None, at: tuple | None = None) -> str:
         """The last argument of a checked `+`, `-` or `*` at `pos` (`, SITE`): a whole number
         it makes past the language's limit stops the game there; "" where not located."""
-        site = self.site(pos, PAST_LIMIT)
+        site = self.site(pos, PAST_LIMIT, at=at)
         return "" if site is None else f", {site}"
 
     def sum_site(self, text: str) -> str:
@@ -201,8 +204,7 @@ class StopWriter:
         target, with no offsets, as steps.py's `add` locates it)."""
         if self.step_path is None:
             return ""
-        return ", " + self.const(expr_site((*self.step_path, "add", text), None, PAST_LIMIT),
-                                 "SE")
+        return self.limit_site(None, (*self.step_path, "add", text))
 
     def over(self, pos: tuple | None) -> str:
         """The call that stops the game where the work meter passes the step budget, counting
