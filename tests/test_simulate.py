@@ -754,3 +754,17 @@ def test_whole_numbers_are_described_exactly_as_the_two_pass_formula_says(values
     assert d.total == sum(values) and isinstance(d.total, int)
     assert d.sd == pytest.approx(as_floats.sd, rel=1e-9, abs=1e-9)
     assert d.mean.value == pytest.approx(as_floats.mean.value)
+
+
+def test_a_setups_limits_are_its_own_when_one_process_plays_the_ruleset_with_others():
+    # One process (a test run, a worker kept between jobs) plays the same text with the
+    # default budgets, then with --limit max_turns=12: the second job's games stop at the
+    # thirteenth turn, not with the first job's program (whose key left the limits out).
+    from interpreter.simulate.runner import Job, Setup, play_chunk
+    text = Path(PIG).read_text(encoding="utf-8")
+    free = play_chunk(Job("pig.yaml", text, (Setup("base"),), 3), 0, 10)
+    short = play_chunk(Job("pig.yaml", text, (Setup("base", limits=(("max_turns", 12),)),), 3),
+                       0, 10)
+    assert all(r.error is None for r in free.records[0])
+    assert all(r.error is not None and r.error[0] == "budget-exceeded" and r.turns == 13
+               for r in short.records[0])

@@ -34,6 +34,7 @@ from interpreter.simulate.runner import (
     Setup,
     SimulationError,
     game_seed,
+    keep_program,
     not_generated,
     program_for,
 )
@@ -181,6 +182,8 @@ def _say_which_engine(job: Job, infos: list[SetupInfo]) -> None:
     says it again). The generated function is made here once and kept for the run."""
     said = set()
     for info in infos:
+        if info.loaded.source.text == job.text:  # compiled from the text the games play
+            keep_program(job, info.setup, info.loaded.program)
         refusal = not_generated(program_for(job, info.setup), info.setup)
         if refusal is None:
             continue

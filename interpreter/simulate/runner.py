@@ -118,17 +118,29 @@ _PROGRAMS: dict[tuple, Program] = {}
 def program_for(job: Job, setup: Setup) -> Program:
     """The compiled program of a setup, compiled once per process (workers keep it between
     chunks)."""
-    digest = hashlib.sha256(job.text.encode("utf-8")).hexdigest()
-    key = (digest, setup.variant, setup.sets)
+    key = _program_key(job, setup)
     program = _PROGRAMS.get(key)
     if program is None:
-        if _PROGRAMS and next(iter(_PROGRAMS))[0] != digest:
-            _PROGRAMS.clear()  # another ruleset (or an edited one): drop the old programs
         # A worker compiles exactly the text the command read, whatever the file holds now.
         program = load(job.name, setup.variant, dict(setup.sets), text=job.text,
                        limits=dict(setup.limits)).program
-        _PROGRAMS[key] = program
+        keep_program(job, setup, program)
     return program
+
+
+def keep_program(job: Job, setup: Setup, program: Program) -> None:
+    """A program its caller compiled from exactly `job.text` for `setup` (as `meeple
+    simulate` does to check the setup first): `program_for` gives it, not compiling the
+    ruleset twice in one process."""
+    key = _program_key(job, setup)
+    if _PROGRAMS and next(iter(_PROGRAMS))[0] != key[0]:
+        _PROGRAMS.clear()  # another ruleset (or an edited one): drop the old programs
+    _PROGRAMS[key] = program
+
+
+def _program_key(job: Job, setup: Setup) -> tuple:
+    return (hashlib.sha256(job.text.encode("utf-8")).hexdigest(), setup.variant, setup.sets,
+            setup.limits)
 
 
 class _Standings:
@@ -208,38 +220,48 @@ def _specialized(program: Program, setup: Setup) -> tuple:
 def play_game(program: Program, setup: Setup, seed: str, index: int,
               raw_counts: bool = False) -> tuple[GameRecord, Any]:
     """One game without a log: its record, and (fired, chosen, unruled) counters (with
-    `raw_counts`, the generated code's own as `RawCounts`, where it played). The
+    `raw_counts`, the generated code's own as `RawCounts`, where it played); see
+    `game_player`."""
+    record, counts = game_player(program, setup)(seed, index)
+    return record, counts if raw_counts or type(counts) is not RawCounts else counts.as_dicts()
+
+
+def game_player(program: Program, setup: Setup) -> Callable[[str, int], tuple[GameRecord, Any]]:
+    """The setup's games as one function of (seed, index), which a chunk calls per game: its
+    generated code looked up once (per game, that lookup cost as much as a short game's
+    result). A game gives its record and its counters: the generated code's own as
+    `RawCounts`, or (fired, chosen, unruled) dicts where the interpreter played it. The
     specialized function plays it when the setup has one (it gives the interpreter's results
     on the same seed; its checked version where the numbers pass ±SAFE_INT: the record says
-    `checked`; a budget it locates itself is the record's error, as the interpreter's);
-    otherwise, or when the rules stop it elsewhere, the interpreter (the record says
-    `replayed` then); the report counts both."""
+    `checked`; a budget or rule error it locates itself is the record's error, as the
+    interpreter's); otherwise, or when the rules stop it elsewhere, the interpreter (the
+    record says `replayed` then); the report counts both."""
     special = specialized_for(program, setup)
-    stop = None
-    if special is not None:
+    if special is None:
+        return lambda seed, index: _interpreted(program, setup, seed, index)
+    try_raw, ranks, error_of = special.try_raw, special.ranks, special.error_of
+
+    def play(seed: str, index: int) -> tuple[GameRecord, Any]:
         before = special.checked
         err = None
         try:
-            raw = special.try_raw(seed, track=True)
+            raw = try_raw(seed, True)
             if raw[-2] is not None:  # a rule error the generated code locates: no replay
-                err = special.error_of(raw)
-        except MustStop as e:  # the interpreter's game must stop with an error (below)
-            raw, stop = None, e
+                err = error_of(raw)
+        except MustStop as stop:  # the interpreter's game must stop with an error (below)
+            record, counters = _interpreted(program, setup, seed, index)
+            if record.error is None:  # no rule error: the generator's own fault
+                return _faulty(index, special.players, "generated code", stop.fault), ({}, {}, {})
+            return record._replace(replayed=True), counters
         except Exception as e:  # a fault of the code generator, not of the rules
             return _faulty(index, special.players, "generated code", e), ({}, {}, {})
-        if raw is not None:  # read straight from the generated code's tuple: no `Result`
-            winners, placed = special.ranks(raw)
-            record = GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
-                                raw[4], raw[3], float(raw[5]),
-                                raw[14] if err is None else None, raw[13],
-                                None if err is None else _error(err),
-                                checked=special.checked != before)
-            counts = RawCounts(special, raw)
-            return record, counts if raw_counts else counts.as_dicts()
-    record, counters = _interpreted(program, setup, seed, index)
-    if stop is not None and record.error is None:  # no rule error: the generator's own
-        return _faulty(index, special.players, "generated code", stop.fault), ({}, {}, {})
-    return (record._replace(replayed=True) if special is not None else record), counters
+        # Read straight from the generated code's tuple: no `Result`.
+        winners, placed = ranks(raw)
+        return GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2], raw[4],
+                          raw[3], float(raw[5]), raw[14] if err is None else None, raw[13],
+                          None if err is None else _error(err),
+                          checked=special.checked != before), RawCounts(special, raw)
+    return play
 
 
 def _numbers(scores: Any) -> tuple:
@@ -338,37 +360,36 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
     """Plays games [start, stop) in every setup (game i of every setup before game i + 1),
     stopping early when the guard asks or the deadline (perf_counter) passes; the chunk holds
     the games completed in every setup."""
-    programs = [program_for(job, s) for s in job.setups]
+    plays = [game_player(program_for(job, s), s) for s in job.setups]
     n = len(job.setups)
     chunk = Chunk(start, start, [[] for _ in range(n)], [Tally() for _ in range(n)])
     slots: list[Slots | None] = [None] * n  # per setup: its generated code's counters
+    records, tallies = chunk.records, chunk.tallies
     for i in range(start, stop):
         if guard is not None and guard.requested:
             break
         seed = game_seed(job.seed, i)
-        played = []
         try:
             if guard is not None:
                 guard.in_game = True
-            for program, setup in zip(programs, job.setups, strict=True):
-                played.append(play_game(program, setup, seed, i, raw_counts=True))
+            played = [play(seed, i) for play in plays]
         except KeyboardInterrupt:
             break  # this game index is incomplete: dropped
         finally:
             if guard is not None:
                 guard.in_game = False
-        for k, (record, counts) in enumerate(played):
-            chunk.records[k].append(record)
+        for k in range(n):
+            record, counts = played[k]
+            records[k].append(record)
             if record.error is not None:
                 continue
-            if type(counts) is RawCounts:
-                if slots[k] is None or slots[k].special is not counts.special:
-                    if slots[k] is not None:  # made again (the cache was full): its own names
-                        slots[k].settle(chunk.tallies[k])
-                    slots[k] = Slots(counts.special)
-                slots[k].add(counts.raw, chunk.tallies[k])
+            if type(counts) is RawCounts:  # always of the one generated function of the setup
+                sl = slots[k]
+                if sl is None:
+                    sl = slots[k] = Slots(counts.special)
+                sl.add(counts.raw, tallies[k])
             else:
-                chunk.tallies[k].add_game(*counts)
+                tallies[k].add_game(*counts)
         if job.paired and played[0][0].error is None:
             base = counter_keys(_named(played[0][1]))
             for k in range(1, n):
