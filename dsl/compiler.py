@@ -348,6 +348,17 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+def operator_error(op: str, a: Any, b: Any) -> str | None:
+    """What the operator `op` says of `a` and `b` when it does not take them (its error's
+    words), None when it takes them: the generated code meets the same refusal as Python's
+    `TypeError` and words it so (interpreter/compile/base.py `refused`)."""
+    try:
+        _OPS[op](a, b)
+    except EvalError as err:
+        return str(err)
+    return None
+
+
 def _binary(node: n.Binary) -> Compiled:
     if node.op in ("and", "or"):
         return _logic(node)

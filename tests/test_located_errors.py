@@ -163,3 +163,95 @@ def test_a_budget_the_items_of_an_expression_pass_stops_the_game_where_the_inter
     stops = [_stop_of(special, program, seed) for seed in range(6)]
     assert any(stop is not None and "counting the items" in stop[1] for stop in stops)
     assert special.fallbacks == 0
+
+
+def _scoring_variants(name: str, tmp_path):
+    """(field, program) for each expression of the ruleset's scoring made to fail at the
+    last seat when the game is scored: a score or tie-break divides by zero there, whom
+    `eligible` lets win too, and `winners` divides by zero first."""
+    data = load_file(ROOT / "rulesets" / f"{name}.yaml")[0].data
+    last = "0 // (player.seat - count(players))"
+    scoring = data["scoring"]
+    fields = [("score",), *(("tie_break", i) for i in range(len(scoring.get("tie_break") or [])))]
+    fields += [(k,) for k in ("eligible", "winners") if k in scoring]
+    for field in fields:
+        text = scoring[field[0]] if len(field) == 1 else scoring[field[0]][field[1]]
+        failing = {"eligible": f"{last} == 0 and ({text})",
+                   "winners": f"if 0 // (count(players) - count(players)) == 0 then ({text}) "
+                              f"else ({text})"}.get(field[0], f"{last} + ({text})")
+        changed = copy.deepcopy(data)
+        _put(changed, ("scoring", *field), failing)
+        file = tmp_path / f"{name}_{'_'.join(map(str, field))}.json"
+        file.write_text(json.dumps(changed), encoding="utf-8")
+        yield field, load(str(file)).program
+
+
+@pytest.mark.parametrize("name,seeds", [("pig", 3), ("liars_dice", 2), ("wreckdivers", 3),
+                                        ("dice_bag_dungeon", 3), ("dark_water_salvage", 1)])
+def test_a_rule_error_in_scoring_is_the_games_error_located_by_the_generated_code(
+        tmp_path, name, seeds):
+    # As the interpreter scores a game (Game._result): a seat whose score stops scores none
+    # and the others are scored; a tie-break, eligible or winners that stops leaves no
+    # winners; the game keeps the reason it ended for. The generated code's games and logs
+    # are the interpreter's, none played again by it.
+    for field, program in _scoring_variants(name, tmp_path):
+        special = specialize(program)
+        assert special is not None, field
+        assert all(_stop_of(special, program, seed, field) is not None for seed in range(seeds))
+        assert special.fallbacks == 0, field
+        logged = specialize(program, logged=True)
+        for seed in range(seeds):
+            played, log = logged.play_logged(seed)
+            game = new_game(program, None, {}, seed=seed)
+            assert game.run().to_json() == played.result.to_json(), (field, seed)
+            assert log[-1] == game.log[-1] and len(log) == len(game.log), (field, seed)
+        assert logged.fallbacks == 0, field
+
+
+@pytest.mark.parametrize("read,said", [
+    ("die.face + 1", "cannot add none and a whole number"),
+    ("1 - die.face", "'-' works on numbers, not none"),
+    ("die.face * 2", "'*' works on numbers, not none"),
+    ("if die.face > 2 then 1 else 0", "'>' compares two numbers or two texts, not none and a "
+                                      "whole number"),
+    ("if 3 <= die.face then 1 else 0", "'<=' compares two numbers or two texts, not a whole "
+                                       "number and none"),
+])
+def test_none_where_an_operator_takes_numbers_stops_the_game_where_the_interpreter_does(
+        tmp_path, read, said):
+    # The die read before its first roll (its face is none): the operator stops the game at
+    # its place in the expression, in the interpreter's words, on the generated code (its
+    # checked version; a logged game by itself), none played again by the interpreter.
+    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{read}'}}")
+    assert {stop[1] for stop in stops} == {said}
+
+
+def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_does(tmp_path):
+    # The turn total set to the face of a die not yet rolled (none): the first roll's add
+    # stops the game, unless that roll is a 1 (the turn ends first).
+    stops = _turn_begins_with(tmp_path, "set: {turn_total: die.face}")
+    assert any(stop is not None for stop in stops)
+    for stop in filter(None, stops):
+        assert stop[1].startswith("cannot add ") and stop[1].endswith(" to none")
+        assert stop[2][-2:] == ("add", "turn_total") and stop[3] is None
+
+
+def _turn_begins_with(tmp_path, step: str) -> list:
+    """Pig whose turn begins with `step` plays as the interpreter plays it, logged too, its
+    games stopped by the generated code itself; the error of each seed's game."""
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    old = "        - repeat:\n            - roll: die\n"
+    assert old in text
+    path = tmp_path / "pig.yaml"
+    path.write_text(text.replace(old, f"        - {step}\n{old}", 1), encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    stops = [_stop_of(special, program, seed) for seed in SEEDS]
+    assert special.fallbacks == 0
+    logged = specialize(program, logged=True)
+    for seed in SEEDS:
+        played, log = logged.play_logged(seed)
+        game = new_game(program, None, {}, seed=seed)
+        assert game.run().to_json() == played.result.to_json() and log == game.log, seed
+    assert logged.fallbacks == 0
+    return stops

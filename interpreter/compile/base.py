@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_ITEMS, MAX_RANGE, MAX_TEXT
-from dsl.compiler import no_key, out_of_range
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT
+from dsl.compiler import no_key, operator_error, out_of_range
 from dsl.parser import parse_expression
 
 
@@ -93,10 +94,46 @@ def whole(value: int) -> int:
     return value
 
 
+def refused(op: str, a: Any, b: Any, site: tuple | None) -> Stop:
+    """The stop of the operator `op` on values it does not take (none, met as Python's
+    `TypeError`): at `site`, the operator's (interpreter/compile/stops.py `expr_site`, its
+    words left to the values), in dsl/compiler.py's words; elsewhere a stop without a site."""
+    said = operator_error(op, a, b) if site is not None and site[3] is None else None
+    return Stop() if said is None else Stop(site, said)
+
+
+def ordered(a: Any, b: Any, op: str, site: tuple) -> bool:
+    """`<`, `<=`, `>` or `>=` where the expression is located: on values it does not take,
+    the interpreter's stop there (`refused`)."""
+    try:
+        return _ORDER[op](a, b)
+    except TypeError:
+        raise refused(op, a, b, site) from None
+
+
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def added(old: Any, amount: Any, site: tuple | None = None) -> Any:
+    """The sum an `add` step makes of its target, where the step's place is known (the
+    checked version, a logged game): as steps.py's `add`, one of them not a number stops
+    the game at `site` (stops.py `add_site`, raised with both), as does a whole number past
+    the language's limit; elsewhere a stop the interpreter locates."""
+    if type(old) not in (int, float) or type(amount) not in (int, float):
+        raise Stop() if site is None else Stop(site, amount, old)
+    r = old + amount
+    if type(r) is int and not -MAX_INT <= r <= MAX_INT:
+        raise Stop() if site is None else Stop(site)
+    return r
+
+
 def times(a: Any, b: Any, site: tuple | None = None) -> Any:
     """`*` in the fast code: a product of whole numbers within ±SAFE_INT, else the checked
     version plays the seed (which stops at `site` past the language's limit)."""
-    r = a * b
+    try:
+        r = a * b
+    except TypeError:
+        raise refused("*", a, b, site) from None
     if type(r) is int and not -SAFE_INT <= r <= SAFE_INT:
         raise Fallback()
     return r

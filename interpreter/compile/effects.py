@@ -186,11 +186,14 @@ class EffectWriter:
             if "changed" in self.p.triggers:  # what it held, for `event.old`
                 old = self.temp("co")
                 self.emit(d, f"{old} = {now}")
+            # Where the step is located (the checked version, a logged game), the sum is
+            # tested before it is bounded, as steps._add tests it.
+            tested = self.wide or (self.logged and self.step_path is not None)
             if low is None and high is None and not isinstance(target, ItemSet) and \
-                    not self.wide:
+                    not tested:
                 self.emit(d, f"{target} += {t}")
-            else:  # the checked version tests the sum before it is bounded, as steps._add
-                expr = f"_plus({now}, {t}{self.sum_site(text)})" if self.wide else f"{now} + {t}"
+            else:
+                expr = f"_added({now}, {t}{self.sum_site(text)})" if tested else f"{now} + {t}"
                 if low is not None:
                     expr = f"max({low.src}, {expr})"
                 if high is not None:

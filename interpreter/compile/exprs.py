@@ -246,7 +246,7 @@ class ExprWriter:
                 raise Unsupported("ordering")
             if a.const is not _NO and b.const is not _NO:
                 return _lit(_FOLD[op](a.const, b.const))
-            return Ex(f"({a.src} {op} {b.src})", "bool", safe)
+            return Ex(self.ordered(op, a, b, node.pos), "bool", safe)
         if op in ("in", "not in") and b.kind == "options":
             return self._in_options(a, b, op == "not in")
         if op in ("in", "not in"):
@@ -274,13 +274,13 @@ class ExprWriter:
         # The largest magnitude of the result, when both sides have one (faces, constants).
         known = both_int and a.bound is not None and b.bound is not None
         if op == "*":
-            if known and a.bound * b.bound <= INT_RANGE[0]:  # stays in range: plain
+            if known and a.bound * b.bound <= INT_RANGE[0] and not self.kinds_tested(a, b):
                 return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
             # A product may jump out of the range the generated code keeps.
             return Ex(f"_times({a.src}, {b.src}{self.limit_site(node.pos)})",
                       "int" if both_int else "num")
-        if op in ("+", "-") and self.wide and not (known and a.bound + b.bound <= MAX_INT):
-            # The checked version tests each sum, as the interpreter does.
+        if op in ("+", "-") and (self.wide and not (known and a.bound + b.bound <= MAX_INT)
+                                 or self.kinds_tested(a, b)):  # each sum, as the interpreter
             return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src}"
                       f"{self.limit_site(node.pos)})", "int" if both_int else "num")
         if op in ("+", "-"):

@@ -422,9 +422,20 @@ class FlowWriter:
         e = self.emit
         sc = self.data.get("scoring") or {}
         self._only(sc, "score", "order", "ties", "tie_break", "eligible", "winners")
-        scores = self._scores()
-        e(d, "scores = [" + (", ".join(s.src for s in scores) if scores
-                             else ", ".join(["None"] * self.n)) + "]")
+        at = self.value_at if self.logged or self.wide else None  # rule errors located
+        per = [{"player": Ex(str(i), "player", True)} for i in range(self.n)]
+        scores = ([at(sc["score"], s, path=("scoring", "score")) for s in per]
+                  if at is not None and "score" in sc else self._scores())
+        if at is not None and scores is not None and not all(s.safe for s in scores):
+            # As Game._result: a seat whose score stops the game scores none, the others
+            # are still scored, and the first such error is the game's (unless it stopped).
+            e(d, f"scores = {[None] * self.n!r}")
+            for i, s in enumerate(scores):
+                self._scored(d, f"scores[{i}] = {s.src}", "if stopped is None:",
+                             "stopped = _st.args")
+        else:
+            e(d, "scores = [" + (", ".join(s.src for s in scores) if scores
+                                 else ", ".join(["None"] * self.n)) + "]")
         # A stopped game is scored, nothing more (Game._result): no tie-breaks, no winners.
         e(d, "if stopped is not None:")
         e(d + 1, f"tbs, eligible, winners = {[[]] * self.n!r}, None, []")
@@ -432,25 +443,42 @@ class FlowWriter:
         d += 1
         tbs = []
         for i in range(self.n):
-            scope = {"player": Ex(str(i), "player", True)}
-            tb = [self.expr(_node(x), scope) for x in sc.get("tie_break") or []]
+            tb = [at(x, per[i], path=("scoring", "tie_break", k)) if at is not None
+                  else self.expr(_node(x), per[i]) for k, x in enumerate(sc.get("tie_break") or [])]
             if any(x.kind not in _NUMS for x in tb):
                 raise Unsupported("tie_break")
-            tbs.append("[" + ", ".join(x.src for x in tb) + "]")
-        e(d, "tbs = [" + ", ".join(tbs) + "]")
+            tbs.append(tb)
         if "eligible" in sc:
-            el = [self.cond(sc["eligible"], {"player": Ex(str(i), "player", True)}).src
-                  for i in range(self.n)]
-            e(d, "eligible = [" + ", ".join(el) + "]")
-        else:
-            e(d, "eligible = None")
+            el = [self.cond_at(sc["eligible"], per[i], path=("scoring", "eligible"))
+                  if at is not None else self.cond(sc["eligible"], per[i]) for i in range(self.n)]
         if "winners" in sc:
-            w = self.expr(_node(sc["winners"]), {})
+            w = (at(sc["winners"], {}, path=("scoring", "winners")) if at is not None
+                 else self.expr(_node(sc["winners"]), {}))
             if w.kind != "list:player":
                 raise Unsupported("winners")
-            e(d, f"winners = {w.src}")
+        # Then, as Game._result, the tie-breaks and who may win; then the winners. A rule
+        # error among them is the game's: no winners, no tie-breaks (the players who may win
+        # are still ranked first when only the winners' rule stopped).
+        ranked = [f"tbs = [{', '.join('[' + ', '.join(x.src for x in tb) + ']' for tb in tbs)}]",
+                  f"eligible = [{', '.join(x.src for x in el)}]" if "eligible" in sc
+                  else "eligible = None"]
+        stop = f"tbs, winners = {[[]] * self.n!r}, []"
+        wrapped = at is not None and not all(x.safe for x in [*(x for tb in tbs for x in tb),
+                                                              *(el if "eligible" in sc else [])])
+        if wrapped:
+            if "winners" not in sc:
+                e(d, "winners = None")  # before: a stop leaves none
+            self._scored(d, ranked, "eligible = None", "stopped = _st.args", stop)
         else:
-            e(d, "winners = None")
+            for line in ranked:
+                e(d, line)
+            if "winners" not in sc:
+                e(d, "winners = None")
+        if "winners" in sc and at is not None and not w.safe:
+            e(d, "if stopped is None:")
+            self._scored(d + 1, f"winners = {w.src}", "stopped = _st.args", stop)
+        elif "winners" in sc:
+            e(d, f"winners = {w.src}")
         # Past the step budget the interpreter stopped, at an operation after the last test
         # of it here (the items counted with the steps are tested where they are counted:
         # interpreter/compile/meter.py).
@@ -474,6 +502,21 @@ class FlowWriter:
              f"{'E' if self.elim else 'None'}, {_Late('keyed_sums')}"
              f"{', hq' if self.logged else ''}, stopped, wk)")
 
+    def _scored(self, d: int, lines: str | list[str], *then: str) -> None:
+        """`lines`, where a rule error the code locates (a `_Stop` with a site) runs `then`
+        (each a line, `if ...:` opening the rest)."""
+        e = self.emit
+        e(d, "try:")
+        for line in [lines] if isinstance(lines, str) else lines:
+            e(d + 1, line)
+        e(d, "except _Stop as _st:")
+        e(d + 1, "if not _st.args:")
+        e(d + 2, "raise")
+        k = d + 1
+        for line in then:
+            e(k, line)
+            if line.endswith(":"):
+                k += 1
 
 
 class _Late:

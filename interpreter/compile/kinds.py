@@ -319,9 +319,10 @@ class KindWriter:
         built-in's own text."""
         if x.kind == "str":
             return x
-        if x.kind == "int":  # a whole number (never true/false here) as Python writes it
+        if x.kind == "int" and x.const is not _NO:  # a whole number (never true/false here)
             return Ex(f"str({x.src})", "str", x.safe)
-        if x.kind in ("num", "bool", "cell", "none"):
+        if x.kind in ("int", "num", "bool", "cell", "none"):  # an int may be none: a die's
+            # face before its first roll, or a state set to it
             return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe)
         if x.kind in ("list:int", "list:num", "list:str"):
             # builtins._written: the items by commas, an empty list `none`; past the longest

@@ -24,8 +24,17 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, half_away
-from interpreter.compile.base import _NUMS, COUNTS_WORK, INT_RANGE, SAFE_INT, Ex, Stop, Unsupported
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, PAST_LIMIT, half_away
+from interpreter.compile.base import (
+    _NUMS,
+    COUNTS_WORK,
+    INT_RANGE,
+    SAFE_INT,
+    Ex,
+    Stop,
+    Unsupported,
+    refused,
+)
 
 _BITS = MAX_INT.bit_length() + 1
 
@@ -43,31 +52,43 @@ def checked_numbers(on: bool) -> Iterator[None]:
 def _past(site: tuple | None) -> Stop:
     """The stop of a whole number past the limit: at `site` where the operator's place is
     known (interpreter/compile/stops.py `limit_site`), else one the interpreter locates."""
-    return Stop(site) if site is not None else Stop()
+    return Stop(site, PAST_LIMIT) if site is not None else Stop()
 
 
 def plus(a: Any, b: Any, site: tuple | None = None) -> Any:
-    """`+` of numbers, as dsl/compiler.py `_add`: a whole number past the limit stops."""
-    r = a + b
+    """`+` of numbers, as dsl/compiler.py `_add`: a whole number past the limit stops, as
+    does none (`refused`)."""
+    try:
+        r = a + b
+    except TypeError:
+        raise refused("+", a, b, site) from None
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
         raise _past(site)
     return r
 
 
 def minus(a: Any, b: Any, site: tuple | None = None) -> Any:
-    """`-` of numbers, as the interpreter's: a whole number past the limit stops."""
-    r = a - b
+    """`-` of numbers, as the interpreter's: a whole number past the limit stops, as does
+    none (`refused`)."""
+    try:
+        r = a - b
+    except TypeError:
+        raise refused("-", a, b, site) from None
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
         raise _past(site)
     return r
 
 
 def times_checked(a: Any, b: Any, site: tuple | None = None) -> Any:
-    """`*`, as dsl/compiler.py `_times`: refused before a huge product is made."""
+    """`*`, as dsl/compiler.py `_times`: refused before a huge product is made (and on
+    none: `refused`)."""
     if type(a) is int and type(b) is int and a and b and (
             a.bit_length() + b.bit_length() > _BITS):
         raise _past(site)
-    r = a * b
+    try:
+        r = a * b
+    except TypeError:
+        raise refused("*", a, b, site) from None
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
         raise _past(site)
     return r

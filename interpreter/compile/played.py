@@ -375,7 +375,7 @@ class Specialized:
         """The interpreter's `Result` of a raw game (the tuple the generated code returns)."""
         reason, rounds, turns, steps, rolls, now, scores, _, eligible = raw[:9]
         error = self.error_of(raw)
-        if error is not None:
+        if error is not None and reason is None:  # stopped in play; scoring keeps the reason
             reason = f"stopped: {error.message}"
         winners, placed, can_win = self.standings(raw)
         out = raw[15]  # who was eliminated (None: nobody can be)
@@ -383,7 +383,8 @@ class Specialized:
         seats = [SeatResult(i + 1, self.seat_names[i], self.controller_names[i], scores[i],
                             placed[i], bool(out and out[i]),
                             self.seat_teams[i] if self.seat_teams else None,
-                            i in can_win if eligible is not None else None) for i in range(n)]
+                            i in can_win if eligible is not None and error is None else None)
+                 for i in range(n)]
         return Result([self.seat_names[i] for i in winners], seats, reason, rounds, turns,
                       steps, rolls, now, error)
 

@@ -104,6 +104,7 @@ from interpreter.compile.base import (
     _EndTurn,
     _lit,
     _node,
+    added,
     data_holds,
     forced_number,
     forced_pick,
@@ -112,6 +113,7 @@ from interpreter.compile.base import (
     item_at,
     map_value,
     nonzero,
+    ordered,
     over,
     over_at,
     race_script,
@@ -138,7 +140,13 @@ from interpreter.compile.kinds import KindWriter
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.meter import MeterWriter
-from interpreter.compile.numbers import CHECKED_NAMES, NumberWriter, checked_numbers
+from interpreter.compile.numbers import (
+    CHECKED_NAMES,
+    NumberWriter,
+    checked_numbers,
+    minus,
+    plus,
+)
 from interpreter.compile.people import PeopleWriter, Person
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
@@ -541,7 +549,8 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
                  "_items_words": items_words, "_forced_pick": forced_pick,
                  "_forced_value": forced_value, "_forced_number": forced_number,
                  "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
-                 "_log": math.log, "_inf": math.inf, "_times": times,
+                 "_log": math.log, "_inf": math.inf, "_times": times, "_plus": plus, "_added": added,
+                 "_minus": minus, "_ordered": ordered,
                  "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                  "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
                  "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,

@@ -8,8 +8,11 @@ past `limits.max_chain_depth`, a decision with no legal option, by nobody or ask
 twice, a procedure's `break` outside any loop; and, in a logged game and the checked version,
 the rule errors met inside an expression whose data path the writer knows (`StopWriter.
 value_at`, `cond_at`, `located`): a division or remainder by zero, a list read past its ends, a
-map at a key it lacks, a whole number past the language's limit, the work meter past the step
-budget (`expr_site`: the expression's path, the node's offsets, dsl's words). Output: for
+map at a key it lacks, a whole number past the language's limit, none where a `+`, `-`, `*`
+or ordering takes numbers (base.py `refused`), the work meter past the step budget
+(`expr_site`: the expression's path, the node's offsets, dsl's words), an `add` step's sum
+(`add_site`: none, or past the limit), the scoring's
+too (interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for
 each, a site (a constant of the game function, written into its `raise _Stop(SITE,
 values...)` or passed to the helper that tests it, interpreter/compile/base.py `nonzero`...),
 and `stop_error`, which turns a site and the values it was raised with into the interpreter's
@@ -34,12 +37,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl.builtins import PAST_LIMIT
+from interpreter.compile.base import _NO as _NO_VALUE
 from interpreter.compile.base import _node
 from interpreter.engine.signals import (
     Break,
     RuleError,
     asked_twice,
     calls_too_deep,
+    cannot_add,
     checks_hold,
     items_past_steps,
     no_decider,
@@ -116,6 +121,12 @@ def expr_site(path: tuple, pos: tuple, message: str | None,
     return ("expr", path, pos, message, code)
 
 
+def add_site(path: tuple) -> tuple:
+    """The sum of an `add` step's target at `path` (raised with the amount and what the
+    target held, one of them not a number; with no values, past the language's limit)."""
+    return ("add", path)
+
+
 def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     """The interpreter's error for `stopped` (a site and the values raised with it; `names`
     the players' names by seat index); None when the values are within the site's limits (the
@@ -133,6 +144,10 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
+    if site[0] == "add":
+        if values:
+            return cannot_add(show(values[0]), show(values[1]), site[1])
+        return RuleError("runtime-error", PAST_LIMIT, site[1])
     if site[0] == "expr":
         return RuleError(site[4], site[3] or values[0], site[1], site[2])
     return _BUILT[site[0]](*site[1:])
@@ -193,18 +208,33 @@ class StopWriter:
             at = self.expr_path
         return self.const(expr_site(at, pos, message, code), "SE")
 
-    def limit_site(self, pos: tuple | None, at: tuple | None = None) -> str:
+    def limit_site(self, pos: tuple | None) -> str:
         """The last argument of a checked `+`, `-` or `*` at `pos` (`, SITE`): a whole number
-        it makes past the language's limit stops the game there; "" where not located."""
-        site = self.site(pos, PAST_LIMIT, at=at)
+        it makes past the language's limit stops the game there, as does a value it does not
+        take (none: interpreter/compile/base.py `refused`, the site's words left to the
+        values); "" where not located."""
+        site = self.site(pos)
         return "" if site is None else f", {site}"
 
+    def kinds_tested(self, a: Any, b: Any) -> bool:
+        """Whether an operator on `a` and `b` tests the kinds of their values (none, where a
+        whole number goes: a die not rolled, a state set to one) where the interpreter does:
+        in a located expression, unless both are known now."""
+        return self.expr_path is not None and (a.const is _NO_VALUE or b.const is _NO_VALUE)
+
+    def ordered(self, op: str, a: Any, b: Any, pos: tuple | None) -> str:
+        """`a op b` for `<`, `<=`, `>` and `>=`: tested (`_ordered`) where `kinds_tested`."""
+        site = self.site(pos) if self.kinds_tested(a, b) else None
+        return f"({a.src} {op} {b.src})" if site is None else \
+            f"_ordered({a.src}, {b.src}, {op!r}, {site})"
+
     def sum_site(self, text: str) -> str:
-        """`limit_site` for the sum an `add` step makes of its target `text` (located at the
-        target, with no offsets, as steps.py's `add` locates it)."""
+        """The last argument of `_added`, the sum an `add` step makes of its target `text`
+        (`, SITE`: located at the target, with no offsets, as steps.py's `add` locates it);
+        "" where the step's place is not known."""
         if self.step_path is None:
             return ""
-        return self.limit_site(None, (*self.step_path, "add", text))
+        return f", {self.const(add_site((*self.step_path, 'add', text)), 'SE')}"
 
     def over(self, pos: tuple | None) -> str:
         """The call that stops the game where the work meter passes the step budget, counting

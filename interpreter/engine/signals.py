@@ -81,6 +81,12 @@ _UNHELD = {
 }
 
 
+def cannot_add(amount: str, old: str, path: tuple) -> RuleError:
+    """An `add` step at `path` of `amount` to a target holding `old` (each shown as
+    narration shows it), one of them not a number."""
+    return RuleError("runtime-error", f"cannot add {amount} to {old}", path)
+
+
 def unheld(kind: type, path: tuple) -> RuleError:
     """An interrupt of the flow (`Break`, `EndTurn`, `EndPhase`, `Goto`) raised by the step
     at `path` where nothing around it takes it."""

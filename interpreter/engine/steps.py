@@ -28,6 +28,7 @@ from interpreter.engine.signals import (
     EndTurn,
     Goto,
     RuleError,
+    cannot_add,
     past_passes,
 )
 from interpreter.engine.step_runtime import (
@@ -176,8 +177,7 @@ class StepCompiler(DecisionSteps):
                             amount, (list, tuple)) else [amount], path + ("add", text))))
                         continue
                     if type(old) not in (int, float) or type(amount) not in (int, float):
-                        raise RuleError("runtime-error", f"cannot add {amount!r} to {old!r}",
-                                        path + ("add", text))
+                        raise cannot_add(show(amount), show(old), path + ("add", text))
                     v = sized(old + amount)
                 except EvalError as err:  # past a size limit (`add: {x: x}` in a loop)
                     raise RuleError("runtime-error", str(err), path + ("add", text)) from None
