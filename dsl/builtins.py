@@ -16,6 +16,7 @@ from typing import Any
 from dsl import types as t
 
 MAX_RANGE = 10_000
+RANGE_TOO_LONG = f"range of more than {MAX_RANGE:,} numbers"  # range()'s own error
 # Sizes a value may reach (docs/security.md): past them a game stops with a located error
 # instead of filling the memory or the processor (`x * x` in a loop, a text doubled in a loop).
 MAX_INT = 2**63 - 1     # whole numbers, as a 64-bit integer holds them
@@ -269,7 +270,7 @@ def _unique(items):
          "range(0, pool + 1)", "collections")
 def _range(start, stop):
     if stop - start > MAX_RANGE:
-        raise EvalError(f"range of more than {MAX_RANGE:,} numbers")
+        raise EvalError(RANGE_TOO_LONG)
     return list(range(start, stop))
 
 

@@ -237,8 +237,13 @@ def _unary(node: n.Unary) -> Compiled:
         x = operand(env)
         if type(x) in _NUM:
             return -x
-        raise ExprEvalError(f"'-' needs a number, not {kind(x)}", pos)
+        raise ExprEvalError(not_negated(x), pos)
     return neg
+
+
+def not_negated(x: Any) -> str:
+    """The words of `-x` of a value that is not a number."""
+    return f"'-' needs a number, not {kind(x)}"
 
 
 def _logic(node: n.Binary) -> Compiled:
@@ -286,13 +291,18 @@ def _times(a, b):
     return sized(a * b)
 
 
+def by_zero(op: str) -> str:
+    """The words of `/`, `//` or `%` by zero."""
+    return "modulo by zero" if op == "%" else "division by zero"
+
+
 def _numeric(op: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def apply(a, b):
         if type(a) in _NUM and type(b) in _NUM:
             try:
                 return fn(a, b)
             except ZeroDivisionError:
-                raise EvalError("division by zero" if op != "%" else "modulo by zero") from None
+                raise EvalError(by_zero(op)) from None
         bad = a if type(a) not in _NUM else b
         raise EvalError(f"'{op}' works on numbers, not {kind(bad)}")
     return apply
@@ -445,11 +455,16 @@ def _call(node: n.Call) -> Compiled:
         except EvalError as err:
             if isinstance(err, ExprEvalError):
                 raise
-            raise ExprEvalError(f"{name}(): {err}", pos) from None
+            raise ExprEvalError(builtin_said(name, str(err)), pos) from None
         except (TypeError, ValueError, AttributeError, ArithmeticError):  # floor(infinity)
             got = ", ".join(kind(v) for v in values) or "no arguments"
             raise ExprEvalError(f"{name}() cannot work with {got}", pos) from None
     return call
+
+
+def builtin_said(name: str, said: str) -> str:
+    """The words of the built-in `name`'s own error `said`, as an expression's error."""
+    return f"{name}(): {said}"
 
 
 def charged(env: Mapping[str, Any], impl: Callable, values: list, named: dict | None,

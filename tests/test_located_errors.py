@@ -144,6 +144,23 @@ def test_a_number_past_the_languages_limit_stops_the_game_where_the_interpreter_
     _stops_in_pig(tmp_path, banked, PAST_LIMIT)
 
 
+@pytest.mark.parametrize("banked,said", [
+    ("turn_total + count(range(0, if round > 3 then 20000 else 1))",
+     "range(): range of more than 10,000 numbers"),
+    ("turn_total + (if round > 3 then sum([4611686018427387904, 4611686018427387904]) else 0)",
+     f"sum(): {PAST_LIMIT}"),
+    ("turn_total + floor(if round > 3 then 9223372036854775807 * 2.5 else 0.5)",
+     f"floor(): {PAST_LIMIT}"),
+    ("turn_total + round(if round > 3 then 0.5 - 9223372036854775807 * 2.5 else 0.5)",
+     f"round(): {PAST_LIMIT}"),
+])
+def test_a_built_ins_own_error_stops_the_game_where_the_interpreter_does(tmp_path, banked,
+                                                                         said):
+    # A range too long, a sum, floor or round past the language's limit: the checked
+    # version stops the game at the call, in the built-in's words.
+    _stops_in_pig(tmp_path, banked, said)
+
+
 def test_a_division_by_zero_in_whom_a_phase_skips_stops_the_game_where_the_interpreter_does(
         tmp_path):
     _stops_in_pig(tmp_path, "turn_total", "division by zero",
@@ -212,6 +229,10 @@ def test_a_rule_error_in_scoring_is_the_games_error_located_by_the_generated_cod
     ("die.face + 1", "cannot add none and a whole number"),
     ("1 - die.face", "'-' works on numbers, not none"),
     ("die.face * 2", "'*' works on numbers, not none"),
+    ("6 // die.face", "'//' works on numbers, not none"),
+    ("die.face % 4", "'%' works on numbers, not none"),
+    ("floor(die.face / 2)", "'/' works on numbers, not none"),
+    ("0 - -die.face", "'-' needs a number, not none"),
     ("if die.face > 2 then 1 else 0", "'>' compares two numbers or two texts, not none and a "
                                       "whole number"),
     ("if 3 <= die.face then 1 else 0", "'<=' compares two numbers or two texts, not a whole "
@@ -255,3 +276,14 @@ def _turn_begins_with(tmp_path, step: str) -> list:
         assert game.run().to_json() == played.result.to_json() and log == game.log, seed
     assert logged.fallbacks == 0
     return stops
+
+
+@pytest.mark.parametrize("amount,said", [("round - 5", "-4"), ("die.face", "none")])
+def test_a_transfer_of_less_than_nothing_stops_the_game_at_its_step_where_the_interpreter_does(
+        tmp_path, amount, said):
+    # A negative amount, or none (the face of a die not yet rolled), at the first turn.
+    step = (f"transfer: '{amount}'\n          of: score\n          from: current\n"
+            "          to: \"'bank'\"")
+    stops = _turn_begins_with(tmp_path, step)
+    assert {stop[1] for stop in stops} == {f"a transfer needs an amount of 0 or more, not {said}"}
+    assert {stop[2][-1] for stop in stops} == {"transfer"}

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from interpreter.cli.main import main
 from interpreter.compile.base import Stop
 from interpreter.simulate import stats
-from tests.conftest import ROOT
+from tests.conftest import ROOT, unlocated_pig
 
 PIG = str(ROOT / "rulesets" / "pig.yaml")
 WRECKDIVERS = str(ROOT / "rulesets" / "wreckdivers.yaml")
@@ -670,11 +670,10 @@ def test_generated_games_say_so_and_warn_of_nothing():
 
 
 def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
-    # A game the generated code cannot finish exactly (here: a range too long in the seventh
-    # round, which the interpreter reports as a located error) is played again by the
+    # A game the generated code cannot finish exactly (here: a text past the longest in the
+    # 16th turn, which the interpreter reports as a located error) is played again by the
     # reference interpreter; the report counts such games and names the first one's seed.
-    path = _changed_pig(tmp_path, 'add: {current.score: "turn_total + count(range(0, if '
-                                  'round > 6 then 20000 else 1))"}')
+    path = unlocated_pig(tmp_path)
     done = simulate(str(path), "--games", "20", "--seed", "3", "--json")
     assert done.exit_code == 1  # games stopped with an error
     out = json.loads(done.stdout)

@@ -20,7 +20,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT
-from dsl.compiler import no_key, operator_error, out_of_range
+from dsl.compiler import by_zero, no_key, not_negated, operator_error, out_of_range
 from dsl.parser import parse_expression
 
 
@@ -86,9 +86,9 @@ def within(value: Any) -> Any:
     return value
 
 
-def whole(value: int) -> int:
+def whole(value: int, site: tuple | None = None) -> int:
     """A whole number a built-in made from a number (`floor`, `ceil`, `round`), within the
-    range the fast code keeps, else `Fallback`."""
+    range the fast code keeps, else `Fallback` (the checked version's stops at `site`)."""
     if not -SAFE_INT <= value <= SAFE_INT:
         raise Fallback()
     return value
@@ -139,12 +139,13 @@ def times(a: Any, b: Any, site: tuple | None = None) -> Any:
     return r
 
 
-def span(start: int, stop: int) -> list:
+def span(start: int, stop: int, site: tuple | None = None) -> list:
     """`range(start, stop)` in generated code, as the built-in: a list of at most MAX_RANGE
-    numbers, else `Stop` (the built-in's error). The generated code counts a long one in its
+    numbers, else `Stop` (the built-in's error, at `site` where the call's place is known:
+    interpreter/compile/stops.py `builtin_site`). The generated code counts a long one in its
     work meter, as the interpreter charges it."""
     if stop - start > MAX_RANGE:
-        raise Stop()
+        raise Stop() if site is None else Stop(site)
     return list(range(start, stop))
 
 
@@ -332,12 +333,23 @@ def halt() -> bool:
     raise Stop()
 
 
-def nonzero(b: Any, site: tuple) -> Any:
-    """A divisor in the versions that locate their rule errors: zero stops the game at
-    `site` (interpreter/compile/stops.py `expr_site`), as the interpreter's division stops."""
-    if b == 0:
-        raise Stop(site)
-    return b
+def negated(x: Any, site: tuple) -> Any:
+    """`-x` where the expression is located: of none, the interpreter's stop at `site` (its
+    words left to the values)."""
+    if type(x) in (int, float):
+        return -x
+    raise Stop(site, not_negated(x))
+
+
+def divided(a: Any, b: Any, op: str, site: tuple) -> Any:
+    """`/`, `//` or `%` where the expression is located: as dsl/compiler.py's, by zero or on
+    a value that is not a number (none), the interpreter's stop at `site` (its words left to
+    the values: `by_zero`, `refused`)."""
+    if type(a) in (int, float) and type(b) in (int, float):
+        if b == 0:
+            raise Stop(site, by_zero(op))
+        return a / b if op == "/" else int(a // b) if op == "//" else a % b
+    raise refused(op, a, b, site)
 
 
 def item_at(items: Any, k: int, site: tuple) -> Any:

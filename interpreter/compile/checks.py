@@ -19,7 +19,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.parser import parse_template
 from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx
-from interpreter.compile.stops import checks_site, raise_at, steps_site
+from interpreter.compile.stops import checks_site, raise_at, steps_site, transfer_site
 
 
 class CheckWriter:
@@ -170,8 +170,11 @@ class CheckWriter:
                 raise Unsupported("transfer between something not a player or the bank")
         src, dst = ends
         if amount.const is _NO or amount.const < 0:
-            self.emit(d, f"if {a} < 0:")
-            self.emit(d + 1, "raise _Stop()")  # the interpreter's error
+            # The interpreter's error, at the step; where it is located (the checked version,
+            # a logged game), none too (the fast version meets none as Python's TypeError).
+            tested = self.step_path is not None and (self.logged or self.wide)
+            self.emit(d, f"if {f'type({a}) not in (int, float) or ' if tested else ''}{a} < 0:")
+            self.emit(d + 1, self.stop_at(transfer_site, a))
         py = var[1]
         if src is None:
             moved = a

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, faces_of_a_kind
+from dsl.builtins import MAX_INT, RANGE_TOO_LONG, faces_of_a_kind
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import (
     _NO,
@@ -195,9 +195,10 @@ class ExprWriter:
         if node.op == "not" and x.kind == "bool":
             return Ex(f"(not {x.src})", "bool", x.safe,
                       (not x.const) if x.const is not _NO else _NO)
-        if node.op == "-" and x.kind in _NUMS:
-            return Ex(f"(-{x.src})", x.kind, x.safe,
-                      -x.const if x.const is not _NO else _NO)
+        if node.op == "-" and x.kind in _NUMS:  # none stops where located (`negated`)
+            site = self.site(node.pos) if x.const is _NO else None
+            return Ex(f"(-{x.src})" if site is None else f"_negated({x.src}, {site})", x.kind,
+                      x.safe, -x.const if x.const is not _NO else _NO)
         raise Unsupported("unary")
 
     def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
@@ -286,17 +287,8 @@ class ExprWriter:
         if op in ("+", "-"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
                       bound=a.bound + b.bound if known else None)
-        # By a number known now and not zero, `/`, `//` and `%` cannot fail.
-        divides = safe and both_int and b.const is not _NO and b.const != 0
-        by = b.src if b.const is not _NO and b.const != 0 else self.divisor(
-            b, node.pos, "modulo by zero" if op == "%" else "division by zero")
-        if op == "/":
-            return Ex(f"({a.src} / {by})", "num")
-        if op == "//":  # whole numbers floor-divide to a whole number already
-            return Ex(f"({a.src} // {by})" if both_int else f"int({a.src} // {by})",
-                      "int", divides)
-        if op == "%":
-            return Ex(f"({a.src} % {by})", "int" if both_int else "num", divides)
+        if op in ("/", "//", "%"):
+            return self.quotient(op, a, b, node.pos, both_int)  # interpreter/compile/numbers.py
         raise Unsupported(op)
 
     def _x_conditional(self, node: n.Conditional, scope: dict) -> Ex:
@@ -497,7 +489,7 @@ class ExprWriter:
             a = args[0]
             kind = a.kind[5:]
             if f == "sum":  # the checked version's `sum` tests the limit
-                return Ex(f"sum({a.src})", kind, a.safe and not self.wide)
+                return Ex(self.summed(a, node.pos), kind, a.safe and not self.wide)
             if a.items:  # never empty
                 if len(a.items) == 1:
                     return a.items[0]
@@ -512,7 +504,7 @@ class ExprWriter:
         if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
             return Ex(f"abs({args[0].src})", args[0].kind, args[0].safe)
         if f in ("floor", "ceil", "round", "clamp"):
-            return self.rounded(f, args)  # interpreter/compile/numbers.py
+            return self.rounded(f, args, node.pos)  # interpreter/compile/numbers.py
         if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
             ds = args[0].dice
             if f == "total":
@@ -535,9 +527,9 @@ class ExprWriter:
         if f in ("remaining", "elapsed") and len(args) == 1 and args[0].kind == "timer":
             return self.timer_read(args[0].const, f)
         if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
-            # May be too long; a long one counts in the step budget.
-            t = self.temp()
-            span = f"_span({args[0].src}, {args[1].src})"
+            # May be too long (stops at the call); a long one counts in the step budget.
+            t, at = self.temp(), self.builtin_site(node.pos, f, RANGE_TOO_LONG)
+            span = f"_span({args[0].src}, {args[1].src}{at})"
             return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS, pos=node.pos)} else None)",
                       "list:int")
         raise Unsupported(f"built-in {f}")

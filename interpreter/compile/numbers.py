@@ -26,6 +26,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, PAST_LIMIT, half_away
 from interpreter.compile.base import (
+    _NO,
     _NUMS,
     COUNTS_WORK,
     INT_RANGE,
@@ -94,19 +95,20 @@ def times_checked(a: Any, b: Any, site: tuple | None = None) -> Any:
     return r
 
 
-def whole_checked(value: int) -> int:
+def whole_checked(value: int, site: tuple | None = None) -> int:
     """A whole number `floor`, `ceil` or `round` made, within the limit (dsl/builtins.py
-    `sized`), else `Stop`."""
+    `sized`), else `Stop` (at `site`, the call's, where it is known)."""
     if not -MAX_INT <= value <= MAX_INT:
-        raise Stop()
+        raise Stop() if site is None else Stop(site)
     return value
 
 
-def sum_checked(items: Any) -> Any:
-    """`sum` of a list, as dsl/builtins.py `_sum`: past the limit, `Stop`."""
+def sum_checked(items: Any, site: tuple | None = None) -> Any:
+    """`sum` of a list, as dsl/builtins.py `_sum`: past the limit, `Stop` (at `site`, the
+    call's, where it is known)."""
     r = sum(items)
     if type(r) is int and not -MAX_INT <= r <= MAX_INT:
-        raise Stop()
+        raise Stop() if site is None else Stop(site)
     return r
 
 
@@ -121,7 +123,7 @@ def within_checked(value: Any) -> Any:
 
 # The names the checked version binds in place of the fast version's.
 CHECKED_NAMES = {"_within": within_checked, "_times": times_checked, "_plus": plus,
-                 "_minus": minus, "_whole": whole_checked, "sum": sum_checked}
+                 "_minus": minus, "_whole": whole_checked, "_sum": sum_checked}
 
 
 class NumberWriter:
@@ -147,7 +149,28 @@ class NumberWriter:
         return Ex(f"({node.func}({t}) if (({t} := {xs.src}), ({u} := {d.src}))[0] else {u})",
                   kind, xs.safe and d.safe)
 
-    def rounded(self, f: str, args: list[Ex]) -> Ex:
+    def quotient(self, op: str, a: Ex, b: Ex, pos: tuple, both_int: bool) -> Ex:
+        """`a / b`, `a // b` or `a % b` of numbers: where the expression is located, tested as
+        dsl/compiler.py tests it after both sides are worked out (`_divided`: by zero, or a
+        side none, stops at the operator); elsewhere plain (an error met as Python's own)."""
+        kind = "num" if op == "/" or (op == "%" and not both_int) else "int"
+        site = self.site(pos)
+        if site is not None:
+            return Ex(f"_divided({a.src}, {b.src}, {op!r}, {site})", kind)
+        # By a number known now and not zero, `//` and `%` of whole numbers cannot fail.
+        divides = a.safe and b.safe and both_int and b.const is not _NO and b.const != 0
+        if op == "//" and not both_int:  # whole numbers floor-divide to a whole number already
+            return Ex(f"int({a.src} // {b.src})", kind, divides)
+        return Ex(f"({a.src} {op} {b.src})", kind, divides and op != "/")
+
+    def summed(self, xs: Ex, pos: tuple) -> str:
+        """`sum` of a list of numbers: the checked version's tests the limit (`_sum`), at
+        the call where it is located."""
+        if not self.wide:
+            return f"sum({xs.src})"
+        return f"_sum({xs.src}{self.builtin_site(pos, 'sum', PAST_LIMIT)})"
+
+    def rounded(self, f: str, args: list[Ex], pos: tuple) -> Ex:
         """The built-in `f` of `args`: its own rounding (`round` of a whole number goes
         through a float too), the whole number it makes within the range the code keeps
         (`_whole`: the fast version's, or the checked version's limit); rounding infinity
@@ -159,7 +182,7 @@ class NumberWriter:
                 return a
             fn = self.const({"floor": math.floor, "ceil": math.ceil, "round": half_away}[f],
                             "RN")
-            return Ex(f"_whole({fn}({a.src}))", "int")
+            return Ex(f"_whole({fn}({a.src}){self.builtin_site(pos, f, PAST_LIMIT)})", "int")
         if f == "clamp" and len(args) == 3 and all(a.kind in _NUMS for a in args):
             x, low, high = args
             kind = "int" if all(a.kind == "int" for a in args) else "num"

@@ -8,13 +8,15 @@ past `limits.max_chain_depth`, a decision with no legal option, by nobody or ask
 twice, a procedure's `break` outside any loop; and, in a logged game and the checked version,
 the rule errors met inside an expression whose data path the writer knows (`StopWriter.
 value_at`, `cond_at`, `located`): a division or remainder by zero, a list read past its ends, a
-map at a key it lacks, a whole number past the language's limit, none where a `+`, `-`, `*`
-or ordering takes numbers (base.py `refused`), the work meter past the step budget
-(`expr_site`: the expression's path, the node's offsets, dsl's words), an `add` step's sum
-(`add_site`: none, or past the limit), the scoring's
-too (interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for
+map at a key it lacks, a whole number past the language's limit, none where an arithmetic
+operator or an ordering takes numbers (base.py `refused`, `divided`), the work meter past the
+step budget (`expr_site`: the expression's path, the node's offsets, dsl's words), a
+built-in's own error (`builtin_site`: a range too long, a `sum`, `floor`, `ceil` or `round`
+past the limit), an `add` step's sum (`add_site`: none, or past the limit), a `transfer` of
+less than nothing (`transfer_site`), the scoring's too (interpreter/compile/flow.py
+`scoring`, where the game keeps its reason). Output: for
 each, a site (a constant of the game function, written into its `raise _Stop(SITE,
-values...)` or passed to the helper that tests it, interpreter/compile/base.py `nonzero`...),
+values...)` or passed to the helper that tests it, interpreter/compile/base.py `divided`...),
 and `stop_error`, which turns a site and the values it was raised with into the interpreter's
 own `RuleError`, built by the same functions (interpreter/engine/signals.py) or words
 (dsl/compiler.py, dsl/builtins.py), so both engines word and locate it alike.
@@ -37,12 +39,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl.builtins import PAST_LIMIT
+from dsl.compiler import builtin_said
 from interpreter.compile.base import _NO as _NO_VALUE
 from interpreter.compile.base import _node
 from interpreter.engine.signals import (
     Break,
     RuleError,
     asked_twice,
+    bad_transfer,
     calls_too_deep,
     cannot_add,
     checks_hold,
@@ -55,7 +59,7 @@ from interpreter.engine.signals import (
     triggers_too_deep,
     unheld,
 )
-from interpreter.engine.values import show
+from interpreter.engine.values import show, told
 
 
 def checks_site(max_chain: int) -> tuple:
@@ -127,6 +131,12 @@ def add_site(path: tuple) -> tuple:
     return ("add", path)
 
 
+def transfer_site(path: tuple) -> tuple:
+    """The `transfer` step at `path` whose amount is not a number of 0 or more (raised with
+    the amount)."""
+    return ("transfer", path)
+
+
 def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     """The interpreter's error for `stopped` (a site and the values raised with it; `names`
     the players' names by seat index); None when the values are within the site's limits (the
@@ -144,9 +154,11 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
+    if site[0] == "transfer":
+        return bad_transfer(told(values[0]), (*site[1], "transfer"))
     if site[0] == "add":
         if values:
-            return cannot_add(show(values[0]), show(values[1]), site[1])
+            return cannot_add(told(values[0]), told(values[1]), site[1])
         return RuleError("runtime-error", PAST_LIMIT, site[1])
     if site[0] == "expr":
         return RuleError(site[4], site[3] or values[0], site[1], site[2])
@@ -216,6 +228,13 @@ class StopWriter:
         site = self.site(pos)
         return "" if site is None else f", {site}"
 
+    def builtin_site(self, pos: tuple | None, name: str, said: str) -> str:
+        """The last argument of a built-in's helper (`, SITE`) that stops the game where the
+        built-in `name`, called at `pos`, stops with its own error `said`, in the words
+        dsl/compiler.py gives it; "" where not located."""
+        site = self.site(pos, builtin_said(name, said))
+        return "" if site is None else f", {site}"
+
     def kinds_tested(self, a: Any, b: Any) -> bool:
         """Whether an operator on `a` and `b` tests the kinds of their values (none, where a
         whole number goes: a die not rolled, a state set to one) where the interpreter does:
@@ -242,13 +261,6 @@ class StopWriter:
         the interpreter locates (`_over`)."""
         site = self.site(pos, items_past_steps(self.max_steps), "budget-exceeded")
         return "_over()" if site is None else f"_over_at({site})"
-
-    def divisor(self, b: Any, pos: tuple, message: str) -> str:
-        """The source of `b`, the right side of a division or remainder at `pos` that may be
-        zero: where the expression is located, tested first (`_nonzero`), as dsl/compiler.py
-        tests it, after both sides are worked out."""
-        site = self.site(pos, message)
-        return b.src if site is None else f"_nonzero({b.src}, {site})"
 
     def stop_at(self, site_of: Callable[[tuple], tuple], *values: str) -> str:
         """The statement that stops the game at the site `site_of` makes of the data path of

@@ -204,7 +204,8 @@ class ZoneWriter:
             # comprehension's iterable may not hold
             return Ex(f"list(map(F.__getitem__, {a.src}))", "list:" + self.face_kind, False)
         if f == "total" and self.face_kind == "int":  # the faces' sum (a die not rolled: none)
-            return Ex(f"sum(map(F.__getitem__, {a.src}))", "int", False)
+            total = "_sum" if self.wide else "sum"  # the checked version's tests the limit
+            return Ex(f"{total}(map(F.__getitem__, {a.src}))", "int", False)
         if f == "doubles":  # two or more, every face the same
             return Ex(f"(len({t} := list(map(F.__getitem__, {a.src}))) >= 2 and "
                       f"len(set({t})) == 1)", "bool", a.safe)

@@ -82,9 +82,16 @@ _UNHELD = {
 
 
 def cannot_add(amount: str, old: str, path: tuple) -> RuleError:
-    """An `add` step at `path` of `amount` to a target holding `old` (each shown as
-    narration shows it), one of them not a number."""
+    """An `add` step at `path` of `amount` to a target holding `old` (each as
+    values.told tells it), one of them not a number."""
     return RuleError("runtime-error", f"cannot add {amount} to {old}", path)
+
+
+def bad_transfer(amount: str, path: tuple) -> RuleError:
+    """A `transfer` whose amount, at `path` (as values.told tells it), is not a number of 0
+    or more."""
+    return RuleError("runtime-error", f"a transfer needs an amount of 0 or more, not {amount}",
+                     path)
 
 
 def unheld(kind: type, path: tuple) -> RuleError:

@@ -28,6 +28,7 @@ from interpreter.engine.signals import (
     EndTurn,
     Goto,
     RuleError,
+    bad_transfer,
     cannot_add,
     past_passes,
 )
@@ -38,7 +39,7 @@ from interpreter.engine.step_runtime import (
     record_roll,
     step_name,
 )
-from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show
+from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show, told
 from interpreter.engine.words import revealed
 
 Step = Callable[[Any, Any], None]
@@ -177,7 +178,7 @@ class StepCompiler(DecisionSteps):
                             amount, (list, tuple)) else [amount], path + ("add", text))))
                         continue
                     if type(old) not in (int, float) or type(amount) not in (int, float):
-                        raise cannot_add(show(amount), show(old), path + ("add", text))
+                        raise cannot_add(told(amount), told(old), path + ("add", text))
                     v = sized(old + amount)
                 except EvalError as err:  # past a size limit (`add: {x: x}` in a loop)
                     raise RuleError("runtime-error", str(err), path + ("add", text)) from None
@@ -210,8 +211,7 @@ class StepCompiler(DecisionSteps):
         def transfer(g, env):
             want, src, dst = amount(env), giver(env), taker(env)
             if type(want) not in (int, float) or want < 0:
-                raise RuleError("runtime-error", f"a transfer needs an amount of 0 or more, "
-                                f"not {want!r}", path + ("transfer",))
+                raise bad_transfer(told(want), path + ("transfer",))
             moved = want
             try:
                 if src != "bank":

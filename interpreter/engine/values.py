@@ -286,6 +286,12 @@ def plain(value: Any) -> Any:
     return ref(value)
 
 
+def told(value: Any) -> str:
+    """A value as an error message tells it: as narration shows it (`show`), but a number
+    whole, to the last digit."""
+    return repr(value) if type(value) in (int, float) else show(value)
+
+
 def show(value: Any) -> str:
     """A runtime value as narration text."""
     if isinstance(value, Die):
