@@ -287,3 +287,25 @@ def test_a_transfer_of_less_than_nothing_stops_the_game_at_its_step_where_the_in
     stops = _turn_begins_with(tmp_path, step)
     assert {stop[1] for stop in stops} == {f"a transfer needs an amount of 0 or more, not {said}"}
     assert {stop[2][-1] for stop in stops} == {"transfer"}
+
+
+@pytest.mark.parametrize("declared,said", [
+    ("{type: string, initial: \"'ab'\"}", "a text longer than 100,000 characters"),
+    ("{type: list, initial: '[1, 2]'}", "a list of more than 100,000 items"),
+])
+def test_a_text_or_list_past_the_longest_stops_the_game_where_the_interpreter_does(
+        tmp_path, declared, said):
+    # A text or a list doubled at every turn: past the language's longest at its `+`.
+    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+    for old, new in (("state:\n", f"state:\n  global:\n    t: {declared}\n"),
+                     ("      do:\n        - repeat:\n",
+                      "      do:\n        - set: {t: 't + t'}\n        - repeat:\n")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "pig.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    stops = [_stop_of(special, program, seed) for seed in range(6)]
+    assert any(stop is not None for stop in stops) and special.fallbacks == 0
+    assert all(stop[1].startswith(said) and stop[3] == (0, 5) for stop in filter(None, stops))

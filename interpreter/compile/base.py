@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized
 from dsl.compiler import by_zero, no_key, not_negated, operator_error, out_of_range
 from dsl.parser import parse_expression
 
@@ -331,6 +331,18 @@ def halt() -> bool:
     """A rule error met inside an expression (a lookup worked out ahead of its items that could
     not be made, read where the rules read it): the interpreter's game stops there."""
     raise Stop()
+
+
+def joined(a: Any, b: Any, site: tuple) -> Any:
+    """`+` of two texts or two lists where the expression is located: past the language's
+    longest text or list, the interpreter's stop at `site` (in dsl.builtins.sized's words)."""
+    r = a + b
+    if len(r) > (MAX_TEXT if type(r) is str else MAX_ITEMS):
+        try:
+            sized(r)
+        except EvalError as err:
+            raise Stop(site, str(err)) from None
+    return r
 
 
 def negated(x: Any, site: tuple) -> Any:

@@ -255,9 +255,9 @@ class ExprWriter:
                 raise Unsupported("in")
             return Ex(f"({a.src} {op} {b.src})", "bool", safe)
         if op == "+" and a.kind == b.kind == "str":
-            return Ex(f"({a.src} + {b.src})", "str", safe)
+            return Ex(self.joined(a, b, node.pos), "str", safe)
         if op == "+" and a.kind.startswith("list:") and b.kind.startswith("list:"):
-            return Ex(f"({a.src} + {b.src})", _join(a.kind, b.kind), safe)
+            return Ex(self.joined(a, b, node.pos), _join(a.kind, b.kind), safe)
         if a.kind not in _NUMS or b.kind not in _NUMS:
             raise Unsupported(f"{op} on values that are not numbers")
         both_int = a.kind == b.kind == "int"

@@ -8,7 +8,8 @@ past `limits.max_chain_depth`, a decision with no legal option, by nobody or ask
 twice, a procedure's `break` outside any loop; and, in a logged game and the checked version,
 the rule errors met inside an expression whose data path the writer knows (`StopWriter.
 value_at`, `cond_at`, `located`): a division or remainder by zero, a list read past its ends, a
-map at a key it lacks, a whole number past the language's limit, none where an arithmetic
+map at a key it lacks, a whole number past the language's limit, a text or list a `+` makes
+past the longest (base.py `joined`), none where an arithmetic
 operator or an ordering takes numbers (base.py `refused`, `divided`), the work meter past the
 step budget (`expr_site`: the expression's path, the node's offsets, dsl's words), a
 built-in's own error (`builtin_site`: a range too long, a `sum`, `floor`, `ceil` or `round`
@@ -240,6 +241,12 @@ class StopWriter:
         whole number goes: a die not rolled, a state set to one) where the interpreter does:
         in a located expression, unless both are known now."""
         return self.expr_path is not None and (a.const is _NO_VALUE or b.const is _NO_VALUE)
+
+    def joined(self, a: Any, b: Any, pos: tuple | None) -> str:
+        """`a + b` of two texts or two lists: tested against the longest (`_joined`) where
+        the expression is located."""
+        site = self.site(pos) if self.kinds_tested(a, b) else None
+        return f"({a.src} + {b.src})" if site is None else f"_joined({a.src}, {b.src}, {site})"
 
     def ordered(self, op: str, a: Any, b: Any, pos: tuple | None) -> str:
         """`a op b` for `<`, `<=`, `>` and `>=`: tested (`_ordered`) where `kinds_tested`."""

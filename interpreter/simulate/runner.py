@@ -259,8 +259,8 @@ def game_player(program: Program, setup: Setup) -> Callable[[str, int], tuple[Ga
         winners, placed = ranks(raw)
         return GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2], raw[4],
                           raw[3], float(raw[5]), raw[14] if err is None else None, raw[13],
-                          None if err is None else _error(err),
-                          checked=special.checked != before), RawCounts(special, raw)
+                          None if err is None else _error(err), False,
+                          special.checked != before), RawCounts(special, raw)
     return play
 
 
@@ -372,7 +372,7 @@ def play_chunk(job: Job, start: int, stop: int, guard: Guard | None = None,
         try:
             if guard is not None:
                 guard.in_game = True
-            played = [play(seed, i) for play in plays]
+            played = [plays[0](seed, i)] if n == 1 else [play(seed, i) for play in plays]
         except KeyboardInterrupt:
             break  # this game index is incomplete: dropped
         finally:
