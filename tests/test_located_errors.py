@@ -102,22 +102,30 @@ def _stops_in_pig(tmp_path, banked: str, said: str, turns: str = "{order: clockw
     `seen` holds each turn's key, set when the turn begins) plays as the interpreter plays it,
     its games stopped by the generated code itself (none goes back to the interpreter), some
     with the error `said`."""
+    stops, _ = _pig_stops(tmp_path, [
+        ("state:\n", "state:\n  global:\n    seen: {type: map, initial: {}}\n"),
+        ("      do:\n        - repeat:\n",
+         '      do:\n        - set: {"seen[text(turn)]": 1}\n        - repeat:\n'),
+        ("add: {current.score: turn_total}", f'add: {{current.score: "{banked}"}}'),
+        ("turns: {order: clockwise}", f"turns: {turns}")])
+    assert any(stop is not None and stop[1] == said for stop in stops)
+
+
+def _pig_stops(tmp_path, edits: list, seeds=SEEDS) -> tuple[list, object]:
+    """Pig with `edits` (each an old text and the new one) plays as the interpreter plays it,
+    its games stopped by the generated code itself (none goes back to the interpreter): the
+    error of each seed's game (None where it ended), and the program."""
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    for old, new in (
-            ("state:\n", "state:\n  global:\n    seen: {type: map, initial: {}}\n"),
-            ("      do:\n        - repeat:\n",
-             '      do:\n        - set: {"seen[text(turn)]": 1}\n        - repeat:\n'),
-            ("add: {current.score: turn_total}", f'add: {{current.score: "{banked}"}}'),
-            ("turns: {order: clockwise}", f"turns: {turns}")):
+    for old, new in edits:
         assert old in text
         text = text.replace(old, new, 1)
     path = tmp_path / "pig.yaml"
     path.write_text(text, encoding="utf-8")
     program = load(str(path)).program
     special = specialize(program)
-    stops = [_stop_of(special, program, seed) for seed in SEEDS]
-    assert any(stop is not None and stop[1] == said for stop in stops)
+    stops = [_stop_of(special, program, seed) for seed in seeds]
     assert special.fallbacks == 0
+    return stops, program
 
 
 @pytest.mark.parametrize("banked,said", [
@@ -260,15 +268,8 @@ def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_doe
 def _turn_begins_with(tmp_path, step: str) -> list:
     """Pig whose turn begins with `step` plays as the interpreter plays it, logged too, its
     games stopped by the generated code itself; the error of each seed's game."""
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
     old = "        - repeat:\n            - roll: die\n"
-    assert old in text
-    path = tmp_path / "pig.yaml"
-    path.write_text(text.replace(old, f"        - {step}\n{old}", 1), encoding="utf-8")
-    program = load(str(path)).program
-    special = specialize(program)
-    stops = [_stop_of(special, program, seed) for seed in SEEDS]
-    assert special.fallbacks == 0
+    stops, program = _pig_stops(tmp_path, [(old, f"        - {step}\n{old}")])
     logged = specialize(program, logged=True)
     for seed in SEEDS:
         played, log = logged.play_logged(seed)
@@ -296,16 +297,9 @@ def test_a_transfer_of_less_than_nothing_stops_the_game_at_its_step_where_the_in
 def test_a_text_or_list_past_the_longest_stops_the_game_where_the_interpreter_does(
         tmp_path, declared, said):
     # A text or a list doubled at every turn: past the language's longest at its `+`.
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    for old, new in (("state:\n", f"state:\n  global:\n    t: {declared}\n"),
-                     ("      do:\n        - repeat:\n",
-                      "      do:\n        - set: {t: 't + t'}\n        - repeat:\n")):
-        assert old in text
-        text = text.replace(old, new, 1)
-    path = tmp_path / "pig.yaml"
-    path.write_text(text, encoding="utf-8")
-    program = load(str(path)).program
-    special = specialize(program)
-    stops = [_stop_of(special, program, seed) for seed in range(6)]
-    assert any(stop is not None for stop in stops) and special.fallbacks == 0
+    stops, _ = _pig_stops(tmp_path, [
+        ("state:\n", f"state:\n  global:\n    t: {declared}\n"),
+        ("      do:\n        - repeat:\n", "      do:\n        - set: {t: 't + t'}\n        - repeat:\n")],
+        range(6))
+    assert any(stop is not None for stop in stops)
     assert all(stop[1].startswith(said) and stop[3] == (0, 5) for stop in filter(None, stops))
