@@ -98,7 +98,7 @@ def refused(op: str, a: Any, b: Any, site: tuple | None) -> Stop:
     """The stop of the operator `op` on values it does not take (none, met as Python's
     `TypeError`): at `site`, the operator's (interpreter/compile/stops.py `expr_site`, its
     words left to the values), in dsl/compiler.py's words; elsewhere a stop without a site."""
-    said = operator_error(op, a, b) if site is not None and site[3] is None else None
+    said = operator_error(op, a, b) if site is not None else None
     return Stop() if said is None else Stop(site, said)
 
 

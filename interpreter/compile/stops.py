@@ -41,8 +41,7 @@ from typing import Any
 
 from dsl.builtins import PAST_LIMIT
 from dsl.compiler import builtin_said
-from interpreter.compile.base import _NO as _NO_VALUE
-from interpreter.compile.base import _node
+from interpreter.compile.base import _NO, _node
 from interpreter.engine.signals import (
     Break,
     RuleError,
@@ -211,15 +210,12 @@ class StopWriter:
             self.expr_path = outer
 
     def site(self, pos: tuple | None, message: str | None = None,
-             code: str = "runtime-error", at: tuple | None = None) -> str | None:
+             code: str = "runtime-error") -> str | None:
         """The constant of a site for the rule error of the node at `pos` in the expression
-        being written (`expr_site`), None where it is not located; with `at`, of the value
-        at that data path, not an expression's node (`pos` None)."""
-        if at is None:
-            if self.expr_path is None or pos is None:
-                return None
-            at = self.expr_path
-        return self.const(expr_site(at, pos, message, code), "SE")
+        being written (`expr_site`), None where it is not located."""
+        if self.expr_path is None or pos is None:
+            return None
+        return self.const(expr_site(self.expr_path, pos, message, code), "SE")
 
     def limit_site(self, pos: tuple | None) -> str:
         """The last argument of a checked `+`, `-` or `*` at `pos` (`, SITE`): a whole number
@@ -240,7 +236,7 @@ class StopWriter:
         """Whether an operator on `a` and `b` tests the kinds of their values (none, where a
         whole number goes: a die not rolled, a state set to one) where the interpreter does:
         in a located expression, unless both are known now."""
-        return self.expr_path is not None and (a.const is _NO_VALUE or b.const is _NO_VALUE)
+        return self.expr_path is not None and (a.const is _NO or b.const is _NO)
 
     def joined(self, a: Any, b: Any, pos: tuple | None) -> str:
         """`a + b` of two texts or two lists: tested against the longest (`_joined`) where
