@@ -16,7 +16,7 @@ arithmetic wants numbers (true/false are not numbers). `<`... compare two number
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -182,8 +182,14 @@ def _field(node: n.Field) -> Compiled:
         try:
             return get(value, name)
         except EvalError:
-            raise ExprEvalError(f"{kind(value)} has no field '{name}'", pos) from None
+            raise ExprEvalError(no_field(value, name), pos) from None
     return field
+
+
+def no_field(value: Any, name: str) -> str:
+    """The words of a field read on a value that has no such field (the generated code's
+    too: an event's `old` where a `set` fired it)."""
+    return f"{kind(value)} has no field '{name}'"
 
 
 def out_of_range(k: int, items: int) -> str:
@@ -457,9 +463,17 @@ def _call(node: n.Call) -> Compiled:
                 raise
             raise ExprEvalError(builtin_said(name, str(err)), pos) from None
         except (TypeError, ValueError, AttributeError, ArithmeticError):  # floor(infinity)
-            got = ", ".join(kind(v) for v in values) or "no arguments"
-            raise ExprEvalError(f"{name}() cannot work with {got}", pos) from None
+            raise ExprEvalError(cannot_work(name, values), pos) from None
     return call
+
+
+def cannot_work(name: str, values: Sequence[Any], shown: Sequence[str | None] = ()) -> str:
+    """The words of the built-in `name`'s error on `values` it cannot work with (none where it
+    takes numbers, infinity where it makes a whole number), as an expression's error;
+    `shown`: words that tell a value in place of its own kind (None: its own)."""
+    got = ", ".join(shown[i] if i < len(shown) and shown[i] else kind(v)
+                    for i, v in enumerate(values)) or "no arguments"
+    return f"{name}() cannot work with {got}"
 
 
 def builtin_said(name: str, said: str) -> str:

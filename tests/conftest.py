@@ -28,13 +28,17 @@ def shipped_setups() -> list[tuple[str, str | None]]:
 
 def unlocated_pig(tmp_path: Path) -> Path:
     """Pig with a rule error the generated code does not locate yet, so its games go back to
-    the reference interpreter for it: from the ninth round the banked score adds `round` of
-    the first of an empty list (none), the built-in's own error; shorter games end first.
-    What the hand-back tests play (a rule error the generated code locates is no hand-back)."""
+    the reference interpreter for it: from the second round a text is doubled by the `text`
+    built-in at every turn, until it is past the language's longest (the built-in's own
+    error, in the ninth round or so); shorter games end first. What the hand-back tests
+    play (a rule error the generated code locates is no hand-back)."""
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    old = "add: {current.score: turn_total}"
-    assert old in text
+    edits = [("state:\n", "state:\n  global:\n    t: {type: string, initial: \"'ab'\"}\n"),
+             ("      do:\n        - repeat:\n", "      do:\n        - set: {t: 'if round > 1 then "
+              "text([t, t]) else t'}\n        - repeat:\n")]
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
     path = tmp_path / "unlocated.yaml"
-    path.write_text(text.replace(old, "add: {current.score: 'turn_total + round(first([x for x "
-                                      "in [1] if round < 9]))'}", 1), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path

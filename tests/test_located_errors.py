@@ -269,12 +269,21 @@ def _turn_begins_with(tmp_path, step: str) -> list:
     """Pig whose turn begins with `step` plays as the interpreter plays it, logged too, its
     games stopped by the generated code itself; the error of each seed's game."""
     old = "        - repeat:\n            - roll: die\n"
-    stops, program = _pig_stops(tmp_path, [(old, f"        - {step}\n{old}")])
+    return _logged_stops(tmp_path, [(old, f"        - {step}\n{old}")])
+
+
+def _logged_stops(tmp_path, edits: list) -> list:
+    """`_pig_stops`, and each seed's logged game (narrated) is the interpreter's too, log and
+    result, none played again by the interpreter: the error of each seed's logged game
+    (narration's own errors stop only a narrated game)."""
+    _, program = _pig_stops(tmp_path, edits)
     logged = specialize(program, logged=True)
+    stops = []
     for seed in SEEDS:
         played, log = logged.play_logged(seed)
         game = new_game(program, None, {}, seed=seed)
         assert game.run().to_json() == played.result.to_json() and log == game.log, seed
+        stops.append(_error(played.result.error))
     assert logged.fallbacks == 0
     return stops
 
@@ -303,3 +312,77 @@ def test_a_text_or_list_past_the_longest_stops_the_game_where_the_interpreter_do
         range(6))
     assert any(stop is not None for stop in stops)
     assert all(stop[1].startswith(said) and stop[3] == (0, 5) for stop in filter(None, stops))
+
+
+@pytest.mark.parametrize("read,said", [
+    ("round(die.face)", "round() cannot work with none"),
+    ("floor(die.face)", "floor() cannot work with none"),
+    ("ceil(die.face)", "ceil() cannot work with none"),
+    ("abs(die.face)", "abs() cannot work with none"),
+    ("max(die.face, 2)", "max() cannot work with none, a whole number"),
+    ("min([3, die.face])", "min() cannot work with a list"),
+    ("sum([die.face])", "sum() cannot work with a list"),
+    ("clamp(die.face, 1, 3)", "clamp() cannot work with none, a whole number, a whole number"),
+    ("count(range(1, die.face))", "range() cannot work with a whole number, none"),
+    ("max([die.face, 1], default: 2)", "max() cannot work with a list"),
+    ("if of_a_kind([die], die.face) then 1 else 0", "of_a_kind() cannot work with a list, none"),
+])
+def test_a_built_in_given_none_stops_the_game_at_its_call_where_the_interpreter_does(
+        tmp_path, read, said):
+    # The die read before its first roll (its face is none) given to a built-in that takes
+    # numbers: the call stops the game, in the interpreter's words, on the generated code
+    # (its checked version; a logged game by itself), none played again by the interpreter.
+    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{read}'}}")
+    assert {stop[1] for stop in stops} == {said}
+    start = read.index(said[:said.index("(")])  # the call's place: to its closing bracket
+    end = start + read[start:].index(")") + 1
+    assert {stop[3] for stop in stops} == {(start, end)}
+
+
+def test_a_rule_error_in_the_key_turns_are_ordered_by_stops_the_game_where_the_interpreter_does(
+        tmp_path):
+    # `turns: {order: by}`: each player's key worked out as the round begins; from the fifth
+    # round it divides by zero, located in the phase's turns `by`.
+    stops, _ = _pig_stops(tmp_path, [("turns: {order: clockwise}",
+                                      'turns: {order: by, by: "player.seat + 0 // (5 - round)"}')])
+    assert {stop[1:] for stop in stops} == {
+        ("division by zero", ("flow", "phases", "play", "turns", "by"), (14, 30))}
+
+
+@pytest.mark.parametrize("step,key,pos", [
+    ('say: "round {1 // (5 - round)}"', "say", (7, 23)),
+    ('{if: "round > 4", then: [{end_game: true, reason: "over {1 // (5 - round)}"}]}', "reason",
+     (6, 22)),
+    ('{if: "round > 4", then: [{eliminate: current, because: "out {1 // (5 - round)}"}]}',
+     "because", (5, 21)),
+])
+def test_a_rule_error_in_a_templates_hole_stops_a_logged_game_where_the_interpreter_does(
+        tmp_path, step, key, pos):
+    # Narration (`say`), the reason a game ends for and the reason a player is out: a hole
+    # that divides by zero in the fifth round stops the logged game there, located at the
+    # hole's offsets in the template, by the generated code itself.
+    stops = _turn_begins_with(tmp_path, step)
+    assert {stop[1] for stop in stops} == {"division by zero"}
+    assert {(stop[2][-1], stop[3]) for stop in stops} == {(key, pos)}
+
+
+def test_a_rule_error_in_an_options_limit_stops_the_game_where_the_interpreter_does(tmp_path):
+    # How many times an option may be chosen (`limit: {times}`), worked out as the decision is
+    # asked: from the fifth round it divides by zero, located in the option's limit.
+    stops, _ = _pig_stops(tmp_path, [(
+        "options: [roll, hold]",
+        'options: {roll: {limit: {times: "99 + 1 // (5 - round)", per: turn}}, hold: {}}')])
+    path = ("flow", "phases", "play", "do", 0, "repeat", 3, "options", "roll", "limit", "times")
+    assert {stop[1:] for stop in stops} == {("division by zero", path, (5, 21))}
+
+
+def test_an_events_field_it_was_not_fired_with_stops_the_game_where_the_interpreter_does(
+        tmp_path):
+    # A `changed` trigger reads `event.old`, which a `set` does not give (an `add` does): from
+    # the ninth round, the first `set: {turn_total: 0}` (a 1 rolled) stops the game there.
+    stops = _logged_stops(tmp_path, [("flow:\n", (
+        "triggers:\n  late:\n    on: changed\n    if: \"round > 8 and event.name == "
+        "'turn_total' and event.old > 1000\"\n    do: []\nflow:\n"))])
+    assert any(stop is not None for stop in stops)
+    assert {stop[1:] for stop in filter(None, stops)} == {
+        ("a map has no field 'old'", ("triggers", "late", "if"), (51, 54))}

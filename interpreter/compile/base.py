@@ -149,6 +149,7 @@ def span(start: int, stop: int, site: tuple | None = None) -> list:
     return list(range(start, stop))
 
 
+
 # What a rule error the generated code does not test for is met as: the interpreter tests for
 # it and stops with a located error (`12 // (turn - 3)`, `g[...]` of no such cell, a die read
 # before its first roll). NameError, AttributeError and the like are not among them: never a
@@ -327,10 +328,11 @@ def with_private(rec: dict, items: Any, where: list, hidden: dict,
     return rec
 
 
-def halt() -> bool:
+def halt(site: tuple | None = None) -> bool:
     """A rule error met inside an expression (a lookup worked out ahead of its items that could
-    not be made, read where the rules read it): the interpreter's game stops there."""
-    raise Stop()
+    not be made, read where the rules read it; an event's field it was not fired with): the
+    interpreter's game stops there, at `site` where the expression is located."""
+    raise Stop() if site is None else Stop(site)
 
 
 def joined(a: Any, b: Any, site: tuple) -> Any:

@@ -132,7 +132,7 @@ class CheckWriter:
             who = Ex(w, "player", True)
             self.emit(d, f"if not E[{w}]:")
             self.emit(d + 1, f"E[{w}] = True")  # before the reason, which may read it
-            because = (("because", self.text_of(spec["because"], ctx.scope)),) \
+            because = (("because", self.text_of(spec["because"], ctx.scope, "because")),) \
                 if "because" in spec else ()
             self.rec(d + 1, "eliminated", ("player", self.who_src(who)), *because)
         self.emit(d, f"E[{who.src}] = True")  # none: an error, the interpreter replays
@@ -199,7 +199,9 @@ class CheckWriter:
         if "reason" not in body:
             self.emit(d, "raise _EndGame('the rules ended the game')")
             return
-        self.emit(d, f"raise _EndGame({self._template(body['reason'], ctx.scope)})")
+        # Its holes located at the step's "reason", as steps._end_game locates them.
+        with self.located(None if self.step_path is None else (*self.step_path, "reason")):
+            self.emit(d, f"raise _EndGame({self._template(body['reason'], ctx.scope)})")
 
     def _template(self, text: object, scope: dict) -> str:
         """Narration text as a Python expression: each hole shown as the `text` built-in

@@ -103,7 +103,8 @@ class DeciderWriter:
 
     def _turns_by(self, by: Any, d: int) -> str:
         """`order = ...`: the seats in the order of their keys (a stable sort)."""
-        keys = [self.expr(_node(by), {"player": Ex(str(i), "player", True)})
+        where = ("flow", "phases", self.phase_name, "turns", "by")  # its errors located there
+        keys = [self.value_at(by, {"player": Ex(str(i), "player", True)}, path=where)
                 for i in range(self.n)]
         if any(k.kind not in ("int", "num", "str") for k in keys) or (
                 len({k.kind for k in keys}) > 1 and not all(k.kind in _NUMS for k in keys)):

@@ -395,7 +395,8 @@ class DecisionWriter:
         per = spec.get("per", "game")
         if per not in _PERIOD:
             raise Unsupported("limit period")
-        times = self.expr(_node(spec.get("times", 1)), {})  # read in the game's names
+        # Read in the game's names; its errors located where the interpreter locates them.
+        times = self.value_at(spec.get("times", 1), {}, "options", key, "limit", "times")
         if times.kind not in _NUMS:
             raise Unsupported("limit times")
         k = self.uses.setdefault((did, key, per), len(self.uses))

@@ -226,7 +226,7 @@ class EffectWriter:
         if not self.logged:
             return
         self._only(spec, "say", "to")
-        self.rec(d, "say", ("text", self.text_of(spec["say"], ctx.scope)),
+        self.rec(d, "say", ("text", self.text_of(spec["say"], ctx.scope, "say")),
                  *self.to_whom(spec, ctx))
 
     def _s_if(self, spec: dict, d: int, ctx: _Ctx) -> None:

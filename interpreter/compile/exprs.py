@@ -16,7 +16,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_INT, RANGE_TOO_LONG, faces_of_a_kind
-from dsl.compiler import UNCHARGED_ITEMS
+from dsl.compiler import UNCHARGED_ITEMS, no_field
 from interpreter.compile.base import (
     _NO,
     _NONEABLE,
@@ -147,7 +147,11 @@ class ExprWriter:
         if obj.kind == "event":  # a field the event was fired with (effects.py `fire`)
             if f not in obj.const:
                 raise Unsupported(f"event field {f}")
-            return obj.const[f]
+            got = obj.const[f]
+            if got.src == "_halt()":  # one it was not fired with (a `set` has no `old`)
+                site = self.site(node.name_pos, no_field({}, f))  # the event: a map
+                return got if site is None else Ex(f"_halt({site})", got.kind)
+            return got
         if obj.kind == "die":
             d = obj.dice[0]
             if f == "face":
@@ -490,6 +494,9 @@ class ExprWriter:
             kind = a.kind[5:]
             if f == "sum":  # the checked version's `sum` tests the limit
                 return Ex(self.summed(a, node.pos), kind, a.safe and not self.wide)
+            tested = self.call_at(node.pos, f, "_most" if f == "max" else "_least", [a])
+            if tested:
+                return Ex(tested, kind)
             if a.items:  # never empty
                 if len(a.items) == 1:
                     return a.items[0]
@@ -499,10 +506,11 @@ class ExprWriter:
             return Ex(f"({f}({t}) if ({t} := {a.src}) else 0)", kind, a.safe)
         if f in ("max", "min") and len(args) > 1 and all(a.kind in _NUMS for a in args):
             kind = "int" if all(a.kind == "int" for a in args) else "num"
-            return Ex(f"{f}({', '.join(a.src for a in args)})", kind,
-                      all(a.safe for a in args))
+            return Ex(self.call_at(node.pos, f, f, args) or
+                      f"{f}({', '.join(a.src for a in args)})", kind, all(a.safe for a in args))
         if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
-            return Ex(f"abs({args[0].src})", args[0].kind, args[0].safe)
+            return Ex(self.call_at(node.pos, f, f, args) or f"abs({args[0].src})", args[0].kind,
+                      args[0].safe)
         if f in ("floor", "ceil", "round", "clamp"):
             return self.rounded(f, args, node.pos)  # interpreter/compile/numbers.py
         if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
@@ -522,14 +530,18 @@ class ExprWriter:
             fs = ("(" + "".join(d.var + ", " for d in args[0].dice) + ")"
                   if args[0].kind == "dice" else
                   f"list(map(F.__getitem__, {self._as_list(args[0]).src}))")
-            return Ex(f"{self.const(faces_of_a_kind, 'OK')}({fs}, {args[1].src})", "bool",
-                      args[1].safe)
+            fn = self.const(faces_of_a_kind, "OK")
+            # Told as the interpreter tells its arguments: a zone, else a list.
+            tested = self.call_at(node.pos, f, fn, [Ex(fs, "list:int"), args[1]],
+                                  shown=("a zone" if args[0].kind == "zone" else None,))
+            return Ex(tested or f"{fn}({fs}, {args[1].src})", "bool", args[1].safe)
         if f in ("remaining", "elapsed") and len(args) == 1 and args[0].kind == "timer":
             return self.timer_read(args[0].const, f)
         if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
             # May be too long (stops at the call); a long one counts in the step budget.
             t, at = self.temp(), self.builtin_site(node.pos, f, RANGE_TOO_LONG)
-            span = f"_span({args[0].src}, {args[1].src}{at})"
+            span = (self.call_at(node.pos, f, "_span", args, at[2:]) or
+                    f"_span({args[0].src}, {args[1].src}{at})")
             return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS, pos=node.pos)} else None)",
                       "list:int")
         raise Unsupported(f"built-in {f}")

@@ -19,12 +19,13 @@ from the start.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, PAST_LIMIT, half_away
+from dsl.compiler import cannot_work
 from interpreter.compile.base import (
     _NO,
     _NUMS,
@@ -112,6 +113,35 @@ def sum_checked(items: Any, site: tuple | None = None) -> Any:
     return r
 
 
+def called(site: tuple, name: str | tuple, fn: Callable, values: tuple, *more: Any) -> Any:
+    """The built-in `name` called where the expression is located (interpreter/compile/
+    stops.py `call_at`): `fn` of its arguments `values` (and of `more`, a helper's own site),
+    and on values it cannot work with (met as Python's own error, as dsl/compiler.py's `_call`
+    meets it: none where it takes numbers, infinity rounded), the interpreter's stop at
+    `site`, in dsl/compiler.py's words (`name` may be a tuple: the name, then the words
+    that tell each argument, None for the value's own)."""
+    try:
+        return fn(*values, *more)
+    except (TypeError, ValueError, ArithmeticError):
+        said, *shown = name if type(name) is tuple else (name,)
+        raise Stop(site, cannot_work(said, values, shown)) from None
+
+
+def most(values: list, default: Any = 0) -> Any:
+    """`max` of a list, as the built-in: its `default` (0) for an empty one."""
+    return max(values) if values else default
+
+
+def least(values: list, default: Any = 0) -> Any:
+    """`min` of a list, as the built-in: its `default` (0) for an empty one."""
+    return min(values) if values else default
+
+
+def clamped(x: Any, low: Any, high: Any) -> Any:
+    """`clamp`, as the built-in."""
+    return max(low, min(high, x))
+
+
 def within_checked(value: Any) -> Any:
     """A value a state write stores, within the size limits (texts, lists: else `Stop`); its
     numbers were tested where they were made."""
@@ -141,6 +171,10 @@ class NumberWriter:
         if xs.kind not in ("list:int", "list:num") or d.kind not in _NUMS:
             raise Unsupported("keyword arguments")
         kind = "int" if xs.kind == "list:int" and d.kind == "int" else "num"
+        tested = self.call_at(node.pos, node.func, "_most" if node.func == "max" else "_least",
+                              [xs], d.src)
+        if tested:
+            return Ex(tested, kind)
         t = self.temp()
         if d.safe and not COUNTS_WORK.search(d.src):  # read only where it is given
             return Ex(f"({node.func}({t}) if ({t} := {xs.src}) else {d.src})", kind,
@@ -167,8 +201,9 @@ class NumberWriter:
         """`sum` of a list of numbers: the checked version's tests the limit (`_sum`), at
         the call where it is located."""
         if not self.wide:
-            return f"sum({xs.src})"
-        return f"_sum({xs.src}{self.builtin_site(pos, 'sum', PAST_LIMIT)})"
+            return self.call_at(pos, "sum", "sum", [xs]) or f"sum({xs.src})"
+        limit = self.builtin_site(pos, "sum", PAST_LIMIT)  # ", SITE" where located
+        return self.call_at(pos, "sum", "_sum", [xs], limit[2:]) or f"_sum({xs.src}{limit})"
 
     def rounded(self, f: str, args: list[Ex], pos: tuple) -> Ex:
         """The built-in `f` of `args`: its own rounding (`round` of a whole number goes
@@ -178,14 +213,20 @@ class NumberWriter:
         in their order."""
         if f != "clamp" and len(args) == 1 and args[0].kind in _NUMS:
             a = args[0]
-            if a.kind == "int" and f != "round":  # a whole number is its own floor
-                return a
+            if a.kind == "int" and f != "round" and a.const is not _NO:
+                return a  # a whole number is its own floor
             fn = self.const({"floor": math.floor, "ceil": math.ceil, "round": half_away}[f],
                             "RN")
-            return Ex(f"_whole({fn}({a.src}){self.builtin_site(pos, f, PAST_LIMIT)})", "int")
+            made = self.call_at(pos, f, fn, [a]) or f"{fn}({a.src})"
+            if a.kind == "int" and f != "round":  # its own floor, but none (a die not rolled
+                return Ex(made, "int")  # yet) is the built-in's error, met by `floor` too
+            return Ex(f"_whole({made}{self.builtin_site(pos, f, PAST_LIMIT)})", "int")
         if f == "clamp" and len(args) == 3 and all(a.kind in _NUMS for a in args):
             x, low, high = args
             kind = "int" if all(a.kind == "int" for a in args) else "num"
+            tested = self.call_at(pos, f, "_clamped", args)
+            if tested:
+                return Ex(tested, kind)
             if all(a.safe and not COUNTS_WORK.search(a.src) for a in args):
                 return Ex(f"max({low.src}, min({high.src}, {x.src}))", kind, True)
             tx, tl, th = self.temp(), self.temp(), self.temp()

@@ -235,11 +235,18 @@ class RecordWriter:
         self.emit(d, f"{t} = {t} if {t} and {t} != {key} else None")
         return t
 
-    def text_of(self, value: Any, scope: dict) -> str:
+    def text_of(self, value: Any, scope: dict, key: str | None = None) -> str:
         """A template's text (`say`, a label), as compile_template renders it: its parts
-        joined, each hole shown as the built-in `text` shows a value."""
+        joined, each hole shown as the built-in `text` shows a value; `key`: the template's
+        key in the step being written, where a rule error met in a hole stops the game
+        (located at the hole's offsets in the template, as the interpreter locates it)."""
         if not isinstance(value, str):
             return repr(str(value))
+        with self.located(None if key is None or self.step_path is None else
+                          (*self.step_path, key)):
+            return self._text_of(value, scope)
+
+    def _text_of(self, value: str, scope: dict) -> str:
         parts = []
         for part in parse_template(value).parts:
             if isinstance(part, str):

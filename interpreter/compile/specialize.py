@@ -145,8 +145,12 @@ from interpreter.compile.meter import MeterWriter
 from interpreter.compile.numbers import (
     CHECKED_NAMES,
     NumberWriter,
+    called,
     checked_numbers,
+    clamped,
+    least,
     minus,
+    most,
     plus,
 )
 from interpreter.compile.people import PeopleWriter, Person
@@ -544,7 +548,8 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
         names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
                  "_Stop": Stop, "_PastSteps": PastSteps, "_within": within, "_whole": whole,
                  "_over": over, "_over_at": over_at, "_halt": halt, "_divided": divided,
-                 "_negated": negated, "_joined": joined, "_item_at": item_at,
+                 "_negated": negated, "_joined": joined, "_called": called, "_most": most,
+                 "_least": least, "_clamped": clamped, "_item_at": item_at,
                  "_map_value": map_value,
                  "_span": span, "_set_in": set_in, "_unseen": unseen,
                  "_private": with_private, "_revealed_zone": revealed_zone,

@@ -9,13 +9,14 @@ twice, a procedure's `break` outside any loop; and, in a logged game and the che
 the rule errors met inside an expression whose data path the writer knows (`StopWriter.
 value_at`, `cond_at`, `located`): a division or remainder by zero, a list read past its ends, a
 map at a key it lacks, a whole number past the language's limit, a text or list a `+` makes
-past the longest (base.py `joined`), none where an arithmetic
-operator or an ordering takes numbers (base.py `refused`, `divided`), the work meter past the
-step budget (`expr_site`: the expression's path, the node's offsets, dsl's words), a
-built-in's own error (`builtin_site`: a range too long, a `sum`, `floor`, `ceil` or `round`
-past the limit), an `add` step's sum (`add_site`: none, or past the limit), a `transfer` of
-less than nothing (`transfer_site`), the scoring's too (interpreter/compile/flow.py
-`scoring`, where the game keeps its reason). Output: for
+past the longest (base.py `joined`), none where an arithmetic operator or an ordering takes
+numbers (base.py `refused`, `divided`), the work meter past the step budget (`expr_site`: the
+expression's path, the node's offsets, dsl's words), a built-in's own error (`builtin_site`: a
+range too long, a `sum`, `floor`, `ceil` or `round` past the limit), a built-in given a value
+it cannot work with (`call_at`, numbers.py `called`: none where it takes numbers), an event's
+field it was not fired with (base.py `halt`), an `add` step's sum (`add_site`: none, or past
+the limit), a `transfer` of less than nothing (`transfer_site`), the scoring's too
+(interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for
 each, a site (a constant of the game function, written into its `raise _Stop(SITE,
 values...)` or passed to the helper that tests it, interpreter/compile/base.py `divided`...),
 and `stop_error`, which turns a site and the values it was raised with into the interpreter's
@@ -231,6 +232,24 @@ class StopWriter:
         dsl/compiler.py gives it; "" where not located."""
         site = self.site(pos, builtin_said(name, said))
         return "" if site is None else f", {site}"
+
+    def call_at(self, pos: tuple | None, name: str, fn: str, args: list, *more: str,
+                shown: tuple = ()) -> str | None:
+        """The call of the built-in `name` at `pos`, tested where the expression is located
+        and an argument is not known now (`_called`: on a value the built-in cannot work
+        with, none where it takes numbers, the game stops there in the interpreter's words):
+        `fn` (a name in the generated code) of `args` (each an `Ex`), then of `more` (sources
+        of a helper's own arguments); `shown`: the words that tell an argument whose value
+        the generated code holds otherwise (a zone as its list), None for the value's own.
+        None where it is written plain."""
+        if all(a.const is not _NO for a in args):
+            return None
+        site = self.site(pos)
+        if site is None:
+            return None
+        told = (name, *shown) if any(shown) else name
+        values = "".join(f"{a.src}, " for a in args)
+        return f"_called({site}, {told!r}, {fn}, ({values}){''.join(f', {m}' for m in more)})"
 
     def kinds_tested(self, a: Any, b: Any) -> bool:
         """Whether an operator on `a` and `b` tests the kinds of their values (none, where a
