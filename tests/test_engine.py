@@ -563,7 +563,7 @@ def test_a_count_of_items_that_is_not_a_whole_number_of_0_or_more_stops_the_game
     assert err.message.startswith("a count of items must be a whole number of 0 or more, not ")
     assert err.path == ("flow", "phases", "play", "do", 2, "count")
     assert len(g.zones["cup"].items) == 3  # nothing left the cup
-    _generated_code_stops_there_too(g)
+    _generated_code_stops_there_too(g, located=True)
 
 
 DECIDERS = """\

@@ -111,15 +111,16 @@ def _stops_in_pig(tmp_path, banked: str, said: str, turns: str = "{order: clockw
     assert any(stop is not None and stop[1] == said for stop in stops)
 
 
-def _pig_stops(tmp_path, edits: list, seeds=SEEDS) -> tuple[list, object]:
-    """Pig with `edits` (each an old text and the new one) plays as the interpreter plays it,
-    its games stopped by the generated code itself (none goes back to the interpreter): the
-    error of each seed's game (None where it ended), and the program."""
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+def _pig_stops(tmp_path, edits: list, seeds=SEEDS, name: str = "pig") -> tuple[list, object]:
+    """Pig (or the shipped ruleset `name`) with `edits` (each an old text and the new one)
+    plays as the interpreter plays it, its games stopped by the generated code itself (none
+    goes back to the interpreter): the error of each seed's game (None where it ended), and
+    the program."""
+    text = (ROOT / "rulesets" / f"{name}.yaml").read_text(encoding="utf-8")
     for old, new in edits:
         assert old in text
         text = text.replace(old, new, 1)
-    path = tmp_path / "pig.yaml"
+    path = tmp_path / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     program = load(str(path)).program
     special = specialize(program)
@@ -386,3 +387,35 @@ def test_an_events_field_it_was_not_fired_with_stops_the_game_where_the_interpre
     assert any(stop is not None for stop in stops)
     assert {stop[1:] for stop in filter(None, stops)} == {
         ("a map has no field 'old'", ("triggers", "late", "if"), (51, 54))}
+
+
+@pytest.mark.parametrize("step,said,at", [
+    ("set: {t: 'text([t, t])'}", "text(): a text longer than 100,000 characters (the language's "
+                                 "limit)", ("set", "t", (0, 12))),
+    ("add: {xs: xs}", "a list of more than 100,000 items (the language's limit)",
+     ("add", "xs", None)),
+])
+def test_a_text_or_list_a_built_in_or_an_add_makes_past_the_longest_stops_the_game_there(
+        tmp_path, step, said, at):
+    # A text doubled by the `text` built-in, a list by an `add` of itself, at every turn: the
+    # built-in's call stops the game in its words, the `add` at its target.
+    stops = _logged_stops(tmp_path, [
+        ("state:\n", "state:\n  global:\n    t: {type: string, initial: \"'ab'\"}\n"
+                     "    xs: {type: list, initial: '[1, 2]'}\n"),
+        ("      do:\n        - repeat:\n", f"      do:\n        - {step}\n        - repeat:\n")])
+    assert any(stop is not None for stop in stops)
+    assert {stop[1:] for stop in filter(None, stops)} == {
+        (said, ("flow", "phases", "play", "do", 0, *at[:2]), at[2])}
+
+
+@pytest.mark.parametrize("count,said", [("0 - 1", "-1"), ("first([6 for x in players if false])",
+                                                            "none")])
+def test_a_draws_count_that_is_not_a_whole_number_of_0_or_more_stops_the_game_at_its_step(
+        tmp_path, count, said):
+    # Liar's Dice: the second player draws `count` dice into their cup.
+    stops, _ = _pig_stops(tmp_path, [("              count: dice_each\n",
+                                      f"              count: \"if p.seat == 2 then {count} else "
+                                      f"dice_each\"\n")], range(2), "liars_dice")
+    path = ("flow", "phases", "setup", "do", 0, "do", 0, "count")
+    assert set(stops) == {("runtime-error", "a count of items must be a whole number of 0 or "
+                                            f"more, not {said}", path, None)}

@@ -75,15 +75,26 @@ class Wider(Unsupported):
     numbers within it cannot hold it, and the checked version is written instead."""
 
 
-def within(value: Any) -> Any:
+def within(value: Any, site: tuple | None = None) -> Any:
     """A value a state write stores, within the range the fast code keeps (numbers: else
-    `Fallback`) and the size limits (texts, lists: else `Stop`, the interpreter's error)."""
+    `Fallback`) and the size limits (texts, lists: else `Stop`, the interpreter's error, at
+    `site` where the step's place is known: `past_longest`)."""
     kind = type(value)
     if kind is int and not -SAFE_INT <= value <= SAFE_INT:
         raise Fallback()
     if kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS):
-        raise Stop()
+        raise past_longest(value, site)
     return value
+
+
+def past_longest(value: Any, site: tuple | None) -> Stop:
+    """The stop of a text or list past the language's longest: at `site`, in dsl.builtins.
+    sized's words; elsewhere a stop without a site."""
+    try:
+        sized(value)
+    except EvalError as err:
+        return Stop() if site is None else Stop(site, str(err))
+    return Stop()
 
 
 def whole(value: int, site: tuple | None = None) -> int:
@@ -340,10 +351,7 @@ def joined(a: Any, b: Any, site: tuple) -> Any:
     longest text or list, the interpreter's stop at `site` (in dsl.builtins.sized's words)."""
     r = a + b
     if len(r) > (MAX_TEXT if type(r) is str else MAX_ITEMS):
-        try:
-            sized(r)
-        except EvalError as err:
-            raise Stop(site, str(err)) from None
+        raise past_longest(r, site)
     return r
 
 

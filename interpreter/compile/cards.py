@@ -25,6 +25,7 @@ from typing import Any
 
 from interpreter.compile.base import Ex, Unsupported, _Ctx
 from interpreter.compile.grids import _kind_of
+from interpreter.compile.stops import count_site
 
 
 class CardWriter:
@@ -121,8 +122,11 @@ class CardWriter:
         if count is not None and not (type(count.const) is int and count.const >= 0):
             k = self.temp("k")
             e(d, f"{k} = {count.src}")
-            e(d, f"if {k} < 0:")
-            e(d + 1, "raise _Stop()")  # the interpreter's error (a slice reads -1 otherwise)
+            # The interpreter's error (a slice reads -1 otherwise); none where located (the
+            # fast version meets it as Python's own).
+            located = self.logged or self.wide
+            e(d, f"if {f'type({k}) is not int or ' if located else ''}{k} < 0:")
+            e(d + 1, self.stop_at(count_site, k) if located else "raise _Stop()")
         e(d, f"{x} = {z}[:{k}]")
         us = self.temp("us") if self.logged else None
         if us is not None:  # dealt face down: the places out of sight before (Game.unseen)

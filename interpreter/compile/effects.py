@@ -165,7 +165,7 @@ class EffectWriter:
             pairs.append((target, v, name))
             sums.append("num" if "num" in (kind, v.kind) else kind)  # what the sum holds
         if lists:
-            self._add_to_lists(pairs, lists, d, ctx)
+            self._add_to_lists(pairs, lists, d, ctx, list(spec["add"]))
             return
         low = self.value_at(spec["min"], ctx.scope, "min") if "min" in spec else None
         high = self.value_at(spec["max"], ctx.scope, "max") if "max" in spec else None
@@ -208,16 +208,18 @@ class EffectWriter:
             self.changed(text, target, held, old, d, ctx)
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
-    def _add_to_lists(self, pairs: list, lists: list, d: int, ctx: _Ctx) -> None:
+    def _add_to_lists(self, pairs: list, lists: list, d: int, ctx: _Ctx, texts: list) -> None:
         """`add` to list state, as steps._add: every amount first, then each list becomes a
-        new list with the items added at its end (within the size limit)."""
+        new list with the items added at its end (within the size limit: past it, the game
+        stops at the target's `texts`, where located)."""
         if len(lists) != len(pairs):
             raise Unsupported("add to lists and numbers at once")
         temps = [self.temp() for _ in pairs]
         for t, (_, v, _) in zip(temps, pairs, strict=True):
             self.emit(d, f"{t} = {v.src}")
-        for t, (target, _, _), whole in zip(temps, pairs, lists, strict=True):
-            self.emit(d, f"{target} = _within({target} + {f'list({t})' if whole else f'[{t}]'})")
+        for t, (target, _, _), whole, text in zip(temps, pairs, lists, texts, strict=True):
+            self.emit(d, f"{target} = _within({target} + {f'list({t})' if whole else f'[{t}]'}"
+                         f"{self.step_site('add', text)})")
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:

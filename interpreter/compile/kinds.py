@@ -309,12 +309,12 @@ class KindWriter:
             found = self._ordering(f, args, not isinstance(node.args[0], n.Comprehension)
                                    if node.args else False)
         if found is None and f == "text" and len(args) == 1:
-            found = self._text(args[0])
+            found = self._text(args[0], node.pos)
         if found is None:
             raise Unsupported(f"built-in {f}")
         return found
 
-    def _text(self, x: Ex) -> Ex | None:
+    def _text(self, x: Ex, pos: tuple | None = None) -> Ex | None:
         """`text(x)` of a number, text, true/false, cell or a list of numbers or texts: the
         built-in's own text."""
         if x.kind == "str":
@@ -326,8 +326,11 @@ class KindWriter:
             return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe)
         if x.kind in ("list:int", "list:num", "list:str"):
             # builtins._written: the items by commas, an empty list `none`; past the longest
-            # text, the built-in's error (`_within` stops there too).
-            return Ex(f"_within(', '.join(map(str, {x.src})) or 'none')", "str", x.safe)
+            # text, the built-in's error (`_within` stops there too; where located, the
+            # built-in's own call stops at its place).
+            tested = self.call_at(pos, "text", self.const(BUILTINS["text"].impl, "TX"), [x])
+            return Ex(tested or f"_within(', '.join(map(str, {x.src})) or 'none')", "str",
+                      x.safe)
         return None
 
     def _ordering(self, f: str, args: list[Ex], counted: bool) -> Ex | None:

@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, PAST_LIMIT, half_away
-from dsl.compiler import cannot_work
+from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_TEXT, PAST_LIMIT, EvalError, half_away
+from dsl.compiler import builtin_said, cannot_work
 from interpreter.compile.base import (
     _NO,
     _NUMS,
@@ -35,6 +35,7 @@ from interpreter.compile.base import (
     Ex,
     Stop,
     Unsupported,
+    past_longest,
     refused,
 )
 
@@ -122,6 +123,9 @@ def called(site: tuple, name: str | tuple, fn: Callable, values: tuple, *more: A
     that tell each argument, None for the value's own)."""
     try:
         return fn(*values, *more)
+    except EvalError as err:  # the built-in's own error (`text` past the longest)
+        said = name[0] if type(name) is tuple else name
+        raise Stop(site, builtin_said(said, str(err))) from None
     except (TypeError, ValueError, ArithmeticError):
         said, *shown = name if type(name) is tuple else (name,)
         raise Stop(site, cannot_work(said, values, shown)) from None
@@ -142,12 +146,12 @@ def clamped(x: Any, low: Any, high: Any) -> Any:
     return max(low, min(high, x))
 
 
-def within_checked(value: Any) -> Any:
-    """A value a state write stores, within the size limits (texts, lists: else `Stop`); its
-    numbers were tested where they were made."""
+def within_checked(value: Any, site: tuple | None = None) -> Any:
+    """A value a state write stores, within the size limits (texts, lists: else `Stop`, at
+    `site` where it is known); its numbers were tested where they were made."""
     kind = type(value)
     if kind in (str, list) and len(value) > (MAX_TEXT if kind is str else MAX_ITEMS):
-        raise Stop()
+        raise past_longest(value, site)
     return value
 
 

@@ -267,7 +267,9 @@ class RecordWriter:
                        f"lambda _i: {self.item_ids()}[_i] + '=' + str(F[_i])")
                 parts.append(f"(', '.join(map({one}, {x.src})) or 'none')")
                 continue
-            shown = self.expr(n.Call(part.pos, "text", (part,)), scope)
+            # No place of its own: the template's text past the longest is the template's
+            # error (compile_template), not the built-in's at the hole.
+            shown = self.expr(n.Call(None, "text", (part,)), scope)
             if shown.kind != "str":
                 raise Unsupported("a text hole")
             parts.append(shown.src)

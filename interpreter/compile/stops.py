@@ -15,7 +15,8 @@ expression's path, the node's offsets, dsl's words), a built-in's own error (`bu
 range too long, a `sum`, `floor`, `ceil` or `round` past the limit), a built-in given a value
 it cannot work with (`call_at`, numbers.py `called`: none where it takes numbers), an event's
 field it was not fired with (base.py `halt`), an `add` step's sum (`add_site`: none, or past
-the limit), a `transfer` of less than nothing (`transfer_site`), the scoring's too
+the limit) or list past the longest (`step_site`), a draw's or deal's count (`count_site`), a
+`transfer` of less than nothing (`transfer_site`), the scoring's too
 (interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for
 each, a site (a constant of the game function, written into its `raise _Stop(SITE,
 values...)` or passed to the helper that tests it, interpreter/compile/base.py `divided`...),
@@ -47,6 +48,7 @@ from interpreter.engine.signals import (
     Break,
     RuleError,
     asked_twice,
+    bad_count,
     bad_transfer,
     calls_too_deep,
     cannot_add,
@@ -138,6 +140,12 @@ def transfer_site(path: tuple) -> tuple:
     return ("transfer", path)
 
 
+def count_site(path: tuple) -> tuple:
+    """The count of the draw or deal at `path` that is not a whole number of 0 or more
+    (raised with the count)."""
+    return ("count", path)
+
+
 def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     """The interpreter's error for `stopped` (a site and the values raised with it; `names`
     the players' names by seat index); None when the values are within the site's limits (the
@@ -155,6 +163,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
+    if site[0] == "count":
+        return bad_count(show(values[0]), (*site[1], "count"))
     if site[0] == "transfer":
         return bad_transfer(told(values[0]), (*site[1], "transfer"))
     if site[0] == "add":
@@ -276,6 +286,14 @@ class StopWriter:
         if self.step_path is None:
             return ""
         return f", {self.const(add_site((*self.step_path, 'add', text)), 'SE')}"
+
+    def step_site(self, *keys: Any) -> str:
+        """The last argument of a helper (`, SITE`) that stops the game at `keys` of the step
+        being written, with no offsets, in the words it raises (a text or list an `add`
+        makes past the longest: `_within`), where the version locates it; else ""."""
+        if self.step_path is None or not (self.logged or self.wide):
+            return ""
+        return f", {self.const(expr_site((*self.step_path, *keys), None, None), 'SE')}"
 
     def over(self, pos: tuple | None) -> str:
         """The call that stops the game where the work meter passes the step budget, counting

@@ -29,6 +29,7 @@ from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, stored
+from interpreter.compile.stops import count_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -314,7 +315,7 @@ class ZoneWriter:
                 k = self.temp("k")
                 e(d, f"{k} = {count.src}")
                 e(d, f"if type({k}) is not int or {k} < 0:")
-                e(d + 1, "raise _Stop()")
+                e(d + 1, self.stop_at(count_site, k))
         if "duration" in spec:
             self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         to = None

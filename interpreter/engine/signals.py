@@ -94,6 +94,13 @@ def bad_transfer(amount: str, path: tuple) -> RuleError:
                      path)
 
 
+def bad_count(shown: str, path: tuple) -> RuleError:
+    """A draw's or a deal's count, at `path` (as values.show shows it), that is not a whole
+    number of 0 or more."""
+    return RuleError("runtime-error", f"a count of items must be a whole number of 0 or more, "
+                     f"not {shown}", path)
+
+
 def unheld(kind: type, path: tuple) -> RuleError:
     """An interrupt of the flow (`Break`, `EndTurn`, `EndPhase`, `Goto`) raised by the step
     at `path` where nothing around it takes it."""

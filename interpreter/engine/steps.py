@@ -28,6 +28,7 @@ from interpreter.engine.signals import (
     EndTurn,
     Goto,
     RuleError,
+    bad_count,
     bad_transfer,
     cannot_add,
     past_passes,
@@ -526,8 +527,7 @@ def _how_many(k: Any, path: tuple) -> int:
     """A draw's or a deal's count: a whole number of 0 or more (a slice would read -1 as
     "all but the last")."""
     if type(k) is not int or k < 0:
-        raise RuleError("runtime-error", f"a count of items must be a whole number of 0 or "
-                        f"more, not {show(k)}", path + ("count",))
+        raise bad_count(show(k), path + ("count",))
     return k
 
 
