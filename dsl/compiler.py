@@ -188,13 +188,24 @@ def _field(node: n.Field) -> Compiled:
 
 def no_field(value: Any, name: str) -> str:
     """The words of a field read on a value that has no such field (the generated code's
-    too: an event's `old` where a `set` fired it)."""
+    too: an event's `old` where a `set` fired it, a cell's attribute)."""
     return f"{kind(value)} has no field '{name}'"
+
+
+def no_item(k: Any, shown: str) -> str:
+    """The words of a read at `k` of a container the interpreter provides that has no such
+    item (`shown`: its kind, `a grid`; the generated code's too)."""
+    return f"no item {k!r} in {shown}"
 
 
 def out_of_range(k: int, items: int) -> str:
     """The words of a list read at an index past its ends (the generated code's too)."""
     return f"index {k} is out of range for a list of {items} item{'' if items == 1 else 's'}"
+
+
+def not_an_index(k: Any) -> str:
+    """The words of a list read at something not a whole number (the generated code's too)."""
+    return f"a list is indexed by a whole number, not {kind(k)}"
 
 
 def no_key(k: Any) -> str:
@@ -209,7 +220,7 @@ def _index(node: n.Index) -> Compiled:
         value, k = obj(env), key(env)
         if isinstance(value, _LISTS):
             if type(k) is not int:
-                raise ExprEvalError(f"a list is indexed by a whole number, not {kind(k)}", pos)
+                raise ExprEvalError(not_an_index(k), pos)
             if not 0 <= k < len(value):
                 raise ExprEvalError(out_of_range(k, len(value)), pos)
             return value[k]
@@ -223,7 +234,7 @@ def _index(node: n.Index) -> Compiled:
         try:
             return value[k]  # a grid or another container the interpreter provides
         except (KeyError, IndexError, TypeError):
-            raise ExprEvalError(f"no item {k!r} in {kind(value)}", pos) from None
+            raise ExprEvalError(no_item(k, kind(value)), pos) from None
     return index
 
 

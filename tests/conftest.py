@@ -28,19 +28,13 @@ def shipped_setups() -> list[tuple[str, str | None]]:
 
 def unlocated_pig(tmp_path: Path) -> Path:
     """Pig with a rule error the generated code does not locate yet, so its games go back to
-    the reference interpreter for it: the banked score adds the depth of a grid's cell, which
-    from the ninth round is none (a field of none); shorter games end first. What the
-    hand-back tests play (a rule error the generated code locates is no hand-back)."""
+    the reference interpreter for it: from the ninth round the banked score adds the count
+    of a sorted list that holds none (`sort` cannot order it); shorter games end first. What
+    the hand-back tests play (a rule error the generated code locates is no hand-back)."""
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    edits = [("components:\n", "components:\n  grids:\n    sea: {columns: [A], rows: [1, 2], "
-                               "row_attributes: {1: {depth: 1}, 2: {depth: 2}}}\n"),
-             ("state:\n", "state:\n  global:\n    pos: {type: cell, initial: none}\n"),
-             ("      do:\n        - repeat:\n", "      do:\n        - set: {pos: \"if round > 8 "
-              "then none else sea['A2']\"}\n        - repeat:\n"),
-             ("add: {current.score: turn_total}", "add: {current.score: 'turn_total + pos.depth'}")]
-    for old, new in edits:
-        assert old in text
-        text = text.replace(old, new, 1)
+    old = "add: {current.score: turn_total}"
+    assert old in text
     path = tmp_path / "unlocated.yaml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text.replace(old, "add: {current.score: 'turn_total + count(sort([first([x for "
+                                      "x in [1] if round < 9]), 1]))'}", 1), encoding="utf-8")
     return path

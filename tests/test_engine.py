@@ -547,7 +547,7 @@ def test_a_die_listed_twice_in_one_move_stops_the_game_located(tmp_path):
     assert err.code == "runtime-error" and err.message == "red[0] is listed twice in one move"
     assert err.path == ("flow", "phases", "play", "do", 2, "move")
     assert g.zones["pool"].items == []  # nothing moved
-    _generated_code_stops_there_too(g)
+    _generated_code_stops_there_too(g, located=True)
 
 
 @pytest.mark.parametrize("step,count", [("draw", "0 - 1"), ("deal", "0 - 2"),

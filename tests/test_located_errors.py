@@ -419,3 +419,76 @@ def test_a_draws_count_that_is_not_a_whole_number_of_0_or_more_stops_the_game_at
     path = ("flow", "phases", "setup", "do", 0, "do", 0, "count")
     assert set(stops) == {("runtime-error", "a count of items must be a whole number of 0 or "
                                             f"more, not {said}", path, None)}
+
+
+GRID = ("components:\n", "components:\n  grids:\n    sea: {columns: [A, B], rows: [1, 2], "
+                         "row_attributes: {1: {depth: 1}, 2: {depth: 2}}}\n")
+
+
+@pytest.mark.parametrize("grid,where,banked,said,pos", [
+    (GRID[1], "none", "turn_total + pos.depth", "none has no field 'depth'", (17, 22)),
+    (GRID[1], "sea['A1']", "turn_total + (if round > 4 then sea['B7'].depth else 0)",
+     "no item 'B7' in a grid", (32, 41)),
+    (GRID[1].replace(", 2: {depth: 2}", ""), "sea['A2']", "turn_total + pos.depth",
+     "a cell has no field 'depth'", (17, 22)),
+    (GRID[1], "none", "turn_total + count([c for c in sea.cells if c.depth == pos.depth])",
+     "none has no field 'depth'", (59, 64)),
+])
+def test_a_grids_cell_not_there_stops_the_game_where_the_interpreter_does(
+        tmp_path, grid, where, banked, said, pos):
+    # From the fifth round the cell read is `where` (none, or one without a depth), or no
+    # such cell at all: the read stops the game at its place, in the interpreter's words (a
+    # read worked out ahead of a comprehension's items too, where the items read it).
+    stops = _logged_stops(tmp_path, [
+        GRID[:1] + (grid,), ("state:\n", "state:\n  global:\n    pos: {type: cell, initial: none}\n"),
+        ("      do:\n        - repeat:\n", f"      do:\n        - set: {{pos: \"if round > 4 then "
+                                         f"{where} else sea['A1']\"}}\n        - repeat:\n"),
+        ("add: {current.score: turn_total}", f'add: {{current.score: "{banked}"}}')])
+    assert any(stop is not None for stop in stops)
+    assert {stop[1:] for stop in filter(None, stops)} == {
+        (said, ("flow", "phases", "play", "do", 2, "add", "current.score"), pos)}
+
+
+@pytest.mark.parametrize("moved,said", [
+    ("first([d for d in loser.cup if d.face > 9])", "only dice and cards can be moved, not none"),
+    ("[first([d for d in loser.cup if d.face > 9])]", "only dice and cards can be moved, not none"),
+    ("[first(loser.cup), first(loser.cup)]", "is listed twice in one move"),
+])
+def test_a_move_of_none_or_of_a_die_twice_stops_the_game_at_the_move_where_the_interpreter_does(
+        tmp_path, moved, said):
+    # Liar's Dice: the loser of a challenge puts back `moved` instead of a die of their cup.
+    stops, _ = _pig_stops(tmp_path, [('      - move: "first(loser.cup)"', f'      - move: "{moved}"')],
+                          range(2), "liars_dice")
+    assert {(stop[1].removeprefix("die[0] "), stop[2]) for stop in stops} == {
+        (said, ("procedures", "lose_a_die", "do", 0, "move"))}
+
+
+NOBODY = "first([p for p in players if p.score > 999])"
+
+
+@pytest.mark.parametrize("banked,said,pos", [
+    (f"turn_total + (if round > 4 then {NOBODY}.score else 0)", "none has no field 'score'",
+     (77, 82)),
+    (f"turn_total + (if round > 4 then {NOBODY}.seat else 0)", "none has no field 'seat'",
+     (77, 81)),
+    ("turn_total + [1, 2][first([x for x in [1] if round > 4])]",
+     "a list is indexed by a whole number, not none", (13, 57)),
+])
+def test_a_field_of_none_or_a_list_read_at_none_stops_the_game_where_the_interpreter_does(
+        tmp_path, banked, said, pos):
+    # From the fifth round the player read is none (nobody has 1,000 points), or the index.
+    stops = _logged_stops(tmp_path, [("add: {current.score: turn_total}",
+                                      f'add: {{current.score: "{banked}"}}')])
+    assert any(stop is not None for stop in stops)
+    assert {stop[1:] for stop in filter(None, stops)} == {
+        (said, ("flow", "phases", "play", "do", 1, "add", "current.score"), pos)}
+
+
+def test_a_field_of_a_die_that_is_none_stops_the_game_where_the_interpreter_does(tmp_path):
+    # Liar's Dice: the loser of a challenge first reads the face of a die of theirs past 9.
+    old = '      - move: "first(loser.cup)"\n'
+    stops, _ = _pig_stops(tmp_path, [(old, '      - set: {starter: "if first([d for d in loser.cup '
+                                           'if d.face > 9]).face > 0 then loser else loser"}\n'
+                                      + old)], range(2), "liars_dice")
+    assert set(stops) == {("runtime-error", "none has no field 'face'",
+                           ("procedures", "lose_a_die", "do", 0, "set", "starter"), (47, 51))}

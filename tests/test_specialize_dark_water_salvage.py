@@ -529,3 +529,24 @@ def test_simulation_records_are_the_interpreters(monkeypatch):
     setup = sim.Setup("mixed", players=3, seats=((2, "bold_bidder"), (3, "random")))
     same_records(Path(DWS).name, Path(DWS).read_text(encoding="utf-8"), setup, 11, 12,
                  monkeypatch)
+
+
+@pytest.mark.parametrize("read,said", [
+    ("c.n", "none has no field 'n'"),
+    ("if c != none and c.tag == 'x' then 1 else 0", "a card has no field 'tag'"),
+])
+def test_a_cards_field_read_on_none_or_lacking_stops_the_game_where_the_interpreter_does(
+        tmp_path, read, said):
+    # The card drawn from the line (none where it is empty) read at once: the read stops the
+    # game at the field, in the interpreter's words, by the generated code itself.
+    old = "        - draw: line\n          as: c\n"
+    assert old in EDGES
+    path = tmp_path / "edges.yaml"
+    path.write_text(EDGES.replace(old, f'{old}        - add: {{tally: "{read}"}}\n'),
+                    encoding="utf-8")
+    _same(str(path), range(60))
+    program = load(str(path)).program
+    special = specialize(program)
+    errors = {special.play(seed).result.error for seed in range(60)} - {None}
+    assert said in {e.message for e in errors}
+    assert {e.path[-2:] for e in errors if e.message == said} == {("add", "tally")}

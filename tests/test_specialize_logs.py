@@ -87,7 +87,7 @@ def _changed_pig(tmp_path, old: str, new: str) -> str:
 
 
 def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
-    # A field of a grid's cell that is none, which the generated code does not locate.
+    # `sort` of a list that holds none, which the generated code does not locate.
     assert _same_logs(str(unlocated_pig(tmp_path)), range(20)) < 20  # some games get there
 
 

@@ -20,7 +20,14 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized
-from dsl.compiler import by_zero, no_key, not_negated, operator_error, out_of_range
+from dsl.compiler import (
+    by_zero,
+    no_key,
+    not_an_index,
+    not_negated,
+    operator_error,
+    out_of_range,
+)
 from dsl.parser import parse_expression
 
 
@@ -376,7 +383,10 @@ def divided(a: Any, b: Any, op: str, site: tuple) -> Any:
 
 def item_at(items: Any, k: int, site: tuple) -> Any:
     """`items[k]` in the versions that locate their rule errors: past the list's ends (a
-    negative index too) the game stops at `site`, with the interpreter's words."""
+    negative index too), or at something not a whole number (none, true), the game stops
+    at `site`, with the interpreter's words."""
+    if type(k) is not int:
+        raise Stop(site, not_an_index(k))
     if 0 <= k < len(items):
         return items[k]
     raise Stop(site, out_of_range(k, len(items)))
@@ -390,6 +400,24 @@ def map_value(table: Any, k: Any, site: tuple) -> Any:
         return table[k]
     except (KeyError, TypeError):
         raise Stop(site, no_key(k)) from None
+
+
+def some(value: Any, site: tuple) -> Any:
+    """A player, team or die whose field is read where the expression is located: none has
+    no fields, the interpreter's stop at `site` (the field's)."""
+    if value is None:
+        raise Stop(site)
+    return value
+
+
+def looked(table: Any, k: Any, site: tuple, said: Any) -> Any:
+    """`table[k]` of a table the generated code keeps (a grid's cells by id, a cell's
+    attribute) in the versions that locate their rule errors: a key it does not have (none
+    too) stops the game at `site`, in the words `said(k)` makes (dsl.compiler's)."""
+    try:
+        return table[k]
+    except (KeyError, TypeError):
+        raise Stop(site, said(k)) from None
 
 
 def over_at(site: tuple) -> bool:

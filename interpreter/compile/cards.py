@@ -5,7 +5,8 @@ starts `in`) and the generator of interpreter/compile/specialize.py. Output (as 
 its `_Gen`): every card is a number (its index over the decks in the order components declare
 them, as Game._build_components makes them), its fields constant tables indexed by card (a
 tuple when every card has the field, else a table of the cards that have it, so reading a
-field a card lacks fails as the interpreter's `get` does and the seed goes back); a deck's
+field a card lacks, or of none, stops the game as the interpreter's `get` does: located
+where the expression is, grids.py `_looked`); a deck's
 name is the list of its cards; the zones of interpreter/compile/zones.py hold cards as they
 hold dice (`W[card]` the zone a card lies in). The effects `shuffle` (the game generator's
 `shuffle` of the zone in place, as SeededChance.order shuffles a copy and puts it back: the
@@ -21,11 +22,13 @@ is refused.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from interpreter.compile.base import Ex, Unsupported, _Ctx
-from interpreter.compile.grids import _kind_of
+from interpreter.compile.grids import _kind_of, _no_field_of
 from interpreter.compile.stops import count_site
+from interpreter.engine.values import Card
 
 
 class CardWriter:
@@ -59,12 +62,15 @@ class CardWriter:
         decks = getattr(self, "decks", None)
         return decks.get(name) if decks else None
 
-    def _card_field(self, card: Ex, f: str) -> Ex:
-        """A field of a card: its deck, or one of its data fields."""
+    def _card_field(self, card: Ex, f: str, pos: tuple | None = None) -> Ex:
+        """A field of a card: its deck, or one of its data fields; `pos`: the field's place,
+        where a read of none (or of a field the card lacks) stops the game, as the
+        interpreter's does (grids.py `_looked`)."""
         x = card.src
+        said = partial(_no_field_of, Card("", "", {}), f)  # a card's words, or none's
         if f == "deck":
-            return self._lifted(f"{self.const(tuple(self.card_deck), 'CDK')}[{x}]", "str",
-                                card.safe)
+            return self._looked(self.const(tuple(self.card_deck), "CDK"), x, "str", card.safe,
+                                pos, said)
         has = [(i, c[f]) for i, c in enumerate(self.card_data) if f in c]
         if f in ("zone", "id") or not has:
             raise Unsupported(f"field {f} of a card")
@@ -75,10 +81,10 @@ class CardWriter:
         bound = max(abs(v) for v in values) if kind == "int" else None
         if len(has) == len(self.card_data):
             table = self.const(tuple(values), "CF")
-            return self._lifted(f"{table}[{x}]", kind, card.safe, bound=bound)
-        # Cards without it: the lookup fails (the interpreter's error) and the seed goes back.
+            return self._looked(table, x, kind, card.safe, pos, said, bound=bound)
+        # Cards without it: the lookup fails, the interpreter's error.
         table = self.const(dict(has), "CF")
-        return self._lifted(f"{table}[{x}]", kind, False, bound=bound)
+        return self._looked(table, x, kind, False, pos, said, bound=bound)
 
     # -- effects ---------------------------------------------------------------------------------
     def _order_zone(self, spec: dict, key: str, ctx: _Ctx) -> Ex:

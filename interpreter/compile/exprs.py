@@ -118,8 +118,8 @@ class ExprWriter:
             return Ex("", "timer", True, const=name)
         raise Unsupported(f"name {name}")
 
-    def _x_field(self, node: n.Field, scope: dict) -> Ex:
-        obj = self.expr(node.obj, scope)
+    def _x_field(self, node: n.Field, scope: dict, obj: Ex | None = None) -> Ex:
+        obj = obj if obj is not None else self.expr(node.obj, scope)  # or its object, written
         f = node.name
         if obj.kind == "player":
             if f == "name":

@@ -13,17 +13,21 @@ expressions `GRID[id]`, `GRID.cells`, `GRID.rows`, `GRID.columns`, a cell's `id`
 
 Kinds: `grid` (a grid's name, known now) and `cell` (an id; none where a player's cell state
 is none, so not `safe` there). `GRID[id]` looks the id up in the grid's table: an id it does
-not hold raises, as the interpreter's lookup does, and the seed goes back to the interpreter;
-a cell found so is never none (`some`). A field of none, or a cell lacking an attribute, is a
-failed lookup the same way. Cell attributes are constants: `set` and `add` never write a
+not hold stops the game, as the interpreter's lookup does (in the versions that locate their
+errors, at the index, `_looked`; the fast version hands the seed to them); a cell found so is
+never none (`some`). A field of none, or a cell lacking an attribute, stops the game the same
+way, at the field. Cell attributes are constants: `set` and `add` never write a
 cell's field here (such a target is refused), and `occupant` is not specialized.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from dsl.builtins import BUILTINS
+from dsl.compiler import kind as value_kind
+from dsl.compiler import no_field, no_item
 from interpreter.compile.base import Ex, Unsupported
 from interpreter.engine.building import _grid
 
@@ -75,8 +79,9 @@ class GridWriter:
             return Ex("", "grid", True, const=name)
         return None
 
-    def _grid_index(self, grid: Ex, key: Ex) -> Ex:
-        """`GRID[id]`: the cell with that id (Grid.__getitem__), else a failed lookup."""
+    def _grid_index(self, grid: Ex, key: Ex, pos: tuple | None = None) -> Ex:
+        """`GRID[id]` at `pos`: the cell with that id (Grid.__getitem__), else a failed
+        lookup."""
         if key.kind != "str":
             raise Unsupported("a grid indexed by something not a text")
         g = self.grids[grid.const]
@@ -84,7 +89,19 @@ class GridWriter:
             if any(c.id == key.const for c in g.cells):
                 return Ex(repr(key.const), "cell", True)
         table = self._table(f"K_{grid.const}", {c.id: c.id for c in g.cells})
-        return self._lifted(f"{table}[{key.src}]", "cell", False, some=True)
+        return self._looked(table, key.src, "cell", False, pos,
+                            partial(no_item, shown=value_kind(g)), some=True)
+
+    def _looked(self, table: str, x: str, kind: str, safe: bool, pos: tuple | None,
+                said: Any, **kw: Any) -> Ex:
+        """`table[x]`, moved before a comprehension's items where it can be (`_lifted`);
+        where it may fail and the expression is located, it stops the game at `pos` in the
+        words `said(x)` makes (base.looked), as the interpreter's read does."""
+        site = None if safe else self.site(pos)
+        if site is None:
+            return self._lifted(f"{table}[{x}]", kind, safe, **kw)
+        return self._lifted(f"_looked({table}, {x}, {site}, {self.const(said, 'NW')})", kind,
+                            False, **kw)
 
     def _grid_field(self, grid: Ex, f: str) -> Ex:
         g = self.grids[grid.const]
@@ -110,17 +127,20 @@ class GridWriter:
             return src[len(head):-1]
         return None
 
-    def _cell_field(self, cell: Ex, f: str) -> Ex:
-        """A field of a cell: id, row, column, neighbours or one of its attributes."""
+    def _cell_field(self, cell: Ex, f: str, pos: tuple | None = None) -> Ex:
+        """A field of a cell: id, row, column, neighbours or one of its attributes; `pos`:
+        the field's place, where a read of none (or of an attribute the cell lacks) stops
+        the game, as the interpreter's does."""
         if not self.grids:
             raise Unsupported(f"field {f} of a cell")
         key = self._one_grid_key(cell)
         x = key if key is not None else cell.src
+        said = partial(_no_field_of, self.cells_all[0], f)  # the words of a read of none too
         if f == "id":
             if cell.safe:
                 return Ex(cell.src, "str", True)
             table = self._table("ID", {c.id: c.id for c in self.cells_all})
-            return self._lifted(f"{table}[{x}]", "str", False)
+            return self._looked(table, x, "str", False, pos, said)
         if f == "neighbours":
             return self._lifted(f"{self._neighbours()}[{x}]", "list:cell", cell.safe)
         if f in ("row", "column"):
@@ -136,8 +156,9 @@ class GridWriter:
         if kind is None:
             raise Unsupported(f"cell attribute {f} of mixed or unsupported kinds")
         every = len(values) == len(self.cells_all)
-        return self._lifted(f"{self._table('A_' + f, values)}[{x}]", kind, cell.safe and every,
-                  bound=max(abs(v) for v in values.values()) if kind == "int" else None)
+        return self._looked(self._table("A_" + f, values), x, kind, cell.safe and every, pos,
+                            said, bound=max(abs(v) for v in values.values()) if kind == "int"
+                            else None)
 
     def _neighbours(self) -> str:
         return self._table("NB", {c.id: [x.id for x in c.neighbours] for c in self.cells_all})
@@ -210,3 +231,10 @@ def _balanced(src: str) -> bool:
             if depth < 0:
                 return False
     return depth == 0
+
+
+def _no_field_of(some: Any, f: str, item: Any) -> str:
+    """The words of the field `f` read on `item` (a cell's id or a card's number, or none)
+    that lacks it: as dsl.compiler's `_field` words it on none or on such an item (`some`,
+    one of its kind)."""
+    return no_field(item if item is None else some, f)

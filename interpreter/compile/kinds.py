@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
-from interpreter.compile.base import _NO, Ex, Unsupported
+from dsl.compiler import no_field
+from interpreter.compile.base import _NO, LOCATES, Ex, Unsupported
 
 _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working out once
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
@@ -84,8 +86,9 @@ class KindWriter:
         """`src` as an Ex, moved before the items where `_lift` moves it, though a cell or
         card read so may still be none unless it never was. A lookup that can fail is worked
         out before the items without failing (`_HF` when it cannot be made: a dict's `get`,
-        else `base.tried`); where it is read, `_HF` hands the seed to the interpreter, which
-        fails there too (only where the rules read it: `pos != none and pos.depth == ...`)."""
+        else `base.tried`); where it is read (only where the rules read it: `pos != none and
+        pos.depth == ...`), `_HF` stops the game: a located lookup worked out again there
+        stops at its own place, another (`_halt`) hands the seed to the checked version."""
         if safe:
             moved = self._lift(src)
             return Ex(moved, kind, safe or (moved != src and (
@@ -99,7 +102,10 @@ class KindWriter:
         moved = self._lift(careful)
         if moved == careful:
             return Ex(src, kind, safe, **kw)
-        return Ex(f"({moved} if {moved} is not _HF else _halt())", kind,
+        # Read where the rules read it, a lookup that could not be made stops the game: a
+        # located one worked out again there, to stop at its own place (LOCATES).
+        fails = src if LOCATES.search(src) else "_halt()"
+        return Ex(f"({moved} if {moved} is not _HF else {fails})", kind,
                   kind not in ("cell", "card") or kw.get("some", False), **kw)
 
     def _lift(self, src: str) -> str:
@@ -108,7 +114,7 @@ class KindWriter:
         `[... for c in cells]`) is worked out once, before the items of the outermost
         comprehension it does not depend on (`for _h in (SRC,)`), not once per item. It is
         then worked out even when there are no items, or none passes the test: a lookup that
-        could not be made then raises, and the seed only goes back to the interpreter."""
+        could not be made stops the game only where it is read (`_lifted`)."""
         hoists = getattr(self, "hoists", None)
         if not hoists or ":=" in src or src.isidentifier():
             return src
@@ -173,17 +179,28 @@ class KindWriter:
 
     def _x_field(self, node: n.Field, scope: dict) -> Ex:
         obj = self._probe(node.obj, scope)
+        if obj.kind in ("player", "team", "dref") and not obj.safe:
+            # None has no fields: where located, the interpreter's error at the field.
+            site = self.site(node.name_pos, no_field(None, node.name))
+            if site is not None:
+                obj = replace(obj, src=f"_some({obj.src}, {site})", safe=True)
+                return self._x_field_of(obj, node, scope)
         if obj.kind == "cell":
-            return self._cell_field(obj, node.name)
+            return self._cell_field(obj, node.name, node.name_pos)
         if obj.kind == "card":
-            return self._card_field(obj, node.name)
+            return self._card_field(obj, node.name, node.name_pos)
         if obj.kind == "grid":
             return self._grid_field(obj, node.name)
+        return self._x_field_of(obj, node, scope, True)
+
+    def _x_field_of(self, obj: Ex, node: n.Field, scope: dict, probed: bool = False) -> Ex:
+        """A field of `obj`, a player's state or exprs.py's fields; `probed`: `obj` is only
+        the probe of the node's object, which exprs.py writes again."""
         if obj.kind == "player":
             state = self._state_read(node.name, obj)
             if state is not None:
                 return state
-        return super()._x_field(node, scope)
+        return super()._x_field(node, scope, None if probed else obj)
 
     # -- indexes ---------------------------------------------------------------------------------
     def _x_index(self, node: n.Index, scope: dict) -> Ex:
@@ -193,7 +210,7 @@ class KindWriter:
             return super()._x_index(node, scope)
         key = self.expr(node.key, scope)
         if kind == "grid":
-            return self._grid_index(obj, key)
+            return self._grid_index(obj, key, node.pos)
         if kind.startswith("map:"):
             return self._map_index(obj, key, node.pos)
         if key.kind != "int":

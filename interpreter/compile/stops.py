@@ -16,12 +16,14 @@ range too long, a `sum`, `floor`, `ceil` or `round` past the limit), a built-in 
 it cannot work with (`call_at`, numbers.py `called`: none where it takes numbers), an event's
 field it was not fired with (base.py `halt`), an `add` step's sum (`add_site`: none, or past
 the limit) or list past the longest (`step_site`), a draw's or deal's count (`count_site`), a
-`transfer` of less than nothing (`transfer_site`), the scoring's too
-(interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for
-each, a site (a constant of the game function, written into its `raise _Stop(SITE,
-values...)` or passed to the helper that tests it, interpreter/compile/base.py `divided`...),
-and `stop_error`, which turns a site and the values it was raised with into the interpreter's
-own `RuleError`, built by the same functions (interpreter/engine/signals.py) or words
+cell or card read where it is not there (grids.py `_looked`), a field of a player, team or die
+that is none (base.py `some`), a `move` of none or of an item twice (`unmovable_site`,
+`twice_moved_site`), a `transfer` of less than nothing (`transfer_site`), the scoring's too
+(interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for each, a
+site (a constant of the game function, written into its `raise _Stop(SITE, values...)` or
+passed to the helper that tests it, interpreter/compile/base.py `divided`...), and
+`stop_error`, which turns a site and the values it was raised with into the interpreter's own
+`RuleError`, built by the same functions (interpreter/engine/signals.py) or words
 (dsl/compiler.py, dsl/builtins.py), so both engines word and locate it alike.
 
 The game function catches such a `_Stop` where it ends (interpreter/compile/flow.py) and scores
@@ -54,8 +56,10 @@ from interpreter.engine.signals import (
     cannot_add,
     checks_hold,
     items_past_steps,
+    moved_twice,
     no_decider,
     no_legal_option,
+    not_movable,
     past_passes,
     past_steps,
     past_turns,
@@ -140,6 +144,16 @@ def transfer_site(path: tuple) -> tuple:
     return ("transfer", path)
 
 
+def unmovable_site(path: tuple) -> tuple:
+    """A `move` at `path` of none (no values)."""
+    return ("unmovable", path)
+
+
+def twice_moved_site(path: tuple) -> tuple:
+    """A `move` at `path` whose list names an item twice (raised with that item's id)."""
+    return ("moved_twice", path)
+
+
 def count_site(path: tuple) -> tuple:
     """The count of the draw or deal at `path` that is not a whole number of 0 or more
     (raised with the count)."""
@@ -163,6 +177,10 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
+    if site[0] == "unmovable":
+        return not_movable(show(None), (*site[1], "move"))
+    if site[0] == "moved_twice":
+        return moved_twice(values[0], (*site[1], "move"))
     if site[0] == "count":
         return bad_count(show(values[0]), (*site[1], "count"))
     if site[0] == "transfer":

@@ -17,10 +17,10 @@ generated game for them and the Python lines of the effects and expressions that
 - the built-ins first, last, highest, lowest and faces on dice, and range with constant
   bounds; `reveal` (narration only).
 
-A move of several items with one of them twice hands the seed back (the interpreter would put
-it twice); zones with a capacity, decks, shuffles and deals raise `Unsupported`. `ZoneWriter`
-is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `temp`, `const`, `fire` and
-`after_op`.
+A move of none, or of several items with one of them twice, stops the game at the move, as
+the interpreter's does (a move of none: where located); zones with a capacity, decks, shuffles
+and deals raise `Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`): it uses its
+`emit`, `expr`, `temp`, `const`, `fire` and `after_op`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS
 from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, stored
-from interpreter.compile.stops import count_site
+from interpreter.compile.stops import count_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -239,7 +239,8 @@ class ZoneWriter:
         self._only(spec, "move", "to", "at")
         if not self.dyn:
             raise Unsupported("move without zones")
-        src, one = self._items(self.value_at(spec["move"], ctx.scope, "move"))
+        what = self.value_at(spec["move"], ctx.scope, "move")
+        src, one = self._items(what)
         to = self.value_at(spec["to"], ctx.scope, "to")
         if to.kind != "zone" and to.const != "out":
             raise Unsupported("move to something not a zone")
@@ -249,6 +250,20 @@ class ZoneWriter:
         x, z = self.temp("x"), self.temp("z")
         e = self.emit
         e(d, f"{x} = {src}")
+        # As steps._move, before the target is worked out: none moved (where located: the
+        # fast version meets it as Python's own error), an item listed twice.
+        located = self.logged or self.wide
+        if one and located and not what.safe:
+            e(d, f"if {x} is None:")
+            e(d + 1, self.stop_at(unmovable_site))
+        if not one:
+            e(d, f"{x} = list({x})")
+            if located and what.kind != "zone":
+                e(d, f"if None in {x}:")
+                e(d + 1, self.stop_at(unmovable_site))
+            e(d, f"if len({x}) > 1 and len(set({x})) != len({x}):")
+            e(d + 1, self.stop_at(twice_moved_site, f"{self.item_ids()}[next(_i for _j, _i in "
+                                                    f"enumerate({x}) if _i in {x}[:_j])]"))
         if to.kind == "zone":
             tz = to.src if to.src.isidentifier() else self.temp("tz")
             if tz != to.src:
@@ -267,10 +282,6 @@ class ZoneWriter:
                      f"({'' if at == 'end' else '0, '}{x})")
                 e(d, f"W[{x}] = {tz}")
         else:
-            e(d, f"{x} = list({x})")
-            # Twice the same die: the interpreter puts it twice; that seed goes back.
-            e(d, f"if len({x}) > 1 and len(set({x})) != len({x}):")
-            e(d + 1, "raise _Stop()")
             i = self.temp("i")
             e(d, f"for {i} in {x}:")
             e(d + 1, f"{z} = W[{i}]")

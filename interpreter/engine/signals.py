@@ -94,6 +94,18 @@ def bad_transfer(amount: str, path: tuple) -> RuleError:
                      path)
 
 
+def not_movable(shown: str, path: tuple) -> RuleError:
+    """A `move` at `path` of something (as values.show shows it) not a die or card."""
+    return RuleError("runtime-error", f"only dice and cards can be moved, not {shown}", path,
+                     hint="`move: ZONE` moves what the zone holds, in order")
+
+
+def moved_twice(item: str, path: tuple) -> RuleError:
+    """A `move` at `path` whose list names the die or card `item` (its id) twice."""
+    return RuleError("runtime-error", f"{item} is listed twice in one move", path,
+                     hint="move each die or card once")
+
+
 def bad_count(shown: str, path: tuple) -> RuleError:
     """A draw's or a deal's count, at `path` (as values.show shows it), that is not a whole
     number of 0 or more."""

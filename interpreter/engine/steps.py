@@ -31,6 +31,8 @@ from interpreter.engine.signals import (
     bad_count,
     bad_transfer,
     cannot_add,
+    moved_twice,
+    not_movable,
     past_passes,
 )
 from interpreter.engine.step_runtime import (
@@ -315,14 +317,11 @@ class StepCompiler(DecisionSteps):
                 for it in what:
                     if type(it) is not Die and type(it) is not Card:  # never a zone
                         shown = f"the zone {it.id}" if type(it) is Zone else show(it)
-                        raise RuleError("runtime-error", f"only dice and cards can be moved, "
-                                        f"not {shown}", path + ("move",),
-                                        hint="`move: ZONE` moves what the zone holds, in order")
+                        raise not_movable(shown, path + ("move",))
                 if len({id(it) for it in what}) != len(what):
                     # One die cannot lie in a zone twice: a list naming it twice is a rule's slip.
                     twice = next(it for i, it in enumerate(what) if any(it is x for x in what[:i]))
-                    raise RuleError("runtime-error", f"{twice.id} is listed twice in one move",
-                                    path + ("move",), hint="move each die or card once")
+                    raise moved_twice(twice.id, path + ("move",))
             target = dest(env)
             unseen = g.unseen(what) if g.logging else set()
             g.put(what, target, path + ("to",), at_start)
