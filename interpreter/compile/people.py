@@ -76,7 +76,7 @@ class PeopleWriter:
         first, in order, as GameAsking._decide takes them: timeouts (a replayed live game's,
         or a decisions file's: the clock set to them, the timers polled) and events people
         raised (interpreter/compile/raised.py). Anything else in their place is the answer
-        (base._forced_answer), or the interpreter's bad-input error."""
+        (scripted.py `_forced_answer`), or the interpreter's bad-input error."""
         raisable = self.raises_here()
         kinds = "'timeout' in FQ[0] or 'raise' in FQ[0]" if raisable else "'timeout' in FQ[0]"
         self.emit(d, f"while FQ and type(FQ[0]) is dict and ({kinds}):")

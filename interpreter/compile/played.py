@@ -103,7 +103,7 @@ class Called(Exception):  # noqa: N818 - a signal, as Fallback
 class TimedQueue(deque):
     """A live game's scripted answers (a resumed or undone game's, a decisions file's) and
     its clock: an answer logged with the moments it was asked and answered sets the clock
-    to them, as GameAsking._decide does (interpreter/compile/base.py `_forced_answer`)."""
+    to them, as GameAsking._decide does (interpreter/compile/scripted.py `_forced_answer`)."""
 
     def __init__(self, entries: Any, clock: Any):
         super().__init__(entries)

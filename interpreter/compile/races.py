@@ -13,7 +13,7 @@ their zone (in hands), the race id holds each racer's claims, `decided` fires.
 In generated code the race id is `R_<id>`: a list indexed by seat holding each racer's claims
 (None for a seat that did not race), kind `race`; `grab[p]` reads it. In a logged game a
 scripted race (a decisions file's, a log's) gives the claims instead of the model, as
-race._scripted does (base.race_script), and the racers people or the referee's table report
+race._scripted does (scripted.py `race_script`), and the racers people or the referee's table report
 for are asked through the door (`_LV.report`), the others racing them on the model's clocks
 (race._reported, race._model); a race a counting table reports by counts, and scripted
 counts, are written by interpreter/compile/counts.py. Racers that are teams are not
@@ -153,7 +153,7 @@ class RaceWriter:
                      last: str, mi: str, d: int, ctx: _Ctx) -> tuple[str, str, str] | None:
         """As race._scripted, in a logged game: the events raised before the race's entry
         (raised while the claims were reported) raised again, then the entry's claims,
-        seconds, draws and misses (base.race_script), or its counts for a race with `counts`
+        seconds, draws and misses (scripted.py `race_script`), or its counts for a race with `counts`
         (counts.py: its reporters and their `take` are written first; returned with the name
         of the counts given, None when none were); `else:` follows, for the model."""
         e = self.emit

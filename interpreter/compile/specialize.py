@@ -107,9 +107,6 @@ from interpreter.compile.base import (
     added,
     data_holds,
     divided,
-    forced_number,
-    forced_pick,
-    forced_value,
     halt,
     item_at,
     joined,
@@ -119,7 +116,6 @@ from interpreter.compile.base import (
     ordered,
     over,
     over_at,
-    race_script,
     set_in,
     some,
     span,
@@ -162,6 +158,7 @@ from interpreter.compile.positions import PositionWriter
 from interpreter.compile.races import RaceWriter
 from interpreter.compile.raised import RaisedWriter, raise_entry
 from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
+from interpreter.compile.scripted import forced_number, forced_pick, forced_value, race_script
 from interpreter.compile.stops import StopWriter
 from interpreter.compile.teams import TeamWriter
 from interpreter.compile.zones import ZoneWriter
