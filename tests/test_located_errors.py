@@ -20,6 +20,7 @@ from dsl.parser import ExprSyntaxError, parse_expression
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import SetupError, load, new_game
 from tests.conftest import ROOT
+from tests.test_race import RULESET as RACE
 from tests.test_specialize import _interpreted, _outcome
 
 SEEDS = range(4)
@@ -492,3 +493,28 @@ def test_a_field_of_a_die_that_is_none_stops_the_game_where_the_interpreter_does
                                       + old)], range(2), "liars_dice")
     assert set(stops) == {("runtime-error", "none has no field 'face'",
                            ("procedures", "lose_a_die", "do", 0, "set", "starter"), (47, 51))}
+
+
+@pytest.mark.parametrize("old,new,said,key", [
+    ('rate: "if racer == players[0] then fast else 1"', 'rate: "1 // (racer.seat - 1)"',
+     "division by zero", "rate"),
+    ('rate: "if racer == players[0] then fast else 1"', 'rate: "racer.seat - 2"',
+     "a race's rate must be a number of 0 or more, not -1", "rate"),
+])
+def test_a_racers_rate_that_cannot_be_worked_out_stops_the_race_where_the_interpreter_does(
+        tmp_path, old, new, said, key):
+    # tests/test_race.py's race with the first racer's rate worked out by zero, or the
+    # second's less than nothing: the race stops the game as it begins, logged too, by the
+    # generated code itself.
+    assert old in RACE
+    path = tmp_path / "race.yaml"
+    path.write_text(RACE.replace(old, new, 1), encoding="utf-8")
+    program = load(str(path)).program
+    special, logged = specialize(program), specialize(program, logged=True)
+    stops = {_stop_of(special, program, seed) for seed in range(3)}
+    for seed in range(3):
+        played, log = logged.play_logged(seed)
+        game = new_game(program, None, {}, seed=seed)
+        assert game.run().to_json() == played.result.to_json() and log == game.log, seed
+    assert special.fallbacks == logged.fallbacks == 0
+    assert {(stop[1], stop[2][-1]) for stop in stops} == {(said, key)}

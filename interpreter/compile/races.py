@@ -31,6 +31,7 @@ from dsl import nodes as n
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
 from interpreter.compile.kinds import HASHED
 from interpreter.compile.people import Person
+from interpreter.compile.stops import race_number_site, racer_site
 
 
 class RaceWriter:
@@ -59,18 +60,17 @@ class RaceWriter:
         e = self.emit
         rs, pool, cl, nx = self.temp("rs"), self.temp("po"), self.temp("cl"), self.temp("nx")
         e(d, f"{rs} = list({racers.src})")
-        if not racers.safe:  # a racer that is none: the interpreter's error
-            e(d, f"if None in {rs}:")
-            e(d + 1, "raise _Stop()")
         e(d, f"{pool} = list({items.src})")
-        # Each racer's numbers, in the order _racer works them out; each must be 0 or more.
+        # Each racer in turn, as _racer: not none, then its numbers in the order _racer works
+        # them out, each a number of 0 or more (none too, where located: the fast version
+        # meets it as Python's own error).
         r = self.temp("r")
         scope = {**ctx.scope, "racer": Ex(r, "player", True)}
         fields = {}
         for key in ("capacity", "model_capacity", "rate", "latency", "error_rate"):
             if key not in spec:
                 continue
-            x = self.expr(_node(spec[key]), scope)
+            x = self.value_at(spec[key], scope, key)
             if x.kind not in _NUMS:
                 raise Unsupported(f"a race's {key} that is not a number")
             fields[key] = x
@@ -79,6 +79,10 @@ class RaceWriter:
         for name in (cap, held, rate, lat, err):
             e(d, f"{name} = []")
         e(d, f"for {r} in {rs}:")
+        if not racers.safe:
+            e(d + 1, f"if {r} is None:")
+            e(d + 2, self.stop_at(racer_site, r))
+        located = self.logged or self.wide
         values = {}
         for key, x in fields.items():
             if x.const is not _NO and x.const >= 0:
@@ -86,8 +90,8 @@ class RaceWriter:
                 continue
             v = self.temp("v")
             e(d + 1, f"{v} = {x.src}")
-            e(d + 1, f"if {v} < 0:")
-            e(d + 2, "raise _Stop()")  # the interpreter's error
+            e(d + 1, f"if {f'type({v}) not in (int, float) or ' if located else ''}{v} < 0:")
+            e(d + 2, self.stop_at(lambda step, key=key: race_number_site(step, key), v))
             values[key] = v
         c = f"int({values['capacity']})" if "capacity" in values else "None"
         if "model_capacity" in values:

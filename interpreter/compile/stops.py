@@ -18,12 +18,13 @@ field it was not fired with (base.py `halt`), an `add` step's sum (`add_site`: n
 the limit) or list past the longest (`step_site`), a draw's or deal's count (`count_site`), a
 cell or card read where it is not there (grids.py `_looked`), a field of a player, team or die
 that is none (base.py `some`), a `move` of none or of an item twice (`unmovable_site`,
-`twice_moved_site`), a `transfer` of less than nothing (`transfer_site`), the scoring's too
-(interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output: for each, a
-site (a constant of the game function, written into its `raise _Stop(SITE, values...)` or
-passed to the helper that tests it, interpreter/compile/base.py `divided`...), and
-`stop_error`, which turns a site and the values it was raised with into the interpreter's own
-`RuleError`, built by the same functions (interpreter/engine/signals.py) or words
+`twice_moved_site`), a racer that is none or a racer's number that is not 0 or more
+(`racer_site`, `race_number_site`), a `transfer` of less than nothing (`transfer_site`), the
+scoring's too (interpreter/compile/flow.py `scoring`, where the game keeps its reason). Output:
+for each, a site (a constant of the game function, written into its `raise _Stop(SITE,
+values...)` or passed to the helper that tests it, interpreter/compile/base.py `divided`...),
+and `stop_error`, which turns a site and the values it was raised with into the interpreter's
+own `RuleError`, built by the same functions (interpreter/engine/signals.py) or words
 (dsl/compiler.py, dsl/builtins.py), so both engines word and locate it alike.
 
 The game function catches such a `_Stop` where it ends (interpreter/compile/flow.py) and scores
@@ -51,6 +52,7 @@ from interpreter.engine.signals import (
     RuleError,
     asked_twice,
     bad_count,
+    bad_race_number,
     bad_transfer,
     calls_too_deep,
     cannot_add,
@@ -59,6 +61,7 @@ from interpreter.engine.signals import (
     moved_twice,
     no_decider,
     no_legal_option,
+    not_a_racer,
     not_movable,
     past_passes,
     past_steps,
@@ -154,6 +157,17 @@ def twice_moved_site(path: tuple) -> tuple:
     return ("moved_twice", path)
 
 
+def racer_site(path: tuple) -> tuple:
+    """The race at `path` with a racer that is not a player (raised with it: none)."""
+    return ("racer", path)
+
+
+def race_number_site(path: tuple, field: str) -> tuple:
+    """The race at `path` whose `field` for a racer is not a number of 0 or more (raised
+    with it)."""
+    return ("race_number", path, field)
+
+
 def count_site(path: tuple) -> tuple:
     """The count of the draw or deal at `path` that is not a whole number of 0 or more
     (raised with the count)."""
@@ -181,6 +195,10 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return not_movable(show(None), (*site[1], "move"))
     if site[0] == "moved_twice":
         return moved_twice(values[0], (*site[1], "move"))
+    if site[0] == "racer":
+        return not_a_racer(values[0], site[1])
+    if site[0] == "race_number":
+        return bad_race_number(site[2], values[0], site[1])
     if site[0] == "count":
         return bad_count(show(values[0]), (*site[1], "count"))
     if site[0] == "transfer":

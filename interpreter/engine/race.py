@@ -43,7 +43,7 @@ from interpreter.engine import counted
 from interpreter.engine.chance import raise_request, raised_later
 from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Request, option_for_value
-from interpreter.engine.signals import RuleError, Undo
+from interpreter.engine.signals import RuleError, Undo, bad_race_number, not_a_racer
 from interpreter.engine.values import Card, Die, Player, Team, Zone, ref, show
 from interpreter.engine.words import items_words, label, lower_first, readable
 
@@ -137,8 +137,7 @@ def _in_hand(g, zone: Zone, claimed: list, seconds: float) -> None:
 
 def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> Racer:
     if not isinstance(who, (Player, Team)):
-        raise RuleError("runtime-error", f"racers are players or teams, not {who!r}",
-                        spec.path + ("by",))
+        raise not_a_racer(who, spec.path)
     scope = Env({"racer": who}, env)
 
     def number(f, default, field):
@@ -146,8 +145,7 @@ def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> Racer:
             return default
         v = f(scope)
         if type(v) not in (int, float) or v < 0:
-            raise RuleError("runtime-error", f"a race's {field} must be a number of 0 or more, "
-                            f"not {v!r}", spec.path + (field,))
+            raise bad_race_number(field, v, spec.path)
         return v
     cap = number(spec.capacity, None, "capacity")
     cap = int(cap) if cap is not None else None

@@ -94,6 +94,19 @@ def bad_transfer(amount: str, path: tuple) -> RuleError:
                      path)
 
 
+def not_a_racer(who: Any, path: tuple) -> RuleError:
+    """A race at `path` whose racer `who` is not a player or team."""
+    return RuleError("runtime-error", f"racers are players or teams, not {who!r}",
+                     (*path, "by"))
+
+
+def bad_race_number(field: str, value: Any, path: tuple) -> RuleError:
+    """A race at `path` whose `field` (a rate, a capacity...) for a racer is `value`, not a
+    number of 0 or more."""
+    return RuleError("runtime-error", f"a race's {field} must be a number of 0 or more, "
+                     f"not {value!r}", (*path, field))
+
+
 def not_movable(shown: str, path: tuple) -> RuleError:
     """A `move` at `path` of something (as values.show shows it) not a die or card."""
     return RuleError("runtime-error", f"only dice and cards can be moved, not {shown}", path,
