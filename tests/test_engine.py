@@ -7,8 +7,7 @@ import textwrap
 
 import pytest
 
-from interpreter.compile.played import MustStop
-from interpreter.compile.specialize import Stop, specialize
+from interpreter.compile.specialize import specialize
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ScriptedChance, SeededChance
 from interpreter.engine.setup import load, new_game
@@ -547,7 +546,7 @@ def test_a_die_listed_twice_in_one_move_stops_the_game_located(tmp_path):
     assert err.code == "runtime-error" and err.message == "red[0] is listed twice in one move"
     assert err.path == ("flow", "phases", "play", "do", 2, "move")
     assert g.zones["pool"].items == []  # nothing moved
-    _generated_code_stops_there_too(g, located=True)
+    _generated_code_stops_there_too(g)
 
 
 @pytest.mark.parametrize("step,count", [("draw", "0 - 1"), ("deal", "0 - 2"),
@@ -563,7 +562,7 @@ def test_a_count_of_items_that_is_not_a_whole_number_of_0_or_more_stops_the_game
     assert err.message.startswith("a count of items must be a whole number of 0 or more, not ")
     assert err.path == ("flow", "phases", "play", "do", 2, "count")
     assert len(g.zones["cup"].items) == 3  # nothing left the cup
-    _generated_code_stops_there_too(g, located=True)
+    _generated_code_stops_there_too(g)
 
 
 DECIDERS = """\
@@ -589,24 +588,17 @@ def test_a_decision_by_nobody_or_by_a_player_twice_stops_the_game_at_by(tmp_path
     err = g.result.error
     assert err is not None and err.code == "runtime-error" and err.message == message
     assert err.path == ("flow", "phases", "play", "do", 0, "by")
-    _generated_code_stops_there_too(g, located=True)
+    _generated_code_stops_there_too(g)
 
 
-def _generated_code_stops_there_too(g, located: bool = False) -> None:
-    """The generated code stops the game itself (`Stop`, not a Python error met by chance),
-    and the interpreter's replay of that seed gives the same located error; or, `located`,
-    the generated code gives that error itself (interpreter/compile/stops.py)."""
+def _generated_code_stops_there_too(g) -> None:
+    """The generated code gives the interpreter's located error itself, none played again by
+    the interpreter (interpreter/compile/stops.py)."""
     special = specialize(g.program, g.players_n)
     assert special is not None
-    if located:
-        played = special.play(g.seed)
-        assert played.specialized and special.fallbacks == 0
-        mine, theirs = played.result.error, g.result.error
-        assert (mine.code, mine.message, mine.path, mine.pos, mine.hint) == (
-            theirs.code, theirs.message, theirs.path, theirs.pos, theirs.hint)
-        assert played.result.to_json() == g.result.to_json()
-        return
-    with pytest.raises(MustStop) as stop:
-        special.try_raw(g.seed)
-    assert isinstance(stop.value.cause, Stop)
-    assert special.play(g.seed).result.to_json() == g.result.to_json()
+    played = special.play(g.seed)
+    assert played.specialized and special.fallbacks == 0
+    mine, theirs = played.result.error, g.result.error
+    assert (mine.code, mine.message, mine.path, mine.pos, mine.hint) == (
+        theirs.code, theirs.message, theirs.path, theirs.pos, theirs.hint)
+    assert played.result.to_json() == g.result.to_json()
