@@ -518,3 +518,21 @@ def test_a_racers_rate_that_cannot_be_worked_out_stops_the_race_where_the_interp
         assert game.run().to_json() == played.result.to_json() and log == game.log, seed
     assert special.fallbacks == logged.fallbacks == 0
     assert {(stop[1], stop[2][-1]) for stop in stops} == {(said, key)}
+
+
+@pytest.mark.parametrize("step,key,text,said,pos", [
+    ("add", "'[current][0 // (5 - round)].score'", "0", "division by zero", (10, 26)),
+    ("set", "'[current][0 // (5 - round)].score'", "current.score", "division by zero", (10, 26)),
+    ("add", "'first([p for p in players if p.score > 999 or round < 5]).score'", "0",
+     "none has no field 'score'", (58, 63)),
+])
+def test_a_rule_error_in_a_set_or_add_target_stops_the_game_where_the_interpreter_does(
+        tmp_path, step, key, text, said, pos):
+    # Whom a step writes to, worked out in the fifth round: by zero, or nobody (an `add`
+    # reads its target first: none has no fields). Located at the step's target.
+    stops = _logged_stops(tmp_path, [(
+        "add: {current.score: turn_total}",
+        f"{step}: {{current.score: 'current.score + turn_total', {key}: '{text}'}}"
+        if step == "set" else f"add: {{current.score: turn_total, {key}: '{text}'}}")])
+    assert (said, ("flow", "phases", "play", "do", 1, step, key.strip("'")), pos) in {
+        stop[1:] for stop in filter(None, stops)}

@@ -9,9 +9,11 @@ A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from dsl import nodes as n
+from dsl.compiler import no_field
 from dsl.parser import parse_expression
 from interpreter.compile.base import (
     _DOC_KEYS,
@@ -80,7 +82,16 @@ class EffectWriter:
             face = self._face_target(node, ctx)
             if face is not None:
                 return face
-            obj = self.expr(node.obj, ctx.scope)
+            # The object is located at the step's target, as steps._setter locates it; an
+            # `add` reads the target first, where a player that is none has no fields.
+            at = None if self.step_path is None else (*self.step_path, "add" if read else "set",
+                                                      text)
+            with self.located(at):
+                obj = self.expr(node.obj, ctx.scope)
+                site = self.site(node.name_pos, no_field(None, node.name)) if read and (
+                    obj.kind == "player" and not obj.safe) else None
+            if site is not None:
+                obj = replace(obj, src=f"_some({obj.src}, {site})", safe=True)
             if obj.kind == "team":
                 return self._team_target(obj, node.name)
             var = self.vars.get(node.name)
