@@ -78,8 +78,9 @@ def test_wreckdivers_logs_with_other_seats_and_settings_equal_the_interpreters(s
     _same_logs(WRECK, range(120), None, sets, players, seats)
 
 
-def _changed_pig(tmp_path, old: str, new: str) -> str:
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
+def _changed_pig(tmp_path, old: str, new: str, path=ROOT / "rulesets" / "pig.yaml") -> str:
+    """Pig (or the ruleset at `path`) with `old` replaced by `new`."""
+    text = path.read_text(encoding="utf-8")
     assert old in text
     path = tmp_path / "short.yaml"
     path.write_text(text.replace(old, new), encoding="utf-8")
@@ -182,3 +183,14 @@ def test_transfers_eliminations_checks_and_actions_log_as_the_interpreter(tmp_pa
     path = tmp_path / "tolls.yaml"
     path.write_text(TRANSFERS, encoding="utf-8")
     assert _same_logs(str(path), range(60)) > 0
+
+
+@pytest.mark.parametrize("hole", ["{faces(p.cup)}", "{text(faces(p.cup))}"])
+def test_a_list_holding_none_is_narrated_as_the_interpreter_narrates_it(tmp_path, hole):
+    # Liar's Dice telling each cup's faces as it is filled, before any roll: every face is
+    # none, which the language writes `none` (Python's repr would say None).
+    old = ("            - draw: box\n              count: dice_each\n              as: taken\n"
+           "              to: p.cup\n")
+    path = _changed_pig(tmp_path, old, f'{old}            - say: "{hole}"\n',
+                        ROOT / "rulesets" / "liars_dice.yaml")
+    assert _same_logs(path, range(3)) == 3

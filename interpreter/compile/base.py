@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized
+from dsl.builtins import BUILTINS, MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized
 from dsl.compiler import (
     by_zero,
     no_key,
@@ -172,7 +172,21 @@ def span(start: int, stop: int, site: tuple | None = None) -> list:
 # it and stops with a located error (`12 // (turn - 3)`, `g[...]` of no such cell, a die read
 # before its first roll). NameError, AttributeError and the like are not among them: never a
 # rule's error, always the generator's.
-RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError)
+RULE_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, EvalError)
+
+# `_within_text` (dsl/builtins.py) counts a number as 24 characters and a comma as 2: no
+# shorter list of numbers has a text it refuses.
+_FEW_NUMBERS = (MAX_TEXT - 2) // 26
+_TEXT = BUILTINS["text"].impl
+
+
+def listed(numbers: list) -> str:
+    """`text` of a list of numbers, as dsl/builtins.py's `_text` writes it: its items by
+    commas, none as `none`, an empty list `none`; a list long enough that the built-in may
+    refuse it goes to the built-in itself (`EvalError`, in its words, past the longest)."""
+    if len(numbers) > _FEW_NUMBERS:
+        return _TEXT(numbers)
+    return ", ".join(["none" if x is None else str(x) for x in numbers]) or "none"
 
 def data_holds(data: Any, test: Any) -> bool:
     """Whether some value in the ruleset's data (a mapping's keys and values, a list's items,

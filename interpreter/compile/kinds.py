@@ -342,12 +342,11 @@ class KindWriter:
             # face before its first roll, or a state set to it
             return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe)
         if x.kind in ("list:int", "list:num", "list:str"):
-            # builtins._written: the items by commas, an empty list `none`; past the longest
-            # text, the built-in's error (`_within` stops there too; where located, the
-            # built-in's own call stops at its place).
-            tested = self.call_at(pos, "text", self.const(BUILTINS["text"].impl, "TX"), [x])
-            return Ex(tested or f"_within(', '.join(map(str, {x.src})) or 'none')", "str",
-                      x.safe)
+            # builtins._written: the items by commas (none as `none`), an empty list `none`;
+            # past the longest text, the built-in's error (`EvalError`, a rule error; where
+            # located, stopped at the call). Numbers written here, texts by the built-in.
+            fn = "_listed" if x.kind != "list:str" else self.const(BUILTINS["text"].impl, "TX")
+            return Ex(self.call_at(pos, "text", fn, [x]) or f"{fn}({x.src})", "str", x.safe)
         return None
 
     def _ordering(self, f: str, args: list[Ex], counted: bool) -> Ex | None:

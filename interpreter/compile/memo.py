@@ -41,7 +41,7 @@ _BUILTINS = frozenset({"len", "sum", "min", "max", "any", "all", "abs", "list", 
                        "sorted", "int", "tuple", "range", "_halt", "_HF", "_U", "_over", "wk", "steps",
                        "_times", "_within", "_over_at", "_item_at", "_map_value", "_plus",
                        "_minus", "_ordered", "_added", "_divided", "_negated", "_joined", "_called",
-                       "_looked", "_some", "_most", "_least", "_clamped"})
+                       "_looked", "_some", "_most", "_least", "_clamped", "_listed"})
 _IDENT = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 _BOUND = re.compile(r"\bfor (\w+) in\b|\b(\w+) :=")
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
