@@ -328,6 +328,7 @@ def test_a_text_or_list_past_the_longest_stops_the_game_where_the_interpreter_do
     ("count(range(1, die.face))", "range() cannot work with a whole number, none"),
     ("max([die.face, 1], default: 2)", "max() cannot work with a list"),
     ("if of_a_kind([die], die.face) then 1 else 0", "of_a_kind() cannot work with a list, none"),
+    ("count(sort([die.face, 1]))", "sort() cannot work with a list"),
 ])
 def test_a_built_in_given_none_stops_the_game_at_its_call_where_the_interpreter_does(
         tmp_path, read, said):

@@ -85,14 +85,14 @@ def _short_pig(tmp_path, old: str, new: str) -> str:
 
 def test_a_game_the_generated_code_hands_back_is_played_by_the_interpreter_once(
         tmp_path, monkeypatch):
-    # `sort` of a list that holds none (a rule error the generated code does not locate
-    # yet): games stop with the interpreter's located error, said once, and nothing the
+    # A `set` of a field of none (a rule error the generated code does not locate yet):
+    # games stop with the interpreter's located error, said once, and nothing the
     # generated code did before it handed the game back is shown or logged.
     path = str(unlocated_pig(tmp_path))
     got, want, logs = _logged_both([path, "--seed", "1"], tmp_path, monkeypatch)
     assert got[2] == 0 and got[3] == 1 and got[1] == want[1] == 1
     assert got[0] == want[0] and got[0].count("Pig: 2 players") == 1
-    assert "sort() cannot work with a list" in got[0]
+    assert "'score' of none cannot be set" in got[0]
     assert logs[0].read_bytes() == logs[1].read_bytes()
 
 

@@ -670,8 +670,8 @@ def test_generated_games_say_so_and_warn_of_nothing():
 
 
 def test_games_the_generated_code_hands_back_are_counted_not_silent(tmp_path):
-    # A game the generated code cannot finish exactly (here: `sort` of a list that holds
-    # none, which the interpreter reports as a located error) is played again by the
+    # A game the generated code cannot finish exactly (here: a `set` of a field of none,
+    # which the interpreter reports as a located error) is played again by the
     # reference interpreter; the report counts such games and names the first one's seed.
     path = unlocated_pig(tmp_path)
     done = simulate(str(path), "--games", "20", "--seed", "3", "--json")

@@ -88,7 +88,7 @@ def _changed_pig(tmp_path, old: str, new: str, path=ROOT / "rulesets" / "pig.yam
 
 
 def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
-    # `sort` of a list that holds none, which the generated code does not locate.
+    # A `set` of a field of none, which the generated code does not locate.
     assert _same_logs(str(unlocated_pig(tmp_path)), range(20)) < 20  # some games get there
 
 

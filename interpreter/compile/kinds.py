@@ -324,7 +324,7 @@ class KindWriter:
             found = self._map_call(f, args)
         if found is None and f in ("sort_by", "sort", "unique"):
             found = self._ordering(f, args, not isinstance(node.args[0], n.Comprehension)
-                                   if node.args else False)
+                                   if node.args else False, node.pos)
         if found is None and f == "text" and len(args) == 1:
             found = self._text(args[0], node.pos)
         if found is None:
@@ -349,9 +349,11 @@ class KindWriter:
             return Ex(self.call_at(pos, "text", fn, [x]) or f"{fn}({x.src})", "str", x.safe)
         return None
 
-    def _ordering(self, f: str, args: list[Ex], counted: bool) -> Ex | None:
+    def _ordering(self, f: str, args: list[Ex], counted: bool,
+                  pos: tuple | None = None) -> Ex | None:
         """`sort_by`, `sort` and `unique` of a list (or a zone, read as its list); `counted`:
-        the list is no comprehension's, so the call counts it (`unique` counts here)."""
+        the list is no comprehension's, so the call counts it (`unique` counts here); `pos`:
+        the call's place, where `sort` of a list it cannot order (holding none) stops."""
         if not args:
             return None
         xs = self._as_list(args[0])
@@ -369,7 +371,9 @@ class KindWriter:
         if f == "sort":
             if len(args) != 1 or item not in ("int", "num", "str"):
                 return None
-            return Ex(f"sorted({xs.src})", xs.kind, False)  # mixed numbers and none fail
+            tested = self.call_at(pos, f, "sorted", [xs],
+                                  shown=("a zone" if args[0].kind == "zone" else None,))
+            return Ex(tested or f"sorted({xs.src})", xs.kind, False)  # none fails
         keys = []
         for spec in args[1:]:
             if type(spec.const) is not str:
