@@ -540,7 +540,7 @@ class ExprWriter:
         if f == "range" and len(args) == 2 and all(a.kind == "int" for a in args):
             # May be too long (stops at the call); a long one counts in the step budget.
             t, at = self.temp(), self.builtin_site(node.pos, f, RANGE_TOO_LONG)
-            span = (self.call_at(node.pos, f, "_span", args, at[2:]) or
+            span = (self.call_at(node.pos, f, "_span", args, at) or
                     f"_span({args[0].src}, {args[1].src}{at})")
             return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS, pos=node.pos)} else None)",
                       "list:int")

@@ -176,7 +176,7 @@ class NumberWriter:
             raise Unsupported("keyword arguments")
         kind = "int" if xs.kind == "list:int" and d.kind == "int" else "num"
         tested = self.call_at(node.pos, node.func, "_most" if node.func == "max" else "_least",
-                              [xs], d.src)
+                              [xs], f", {d.src}")
         if tested:
             return Ex(tested, kind)
         t = self.temp()
@@ -207,7 +207,7 @@ class NumberWriter:
         if not self.wide:
             return self.call_at(pos, "sum", "sum", [xs]) or f"sum({xs.src})"
         limit = self.builtin_site(pos, "sum", PAST_LIMIT)  # ", SITE" where located
-        return self.call_at(pos, "sum", "_sum", [xs], limit[2:]) or f"_sum({xs.src}{limit})"
+        return self.call_at(pos, "sum", "_sum", [xs], limit) or f"_sum({xs.src}{limit})"
 
     def rounded(self, f: str, args: list[Ex], pos: tuple) -> Ex:
         """The built-in `f` of `args`: its own rounding (`round` of a whole number goes

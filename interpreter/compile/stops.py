@@ -279,15 +279,15 @@ class StopWriter:
         site = self.site(pos, builtin_said(name, said))
         return "" if site is None else f", {site}"
 
-    def call_at(self, pos: tuple | None, name: str, fn: str, args: list, *more: str,
+    def call_at(self, pos: tuple | None, name: str, fn: str, args: list, tail: str = "",
                 shown: tuple = ()) -> str | None:
         """The call of the built-in `name` at `pos`, tested where the expression is located
         and an argument is not known now (`_called`: on a value the built-in cannot work
         with, none where it takes numbers, the game stops there in the interpreter's words):
-        `fn` (a name in the generated code) of `args` (each an `Ex`), then of `more` (sources
-        of a helper's own arguments); `shown`: the words that tell an argument whose value
-        the generated code holds otherwise (a zone as its list), None for the value's own.
-        None where it is written plain."""
+        `fn` (a name in the generated code) of `args` (each an `Ex`), then of `tail` (a
+        helper's own last arguments, written `, SITE` as `builtin_site` writes it); `shown`: the
+        words that tell an argument whose value the generated code holds otherwise (a zone
+        as its list), None for the value's own. None where it is written plain."""
         if all(a.const is not _NO for a in args):
             return None
         site = self.site(pos)
@@ -295,7 +295,7 @@ class StopWriter:
             return None
         told = (name, *shown) if any(shown) else name
         values = "".join(f"{a.src}, " for a in args)
-        return f"_called({site}, {told!r}, {fn}, ({values}){''.join(f', {m}' for m in more)})"
+        return f"_called({site}, {told!r}, {fn}, ({values}){tail})"
 
     def kinds_tested(self, a: Any, b: Any) -> bool:
         """Whether an operator on `a` and `b` tests the kinds of their values (none, where a
