@@ -119,7 +119,13 @@ def put(value: Any, name: str, new: Any) -> None:
     elif name in getattr(value, "_settable", ()):
         setattr(value, name, new)
     else:
-        raise EvalError(f"'{name}' of {_what(value)} cannot be set")
+        raise EvalError(cannot_set(value, name))
+
+
+def cannot_set(value: Any, name: str) -> str:
+    """The words of a `set` or `add` of a field `value` does not let the ruleset change (the
+    generated code's too: a field of none)."""
+    return f"'{name}' of {_what(value)} cannot be set"
 
 
 def _what(value: Any) -> str:

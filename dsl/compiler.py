@@ -186,10 +186,11 @@ def _field(node: n.Field) -> Compiled:
     return field
 
 
-def no_field(value: Any, name: str) -> str:
+def no_field(value: Any, name: str, shown: str | None = None) -> str:
     """The words of a field read on a value that has no such field (the generated code's
-    too: an event's `old` where a `set` fired it, a cell's attribute)."""
-    return f"{kind(value)} has no field '{name}'"
+    too: an event's `old` where a `set` fired it, a cell's or a die's attribute; `shown`:
+    the value's kind in words, where the generated code holds it otherwise)."""
+    return f"{shown or kind(value)} has no field '{name}'"
 
 
 def no_item(k: Any, shown: str) -> str:

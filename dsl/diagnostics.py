@@ -151,6 +151,12 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "in the ruleset; bot games of it still run on the generated code."),
     _c("no-legal-option", "run", "A decision came up with no legal option to choose.",
        "every option's `if` is false", "Give the decision an option that is always legal."),
+    _c("internal-error", "run", "meeple itself failed: a bug of meeple's, not of the ruleset "
+       "or of what was given. The command says so and stops (exit 1); a simulation counts a "
+       "game its generated code failed to play as stopped, with its seed, and plays it by "
+       "nothing else.", "the generated code met a rule error it does not locate",
+       "Nothing to fix in the ruleset: please report it, with the command, the ruleset and "
+       "the seed or the log."),
 ]}
 # Codes that warn: the ruleset stays valid.
 WARNINGS = frozenset({"shadowed-name", "not-generated", "people-not-generated"})

@@ -26,17 +26,3 @@ def shipped_setups() -> list[tuple[str, str | None]]:
     return out
 
 
-def unlocated_pig(tmp_path: Path) -> Path:
-    """Pig with a rule error the generated code does not locate yet, so its games go back to
-    the reference interpreter for it: after each hold the current player's score is set
-    again through a comprehension that, from the ninth round, finds nobody (a `set` of a
-    field of none); shorter games end first. What the hand-back tests play (a rule error the
-    generated code locates is no hand-back)."""
-    text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
-    old = '        - say: "{current.name} holds: {current.score} points"\n'
-    assert old in text
-    path = tmp_path / "unlocated.yaml"
-    path.write_text(text.replace(old, old + '        - set: {"first([p for p in players if p == '
-                                           'current and round < 9]).score": current.score}\n', 1),
-                    encoding="utf-8")
-    return path

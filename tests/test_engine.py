@@ -597,7 +597,6 @@ def _generated_code_stops_there_too(g) -> None:
     special = specialize(g.program, g.players_n)
     assert special is not None
     played = special.play(g.seed)
-    assert played.specialized and special.fallbacks == 0
     mine, theirs = played.result.error, g.result.error
     assert (mine.code, mine.message, mine.path, mine.pos, mine.hint) == (
         theirs.code, theirs.message, theirs.path, theirs.pos, theirs.hint)

@@ -142,13 +142,10 @@ def test_small_written_rulesets_play_as_the_interpreter(tmp_path_factory, data, 
     special = specialize(program, None, seats, refused)
     assert special is not None, refused
     for seed in range(15):
-        before = special.fallbacks
-        played = special.play(seed)
+        played = special.play(seed)  # a rule error it does not locate would raise
         got = _outcome(played)
         want = _interpreted(program, None, seats, seed)
         assert got == want, seed
-        # Handed back only where the rules stop with an error (a work limit, say).
-        assert special.fallbacks == before or "error" in want[0], seed
     # The checked version (each +, - and * tested: interpreter/compile/numbers.py) too.
     checked = specialize(program, None, seats, wide=True)
     for seed in range(5):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load, new_game
-from tests.conftest import ROOT, RULESETS, unlocated_pig
+from tests.conftest import ROOT, RULESETS
 from tests.test_specialize_hypothesis import rulesets
 
 PIG = str(ROOT / "rulesets" / "pig.yaml")
@@ -31,11 +31,13 @@ def _json(log: list[dict]) -> list[dict]:
 
 def _same_logs(path: str, seeds: range, variant=None, sets=None, players=None,
                seats=None) -> int:
-    """Asserts equal logs and results on every seed; returns how many seeds the generated
-    code played itself (not handed back)."""
+    """Asserts equal logs and results on every seed, each played by the generated code
+    itself (a rule error it does not locate would raise); returns how many stopped with an
+    error."""
     program = load(path, variant, sets).program
     special = specialize(program, players, seats, logged=True)
     assert special is not None
+    stopped = 0
     for seed in seeds:
         played, log = special.play_logged(seed)
         game = new_game(program, players, dict(seats or {}), seed=seed)
@@ -43,7 +45,8 @@ def _same_logs(path: str, seeds: range, variant=None, sets=None, players=None,
         assert _json(log) == _json(game.log), f"seed {seed}"
         assert played.result.to_json() == result.to_json(), f"seed {seed}"
         assert (played.fired, played.chosen) == (game.fired, game.chosen), f"seed {seed}"
-    return len(seeds) - special.fallbacks
+        stopped += result.error is not None
+    return stopped
 
 
 def _shipped() -> list:
@@ -61,7 +64,7 @@ def test_every_shipped_ruleset_and_variant_logs_as_the_interpreter(name, variant
     # their private groups, decisions with labels and lone options, races, sealed bids and
     # their reveal, timers, hazards, transfers, eliminations, checks and narration.
     seeds = range(5) if name == "dark_water_salvage" else range(40)  # its interpreter is slow
-    assert _same_logs(str(ROOT / "rulesets" / f"{name}.yaml"), seeds, variant) == len(seeds)
+    _same_logs(str(ROOT / "rulesets" / f"{name}.yaml"), seeds, variant)
 
 
 def test_pig_logs_with_a_random_seat_and_parameters_equal_the_interpreters():
@@ -87,18 +90,20 @@ def _changed_pig(tmp_path, old: str, new: str, path=ROOT / "rulesets" / "pig.yam
     return str(path)
 
 
-def test_a_stopped_game_is_logged_by_the_interpreter_to_its_error(tmp_path):
-    # A `set` of a field of none, which the generated code does not locate.
-    assert _same_logs(str(unlocated_pig(tmp_path)), range(20)) < 20  # some games get there
+def test_a_set_of_a_field_of_none_is_logged_by_the_generated_code_to_its_error(tmp_path):
+    # After each hold the current player's score is set again through a comprehension that,
+    # from the ninth round, finds nobody; shorter games end first.
+    old = '        - say: "{current.name} holds: {current.score} points"\n'
+    path = _changed_pig(tmp_path, old, old + '        - set: {"first([p for p in players if p == '
+                                             'current and round < 9]).score": current.score}\n')
+    assert 0 < _same_logs(path, range(20)) < 20
 
 
 def test_a_division_by_zero_is_logged_by_the_generated_code_to_its_error(tmp_path):
     # A remainder by zero in the fourth round: the logged game stops there by itself.
     path = _changed_pig(tmp_path, "add: {current.score: turn_total}",
                         'add: {current.score: "turn_total + 12 % (round - 4)"}')
-    assert _same_logs(path, range(20)) == 20
-    program = load(path).program
-    assert any(new_game(program, None, {}, seed=seed).run().error for seed in range(20))
+    assert _same_logs(path, range(20)) > 0
 
 
 @pytest.mark.parametrize("limit", ["max_turns: 5", "max_steps: 60"])
@@ -108,8 +113,6 @@ def test_a_game_stopped_on_its_budget_is_logged_by_the_generated_code_to_its_err
     # code as by the interpreter, none played again.
     path = _changed_pig(tmp_path, "max_turns: 10000", limit)
     assert _same_logs(path, range(20)) == 20
-    program = load(path).program
-    assert all(new_game(program, None, {}, seed=seed).run().error for seed in range(20))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -182,7 +185,7 @@ def test_transfers_eliminations_checks_and_actions_log_as_the_interpreter(tmp_pa
     # player that may be none in a line of narration.
     path = tmp_path / "tolls.yaml"
     path.write_text(TRANSFERS, encoding="utf-8")
-    assert _same_logs(str(path), range(60)) > 0
+    _same_logs(str(path), range(60))
 
 
 @pytest.mark.parametrize("hole", ["{faces(p.cup)}", "{text(faces(p.cup))}"])
@@ -193,4 +196,4 @@ def test_a_list_holding_none_is_narrated_as_the_interpreter_narrates_it(tmp_path
            "              to: p.cup\n")
     path = _changed_pig(tmp_path, old, f'{old}            - say: "{hole}"\n',
                         ROOT / "rulesets" / "liars_dice.yaml")
-    assert _same_logs(path, range(3)) == 3
+    _same_logs(path, range(3))

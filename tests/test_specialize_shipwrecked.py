@@ -149,7 +149,6 @@ def test_turns_by_team_go_once_a_round_to_each_team(tmp_path):
     special = specialize(load(_relay(tmp_path)).program)
     result = special.play(1).result
     assert 3 * (result.rounds - 1) < result.turns <= 3 * result.rounds
-    assert special.fallbacks == 0
 
 
 HARBOUR = """\
@@ -284,20 +283,33 @@ def test_team_zones_and_team_lists_give_the_interpreters_games(tmp_path, teams, 
           seats=seats)
 
 
-def test_an_add_at_a_negative_index_hands_the_seed_back(tmp_path):
-    # The interpreter reads the item before adding: a negative index is its error, which the
-    # generated code raises too, so the interpreter plays those seeds again.
-    text = HARBOUR.replace('- set: {"current.team.berths[current.team.target - 2]": 0}',
-                           '- add: {"current.team.berths[current.team.target - 2]": 1}')
+@pytest.mark.parametrize("new,said", [
+    # The interpreter reads the item before adding: a negative index is its error.
+    ('- add: {"current.team.berths[current.team.target - 2]": 1}',
+     "index -1 is out of range for a list of 3 items"),
+    # A write past the list's ends (berth three's, one further).
+    ('- set: {"current.team.berths[current.team.target]": 0}',
+     "cannot set item 3 of "),
+])
+def test_an_item_of_a_teams_list_past_its_ends_stops_the_game_at_the_target(tmp_path, new,
+                                                                             said):
+    # Located at the step's target, as the interpreter locates it, by the generated code
+    # itself (its checked version): no seed goes back to the interpreter.
+    text = HARBOUR.replace('- set: {"current.team.berths[current.team.target - 2]": 0}', new)
     assert text != HARBOUR
     program = load(_harbour(tmp_path, text=text)).program
     special = specialize(program)
     assert special is not None
+    stopped = []
     for seed in range(60):
         played = special.play(seed)
         got = _outcome(played)
         assert got == _interpreted(program, None, None, seed), f"seed {seed}"
-    assert 0 < special.fallbacks < 60
+        error = played.result.error
+        if error is not None:
+            assert error.path[-2:] == (new[2:5], new[new.index('"') + 1:new.index('":')])
+            stopped.append(error.message)
+    assert stopped and all(message.startswith(said) for message in stopped)
 
 
 @pytest.mark.parametrize("sets,seats,players", [

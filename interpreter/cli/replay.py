@@ -28,7 +28,8 @@ from interpreter.cli.run import (
     logged_ruleset,
     someone_out,
 )
-from interpreter.cli.run_generated import HANDED_NOTE, HandBack, play_generated
+from interpreter.cli.run_generated import HANDED_NOTE, HandBack, fault_said, play_generated
+from interpreter.compile.played import GeneratorFault
 from interpreter.compile.specialize import specialize
 from interpreter.engine.asking import ScriptEnded
 from interpreter.engine.chance import ChanceError
@@ -107,9 +108,9 @@ def _replayed(game: Any, loaded: Any, head: dict, live: bool,
               set_up: Callable[[Any], Any]) -> tuple[Any, Any]:
     """The game played from its log, and the `Game` that played it: on the generated code
     (`script_only`: it asks nobody; from the log's position, when it has one); where the
-    generated code hands the game over, its checked version (numbers past the fast code's
-    range) or the interpreter (a rule error) replays what it made (checked, not narrated
-    again) and plays on."""
+    numbers pass the fast code's range, its checked version replays what it made (checked,
+    not narrated again) and plays on. A fault of the code generator stops the command,
+    said (exit 1)."""
     positioned = logged_position(head) is not None
     special = specialize(loaded.program, head["players"], None, logged=True, live=live,
                          script_only=True, positioned=positioned,
@@ -119,23 +120,17 @@ def _replayed(game: Any, loaded: Any, head: dict, live: bool,
     while True:
         try:
             return play_generated(special, game, positioned), game
-        except HandBack as back:
+        except HandBack:
             made = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
-            again = set_up(_Narrator(None, game.narrator, made, None))
-            if back.stop is not None:
-                stopped = back  # `back` goes with the `except`
-                break
             click.echo(HANDED_NOTE, err=True)  # the rules go on: said, as by `meeple run`
-            special, game = special.widened(), again
-    try:
-        result = again.run()
-    except ResumeMismatch as e:
-        click.echo(HandBack.disagreement(e), err=True)
-        sys.exit(1)
-    warning = stopped.unhidden(result)
-    if warning is not None:
-        click.echo(warning, err=True)
-    return result, again
+            special = special.widened()
+            game = set_up(_Narrator(None, game.narrator, made, None))
+        except ResumeMismatch as e:  # the checked version differs from what the fast one made
+            click.echo(HandBack.disagreement(e), err=True)
+            sys.exit(1)
+        except GeneratorFault as fault:
+            click.echo(fault_said(fault), err=True)
+            sys.exit(1)
 
 
 def _differs(replayed: list[dict], logged: list[dict]) -> None:

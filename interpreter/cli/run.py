@@ -23,7 +23,8 @@ import click
 from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
-from interpreter.cli.run_generated import HANDED_NOTE, HandBack, play_generated
+from interpreter.cli.run_generated import HANDED_NOTE, HandBack, fault_said, play_generated
+from interpreter.compile.played import GeneratorFault
 from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import (
     ChanceError,
@@ -374,15 +375,15 @@ class _Session:
         self.live = "human" in self.seats.values()
         self.game = None
         self.special: Any = _UNSET  # the generated code of these seats, once made
-        self.handed: HandBack | None = None  # why the interpreter took this game on
+        # Handed to the checked version (numbers past the fast code's range) while not
+        # replaying a resumed log: a replayed record that differs is then meeple's fault.
+        self.handed_on = False
 
     def generated(self) -> Any:
         """The generated code that plays this session's game (interpreter/cli/run_generated.py),
-        or None where the interpreter plays it: a game handed back, or seats or rules the
-        generator does not take (`meeple validate --compile` says which rules). A game from a
-        position has code that begins where the position puts it."""
-        if self.handed is not None:
-            return None
+        or None where the interpreter plays it: seats or rules the generator does not take
+        (`meeple validate --compile` says which rules). A game from a position has code that
+        begins where the position puts it."""
         if self.special is _UNSET:
             table = {"table": "counting", "table:faces": "faces"}.get(self.head.get("dice"))
             self.special = specialize(self.loaded.program, self.head["players"], self.seats,
@@ -432,20 +433,15 @@ class _Session:
             try:
                 result = _play(game, self)
             except HandBack as back:
-                # Numbers past the fast code's range: its checked version takes the game on;
-                # a rule error: the interpreter, for its located message. Either replays what
-                # was played (the log as it stands), silently, then goes on; the first said
-                # once (stderr), as the fast path never gives way to a slower one unseen (a
-                # rule error is shown as the game's end either way).
-                if back.stop is None:
-                    self.special = self.special.widened()
-                    click.echo(HANDED_NOTE, err=True)
-                else:
-                    self.handed = back
+                # Numbers past the fast code's range: its checked version takes the game on,
+                # replaying what was played (the log as it stands), silently, then goes on;
+                # said once (stderr), as the fast path never gives way to a slower one unseen.
+                self.special = self.special.widened()
+                click.echo(HANDED_NOTE, err=True)
                 if writer is not None:
                     writer.close()
                 said, old = game.narrator, game
-                back.replaying = said.replaying
+                self.handed_on = not said.replaying
                 if said.replaying:  # still replaying a resumed game's log: all of it
                     game, writer = self.rebuild(said.expected, said.why)
                 else:
@@ -454,10 +450,15 @@ class _Session:
                 _carry_over(old, game)
                 continue
             except ResumeMismatch as e:
-                if self.handed is not None and not self.handed.replaying:
-                    click.echo(HandBack.disagreement(e), err=True)
+                if self.handed_on:
+                    click.echo(HandBack.disagreement(e), err=True)  # not the log's fault
                 else:
                     click.echo(f"error: {e} [bad-input]", err=True)
+                sys.exit(1)
+            except GeneratorFault as fault:  # the game stops, said; nothing plays it on
+                if writer is not None:
+                    writer.close()
+                click.echo(fault_said(fault), err=True)
                 sys.exit(1)
             except Undo:
                 records = json.loads(json.dumps(game.log, ensure_ascii=False, default=str))
@@ -473,9 +474,6 @@ class _Session:
                 continue
             if writer is not None:
                 writer.close()
-            warning = self.handed.unhidden(result) if self.handed is not None else None
-            if warning is not None:
-                click.echo(warning, err=True)
             return result
 
     def finish(self, result: Result) -> None:

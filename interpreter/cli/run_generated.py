@@ -9,15 +9,14 @@ exactly as the interpreter's own game gives it (which writes the log, narrates, 
 resumed game's replayed records), while the `Game` mirrors the generated game's state
 (interpreter/table/mirror.py); people's decisions go through interpreter/table/live_door.py.
 
-A budget the generated code stops at where the interpreter does (interpreter/compile/stops.py)
-ends the game there, its `Result` holding the interpreter's located error. Where the fast
-code's numbers pass its range (±SAFE_INT) or the rules stop the game as another error (a
-budget too: the generated code counts the work the interpreter counts), it raises
-`HandBack` with what it takes to go on from the records made so far: the caller replays them,
-checked record by record and not narrated again, on the code's checked version
-(interpreter/compile/numbers.py) or, for a rule error, on the interpreter (for its located
-message), and plays on there. A chance source that fails (a dice file run out,
-the table's input ended) stops the game as the interpreter's.
+A rule error or a budget the generated code meets (interpreter/compile/stops.py) ends the game
+there, its `Result` holding the interpreter's located error. Where the fast code's numbers pass
+its range (±SAFE_INT), it raises `HandBack` with what it takes to go on from the records made
+so far: the caller replays them, checked record by record and not narrated again, on the
+code's checked version (interpreter/compile/numbers.py), and plays on there. A chance source
+that fails (a dice file run out, the table's input ended) stops the game as the interpreter's.
+A fault of the code generator raises `GeneratorFault` (`FAULT_SAID` words it): the game stops,
+said so, and nothing else plays it on.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from interpreter.compile.played import (
     Called,
     ChanceDoor,
     GeneratorFault,
-    MustStop,
     Specialized,
     TimedQueue,
 )
@@ -52,33 +50,29 @@ HANDED_NOTE = (f"note: this game's whole numbers went past ±{SAFE_INT:,}, where
                "it on from here, the same game, more slowly")
 
 
-class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
-    """The generated code hands a game under way on: `script` holds the answers to take after
-    those of the records made so far (an event a person raised, what is left of a decisions
-    file); `stop`, when the rules stopped the game, is the generated code's reason: the
-    interpreter takes the game, whose game must then stop with an error too (else
-    `stop.fault` is a bug of the code generator, to report); without `stop` the numbers passed
-    the fast code's range, and its checked version takes it."""
+def fault_said(fault: Exception) -> str:
+    """The error a command says where the code generator failed on a game (exit 1)."""
+    return (f"error: meeple's code generator failed on this game ({fault}). This is a bug in "
+            "meeple, not in your ruleset: please report it, with the ruleset and the log or "
+            "the seed. [internal-error]")
 
-    def __init__(self, script: list, stop: MustStop | None = None):
+
+class HandBack(Exception):  # noqa: N818 - a signal to the caller, not a failure
+    """The generated code hands a game under way to its checked version (the numbers passed
+    the fast code's range): `script` holds the answers to take after those of the records
+    made so far (an event a person raised, what is left of a decisions file)."""
+
+    def __init__(self, script: list):
         super().__init__("handed back")
-        self.script, self.stop = script, stop
-        self.replaying = False  # handed back while a resumed game's log was replayed
+        self.script = script
 
     @staticmethod
     def disagreement(mismatch: Exception) -> str:
-        """The error when the interpreter's replay of what the generated code made differs."""
-        return (f"error: meeple's code generator and its reference interpreter disagree: "
-                f"{mismatch}. Please report it, with the ruleset and the log.")
-
-    def unhidden(self, result: Result) -> str | None:
-        """The warning when the generated code stopped the game as a rule error would but the
-        interpreter's game went on: never hidden by the replay."""
-        if self.stop is None or result.error is not None:
-            return None
-        return (f"warning: meeple's code generator failed on this game ({self.stop.fault}); "
-                "the game shown is the reference interpreter's. Please report it, with the "
-                "ruleset and the log or the seed.")
+        """The error when the checked version's replay of what the fast version made
+        differs."""
+        return (f"error: meeple's generated code and its checked version disagree: {mismatch}. "
+                "This is a bug in meeple: please report it, with the ruleset and the log. "
+                "[internal-error]")
 
 
 def play_generated(special: Specialized, game: Any, positioned: bool = False) -> Result:
@@ -111,17 +105,13 @@ def play_generated(special: Specialized, game: Any, positioned: bool = False) ->
         played = special.try_logged(game.seed, record, look, queue, chance,
                                     LiveDoor(game, mirror) if live or table else None,
                                     Placed(game) if positioned else None)
-    except MustStop as stop:
-        raise HandBack(list(queue), stop) from None
     except ChanceError:
         raise  # the table's input ended, or a dice file ran out or does not fit: the game
         # stops here, as the interpreter's does
     except Called as called:  # never: every roll at which the table may call is written
-        # to raise the call (raised.py `table_roll`); were one missed, the interpreter takes
-        # the game on and the fault is reported, not hidden
-        fault = GeneratorFault(f"the table called '{called.entry['raise']}' at a roll the "
-                               "generated code does not raise it at")
-        raise HandBack([called.entry, *queue], MustStop(fault)) from None
+        # to raise the call (raised.py `table_roll`); were one missed, it is a fault
+        raise GeneratorFault(f"the table called '{called.entry['raise']}' at a roll the "
+                             "generated code does not raise it at") from None
     if played is None:
         raise HandBack(list(queue))
     mirror[0].sync_all()  # the final table and position (--json) read the whole state

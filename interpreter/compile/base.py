@@ -14,6 +14,7 @@ import ast
 import math
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -29,6 +30,7 @@ from dsl.compiler import (
     out_of_range,
 )
 from dsl.parser import parse_expression
+from interpreter.engine.values import unset_item
 
 
 class Unsupported(Exception):  # noqa: N818 - a signal inside the generator
@@ -215,18 +217,14 @@ HOIST_FAILED = object()  # `_HF`: a lookup worked out ahead of its items could n
 def tried(lookup: Any) -> Any:
     """A lookup worked out before a comprehension's items (interpreter/compile/kinds.py
     `_lifted`), or HOIST_FAILED where it fails as a rule's error would: the items may never
-    read it (the rules test first), and where one does the seed goes to the interpreter."""
+    read it (the rules test first), and where one does, the lookup is worked out again
+    there, to stop at its own place (a located version), or `_halt` sends the seed to the
+    checked version (the fast one). A lookup that counts work is never moved (`_lift` moves
+    no `:=`), so no budget is counted ahead of where the interpreter counts it."""
     try:
         return lookup()
-    except RULE_ERRORS:
+    except (Stop, *RULE_ERRORS):
         return HOIST_FAILED
-    except Stop as stop:
-        site = stop.args[0] if stop.args else None
-        if site and site[0] == "expr" and site[-1] == "runtime-error":
-            return HOIST_FAILED  # a rule error located there: the items may never read it
-        # A budget counted ahead of where the interpreter counts it: it stops elsewhere, and
-        # the interpreter, replaying the seed, locates it.
-        raise Stop() from None
 
 
 def unseen(items: Any, where: list, hidden: dict) -> set[int]:
@@ -329,11 +327,12 @@ def some(value: Any, site: tuple) -> Any:
 def looked(table: Any, k: Any, site: tuple, said: Any) -> Any:
     """`table[k]` of a table the generated code keeps (a grid's cells by id, a cell's
     attribute) in the versions that locate their rule errors: a key it does not have (none
-    too) stops the game at `site`, in the words `said(k)` makes (dsl.compiler's)."""
+    too) stops the game at `site`, in the words `said(k)` makes (dsl.compiler's; None: the
+    site's own)."""
     try:
         return table[k]
     except (KeyError, TypeError):
-        raise Stop(site, said(k)) from None
+        raise (Stop(site) if said is None else Stop(site, said(k))) from None
 
 
 def over_at(site: tuple) -> bool:
@@ -453,17 +452,25 @@ class ItemSet:
     at: str
     key: str
     read: str = ""  # the item read as the language reads it (an `add` reads it first)
+    site: str | None = None  # where located: the target's site, for a key it cannot set
 
     def assign(self, value: str) -> str:
-        return f"{self.at} = _set_in({self.at}, {self.key}, {value})"
+        site = "" if self.site is None else f", {self.site}"
+        return f"{self.at} = _set_in({self.at}, {self.key}, {value}{site})"
 
 
-def set_in(container: list, key: int, value: Any) -> list:
+def set_in(container: list, key: int, value: Any, site: tuple | None = None) -> list:
     """`set: {"L[i]": v}` in generated code: a copy of `container` with the item changed, as
     steps._setter writes it (Python's meaning: a negative key counts from the end); a key out
-    of range fails, where the interpreter stops with its error (the seed goes back to it)."""
+    of range stops the game at `site` in the interpreter's words, where it is located (the
+    fast version meets it as Python's own error, and its checked version plays the game)."""
     new = list(container)
-    new[key] = value
+    try:
+        new[key] = value
+    except (IndexError, TypeError):
+        if site is None:
+            raise
+        raise Stop(site, unset_item(key, container)) from None
     return new
 
 
@@ -527,3 +534,29 @@ def _node(value: Any) -> n.Node:
     if isinstance(value, list):
         return n.ListExpr((0, 0), tuple(_node(v) for v in value))
     return n.Literal((0, 0), value)
+
+
+def seats_after(n: int) -> tuple:
+    """For each seat, the other seats in turn order from it (Player.others)."""
+    return tuple(tuple(list(range(i + 1, n)) + list(range(i))) for i in range(n))
+
+
+def opponents_of(n: int) -> Callable:
+    """builtins._opponents on seats: the others still in, in turn order."""
+    others = seats_after(n)
+
+    def opponents(seat: int, eliminated: list) -> list:
+        return [q for q in others[seat] if not eliminated[q]]
+    return opponents
+
+
+def next_player_of(n: int) -> Callable:
+    """builtins._next_player on seats: the first opponent still in, else the seat itself."""
+    others = seats_after(n)
+
+    def next_player(seat: int, eliminated: list) -> int:
+        for q in others[seat]:
+            if not eliminated[q]:
+                return q
+        return seat
+    return next_player

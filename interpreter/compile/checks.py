@@ -17,9 +17,16 @@ from __future__ import annotations
 
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
+from dsl.compiler import no_field
 from dsl.parser import parse_template
 from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx
-from interpreter.compile.stops import checks_site, raise_at, steps_site, transfer_site
+from interpreter.compile.stops import (
+    checks_site,
+    raise_at,
+    steps_site,
+    transfer_site,
+    uneliminable_site,
+)
 
 
 class CheckWriter:
@@ -126,6 +133,12 @@ class CheckWriter:
         who = self.value_at(spec["eliminate"], ctx.scope, "eliminate")
         if who.kind != "player":
             raise Unsupported("eliminate")
+        if not who.safe:  # none: the interpreter's error, at the step
+            w = self.temp("w")
+            self.emit(d, f"{w} = {who.src}")
+            self.emit(d, f"if {w} is None:")
+            self.emit(d + 1, self.stop_at(uneliminable_site))
+            who = Ex(w, "player", True)
         if self.logged:  # as steps._eliminate: logged the first time, with its reason
             w = self.temp("w")
             self.emit(d, f"{w} = {who.src}")
@@ -135,8 +148,14 @@ class CheckWriter:
             because = (("because", self.text_of(spec["because"], ctx.scope, "because")),) \
                 if "because" in spec else ()
             self.rec(d + 1, "eliminated", ("player", self.who_src(who)), *because)
-        self.emit(d, f"E[{who.src}] = True")  # none: an error, the interpreter replays
+        self.emit(d, f"E[{who.src}] = True")
         self.after_op(d, frozenset({"eliminated"}), ctx)
+
+    def _somebody(self, who: str, site: str | None, d: int) -> None:
+        """Where `site` is given: the stop there of a transfer's end `who` that is none."""
+        if site is not None:
+            self.emit(d, f"if {who} is None:")
+            self.emit(d + 1, f"raise _Stop({site})")
 
     def _s_transfer(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._transfer: at most what the giver holds (and not below 0) leaves it;
@@ -154,7 +173,11 @@ class CheckWriter:
         else:
             a = self.temp("a")
             self.emit(d, f"{a} = {amount.src}")
-        ends = []
+        ends, nobody = [], []
+        # A giver or taker that is none has no field `of`: the interpreter's error, at the
+        # step's `of`, where located (the fast version meets it as Python's TypeError).
+        none_site = None if self.step_path is None else self.target_site(
+            (*self.step_path, "of"), no_field(None, of))
         for key in ("from", "to"):
             x = self.value_at(spec[key], ctx.scope, key)
             if x.const == "bank":
@@ -168,6 +191,7 @@ class CheckWriter:
                     ends.append(t)
             else:
                 raise Unsupported("transfer between something not a player or the bank")
+            nobody.append(none_site if x.kind == "player" and not x.safe else None)
         src, dst = ends
         if amount.const is _NO or amount.const < 0:
             # The interpreter's error, at the step; where it is located (the checked version,
@@ -180,10 +204,12 @@ class CheckWriter:
             moved = a
         else:
             h, moved = self.temp("h"), self.temp("m")
+            self._somebody(src, nobody[0], d)
             self.emit(d, f"{h} = {py}[{src}]")
             self.emit(d, f"{moved} = min({a}, max(0, {h}))")
             self.emit(d, f"{py}[{src}] = {h} - {moved}")
-        if dst is not None:
+        if dst is not None:  # (after the giver gave, as the interpreter's game stands)
+            self._somebody(dst, nobody[1], d)
             self.emit(d, f"{py}[{dst}] += {moved}")
         names = self.names_of()
         self.rec(d, "transfer", ("amount", moved), ("of", repr(of)),
@@ -209,7 +235,8 @@ class CheckWriter:
         if not isinstance(text, str):
             return repr(str(text))
         parts = []
-        for part in parse_template(text).parts:
+        template = parse_template(text)
+        for part in template.parts:
             if isinstance(part, str):
                 parts.append(repr(part))
                 continue
@@ -222,4 +249,4 @@ class CheckWriter:
                 parts.append(f"{self.const(self.seat_names, 'N')}[{x.src}]")
             else:
                 raise Unsupported("a template hole of this kind")
-        return " + ".join(parts) or "''"
+        return self.template_text(template, parts)

@@ -21,7 +21,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.base import Ex, Stop, Unsupported, _Ctx, _node
+from interpreter.compile.base import Ex, Unsupported, _Ctx, _node
+from interpreter.compile.scripted import refused
+from interpreter.compile.stops import reporter_site
+from interpreter.engine.script_errors import (
+    counts_not_a_map,
+    counts_of_unknown_kinds,
+    impossible_counts,
+    other_race,
+    unknown_reporter,
+)
 
 
 def give(faces: list, claims: list, rep: tuple, chosen: list, taken: set) -> list:
@@ -52,26 +61,31 @@ def take_back(faces: list, claims: list, rep: tuple, seen: list, taken: set) -> 
 
 
 def counts_script(queue: Any, rid: str, reps: list, kinds: tuple, take: Any, faces: list,
-                  claims: list) -> tuple[float, dict]:
+                  claims: list, site: tuple | None = None) -> tuple[float, dict]:
     """A race's scripted counts at the queue's head, as counted.scripted takes them: the
     counts checked (reporters and kinds this race has; possible together: else the
-    interpreter's bad-input error, `Stop`, the entry left for it), given in reporter order;
+    interpreter's bad-input error, at `site`, the race's step), given in reporter order;
     returns the seconds the race took and the counts as the log keeps them."""
     entry = queue[0]
     counts = entry.get("counts")
     names = [rep[0] for rep in reps]
-    if entry["race"] != rid or not isinstance(counts, dict):
-        raise Stop()
+    if entry["race"] != rid:
+        raise refused(site, lambda path: other_race(entry["race"], rid, path))
+    if not isinstance(counts, dict):
+        raise refused(site, lambda path: counts_not_a_map(rid, path))
     for name, per in counts.items():
-        if name not in names or not isinstance(per, dict) or any(k not in kinds for k in per):
-            raise Stop()
+        if name not in names:
+            raise refused(site, lambda path, name=name: unknown_reporter(name, rid, names, path))
+        if not isinstance(per, dict) or any(k not in kinds for k in per):
+            raise refused(site, lambda path, name=name: counts_of_unknown_kinds(
+                name, rid, kinds, path))
     taken: set = set()
     told = {}
     for i, rep in enumerate(reps):
         told[rep[0]] = {k: (counts.get(rep[0]) or {}).get(k, 0) for k in kinds}
-        chosen, _ = take(i, told[rep[0]], taken)
+        chosen, why = take(i, told[rep[0]], taken)
         if chosen is None:
-            raise Stop()
+            raise refused(site, lambda path, why=why: impossible_counts(rid, why, path))
         give(faces, claims, rep, chosen, taken)
     queue.popleft()
     return float(entry.get("seconds", 0.0)), told
@@ -81,14 +95,23 @@ class CountsWriter:
     """A race the table reports by counts (a mixin of _Gen)."""
 
     def count_setup(self, spec: dict, rs: str, pool: str, cap: str, d: int) -> tuple[str, str]:
-        """The race's reporters (`[(name, shown, [racer indices])]`) and the function that
-        takes a reporter's counts (`take(i, counts, taken) -> (items with faces, why)`);
-        returns their names."""
+        """The names of the race's reporters (`[(name, shown, [racer indices])]`, made by
+        `count_reporters` where counts are given) and of the function that takes a
+        reporter's counts (`take(i, counts, taken) -> (items with faces, why)`), written
+        here."""
+        reps, take = self.temp("rp"), self.temp("ct")
+        self._take(spec, take, reps, rs, pool, cap, d)
+        return reps, take
+
+    def count_reporters(self, spec: dict, reps: str, rs: str, d: int) -> None:
+        """The race's reporters (`reps`), as counted.reporters makes them: only where counts
+        are given (a script's, a counting table's), as the interpreter works out
+        `counts_per` only there."""
         e = self.emit
-        reps, take, j, r, k, keys = (self.temp("rp"), self.temp("ct"), self.temp("j"),
-                                     self.temp("r"), self.temp("k"), self.temp("ks"))
+        j, r, k, keys = self.temp("j"), self.temp("r"), self.temp("k"), self.temp("ks")
         if "counts_per" in spec:
-            key = self.expr(_node(spec["counts_per"]), {"racer": Ex(r, "player", True)})
+            key = self.value_at(spec["counts_per"], {"racer": Ex(r, "player", True)},
+                                "counts_per")
         else:
             key = Ex(r, "player", True)
         if key.kind not in ("player", "team"):
@@ -108,13 +131,11 @@ class CountsWriter:
         e(d + 1, f"{k} = {key.src}")
         if not key.safe:  # counts_per that gives none: the interpreter's error
             e(d + 1, f"if {k} is None:")
-            e(d + 2, "raise _Stop()")
+            e(d + 2, self.stop_at(reporter_site, k))
         e(d + 1, f"if {k} not in {keys}:")
         e(d + 2, f"{keys}[{k}] = len({reps})")
         e(d + 2, f"{reps}.append(({names}[{k}], {shown}[{k}], []))")
         e(d + 1, f"{reps}[{keys}[{k}]][2].append({j})")
-        self._take(spec, take, reps, rs, pool, cap, d)
-        return reps, take
 
     def _take(self, spec: dict, take: str, reps: str, rs: str, pool: str, cap: str,
               d: int) -> None:

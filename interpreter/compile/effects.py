@@ -9,11 +9,9 @@ A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from dsl import nodes as n
-from dsl.compiler import no_field
 from dsl.parser import parse_expression
 from interpreter.compile.base import (
     _DOC_KEYS,
@@ -70,8 +68,9 @@ class EffectWriter:
     def _target(self, text: str, ctx: _Ctx, read: bool = False) -> tuple[str, str, str]:
         """(python target, kind, name written) of a set/add target (`read`: `add` reads it)."""
         node = parse_expression(text)
+        at = self.target_at(text, read)
         if isinstance(node, n.Index):
-            return self._team_index_target(node, ctx.scope, read)
+            return self._team_index_target(node, ctx.scope, read, at)
         if isinstance(node, n.Name):
             var = self.vars.get(node.id)
             if var is None or var[0] == "player":
@@ -79,19 +78,10 @@ class EffectWriter:
             kind = var[2] if var[2] != "list" else self.list_kinds.get(node.id) or "?"
             return var[1], kind, node.id
         if isinstance(node, n.Field):
-            face = self._face_target(node, ctx)
+            face = self._face_target(node, ctx, read, at)
             if face is not None:
                 return face
-            # The object is located at the step's target, as steps._setter locates it; an
-            # `add` reads the target first, where a player that is none has no fields.
-            at = None if self.step_path is None else (*self.step_path, "add" if read else "set",
-                                                      text)
-            with self.located(at):
-                obj = self.expr(node.obj, ctx.scope)
-                site = self.site(node.name_pos, no_field(None, node.name)) if read and (
-                    obj.kind == "player" and not obj.safe) else None
-            if site is not None:
-                obj = replace(obj, src=f"_some({obj.src}, {site})", safe=True)
+            obj = self.target_owner(node, ctx, read, at)
             if obj.kind == "team":
                 return self._team_target(obj, node.name)
             var = self.vars.get(node.name)
@@ -128,10 +118,11 @@ class EffectWriter:
                  else v.src for _, v, _ in pairs]
         # A value, never shared with where it was read.
         sized = [stored(v, src) for src, (_, v, _) in zip(sized, pairs, strict=True)]
-        if len(pairs) == 1:
+        if len(pairs) == 1 and not (isinstance(pairs[0][0], ItemSet) and pairs[0][0].site
+                                    and pairs[0][1].const is _NO):
             self.emit(d, _assigned(pairs[0][0], sized[0]))
             self.changed(texts[0], pairs[0][0], pairs[0][1].kind, None, d, ctx)
-        else:  # every value is read before any is written
+        else:  # every value is read before any is written (an item's key: after its value)
             temps = [self.temp() for _ in pairs]
             for t, src in zip(temps, sized, strict=True):
                 self.emit(d, f"{t} = {src}")
@@ -271,7 +262,7 @@ class EffectWriter:
         d2 = _loop_head(self.emit, d, (nt, cap, passes), times and times.src,
                        most and most.src, while_ and while_.src)
         # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
-        # error: the interpreter replays this seed. (A counter, not `for _ in range(...)`:
+        # error, located at the loop (`loop_stop`). (A counter, not `for _ in range(...)`:
         # a loop of a few passes, entered often, pays more for making the range.)
         limit = f"{passes} > {self.max_loop}" + (f" or {passes} > {cap}" if most else "")
         guard = len(self.lines)
@@ -288,8 +279,9 @@ class EffectWriter:
         and its `raise`) is at `self.lines[guard]`.
 
         A loop with no loop inside it adds at most `max_loop` passes of its body to the step
-        count, so it tests the step budget once when it ends, not on every pass (the seed is
-        handed back either way, and the interpreter then stops at the exact step). A loop
+        count, so it tests the step budget once when it ends, not on every pass (where it
+        passed, the fast version sends the seed to its checked version, which tests every
+        step and stops at the exact one). A loop
         whose body ended the turn by flag passes the flag on."""
         if not any(line.lstrip().startswith(("while ", "for "))
                    for line in self.lines[guard + 2:]):

@@ -11,12 +11,11 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable
 from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_INT, RANGE_TOO_LONG, faces_of_a_kind
-from dsl.compiler import UNCHARGED_ITEMS, no_field
+from dsl.compiler import UNCHARGED_ITEMS, builtin_said, no_field
 from interpreter.compile.base import (
     _NO,
     _NONEABLE,
@@ -29,6 +28,9 @@ from interpreter.compile.base import (
     Unsupported,
     _lit,
     _node,
+    next_player_of,
+    opponents_of,
+    seats_after,
 )
 
 
@@ -141,7 +143,7 @@ class ExprWriter:
         if obj.kind == "team":
             return self._team_field(obj, f)
         if obj.kind == "dref":
-            return self._die_field(obj, f)
+            return self._die_field(obj, f, node.name_pos)
         if obj.kind == "timer":
             return self.timer_read(obj.const, f)
         if obj.kind == "event":  # a field the event was fired with (effects.py `fire`)
@@ -174,10 +176,7 @@ class ExprWriter:
         if obj.kind == "race" and key.kind == "player":
             # A seat that did not race has no claims: the lookup fails, as the map's would.
             return Ex(f"{obj.src}[{key.src}]", "list:dref")
-        item = self._team_index(node, scope)  # an item of a team's list state
-        if item is not None:
-            return item
-        raise Unsupported("index")
+        raise Unsupported("index")  # a list's items: kinds.py
 
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
         items = [self.expr(x, scope) for x in node.items]
@@ -282,12 +281,12 @@ class ExprWriter:
             if known and a.bound * b.bound <= INT_RANGE[0] and not self.kinds_tested(a, b):
                 return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
             # A product may jump out of the range the generated code keeps.
-            return Ex(f"_times({a.src}, {b.src}{self.limit_site(node.pos)})",
+            return Ex(f"_times({a.src}, {b.src}{self.site_arg(node.pos)})",
                       "int" if both_int else "num")
         if op in ("+", "-") and (self.wide and not (known and a.bound + b.bound <= MAX_INT)
                                  or self.kinds_tested(a, b)):  # each sum, as the interpreter
             return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src}"
-                      f"{self.limit_site(node.pos)})", "int" if both_int else "num")
+                      f"{self.site_arg(node.pos)})", "int" if both_int else "num")
         if op in ("+", "-"):
             return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
                       bound=a.bound + b.bound if known else None)
@@ -461,17 +460,20 @@ class ExprWriter:
             if a.items is not None:
                 return _lit(len(a.items)) if a.safe else Ex(f"len({a.src})", "int", False)
             return Ex(f"len({a.src})", "int", a.safe)
+        if f in ("opponents", "next_player") and len(args) == 1 and args[0].kind == "player":
+            # Of none: the built-in's own error (none has no others), at the call.
+            args = [self.someone(args[0], node.pos, builtin_said(f, no_field(None, "others")))]
         if f == "opponents" and len(args) == 1 and args[0].kind == "player":
             # The other players still in, in turn order from this one (builtins._opponents).
             # While nobody is out (all of a game without eliminations, most of most others)
             # the others in turn order, one list per seat made now and shared: the generated
             # code changes no list in place (docs/architecture.md, "Lists").
             a = args[0]
-            everyone = self._seats("OL", tuple(list(o) for o in _others(self.n)))
+            everyone = self._seats("OL", tuple(list(o) for o in seats_after(self.n)))
             if not self.elim:
                 return Ex(f"{everyone}[{a.src}]", "list:player", a.safe)
             return Ex(f"({everyone}[{a.src}] if True not in E else "
-                      f"{self._seats('OP', _opponents(self.n))}({a.src}, E))", "list:player",
+                      f"{self._seats('OP', opponents_of(self.n))}({a.src}, E))", "list:player",
                       a.safe)
         if f == "next_player" and len(args) == 1 and args[0].kind == "player":
             # The first opponent, else the player (builtins._next_player).
@@ -479,7 +481,7 @@ class ExprWriter:
             if not self.elim:
                 nxt = tuple((i + 1) % self.n for i in range(self.n))
                 return Ex(f"{self._seats('NX', nxt)}[{a.src}]", "player", a.safe)
-            return Ex(f"{self._seats('NP', _next_player(self.n))}({a.src}, E)", "player",
+            return Ex(f"{self._seats('NP', next_player_of(self.n))}({a.src}, E)", "player",
                       a.safe)
         if f in ("first", "last") and len(args) == 1 and args[0].kind in (
                 "list:player", "list:int", "list:num", "list:str", "list:team"):
@@ -573,31 +575,3 @@ def _join(a: str, b: str) -> str:
     if b == "list:?":
         return a
     raise Unsupported("a list of mixed kinds")
-
-
-def _others(n: int) -> tuple:
-    """For each seat, the other seats in turn order from it (Player.others)."""
-    return tuple(tuple(list(range(i + 1, n)) + list(range(i))) for i in range(n))
-
-
-def _opponents(n: int) -> Callable:
-    """builtins._opponents on seats: the others still in, in turn order."""
-    others = _others(n)
-
-    def opponents(seat: int, eliminated: list) -> list:
-        return [q for q in others[seat] if not eliminated[q]]
-    return opponents
-
-
-def _next_player(n: int) -> Callable:
-    """builtins._next_player on seats: the first opponent still in, else the seat itself."""
-    others = _others(n)
-
-    def next_player(seat: int, eliminated: list) -> int:
-        for q in others[seat]:
-            if not eliminated[q]:
-                return q
-        return seat
-    return next_player
-
-

@@ -22,7 +22,7 @@ from interpreter.compile.base import (
 from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.raised import shared_names
-from interpreter.compile.stops import passes_site, raise_at, turns_site
+from interpreter.compile.stops import input_site, passes_site, raise_at, turns_site
 
 
 class FlowWriter:
@@ -304,7 +304,8 @@ class FlowWriter:
             e(d, f"order = list({src})")
             e(d, "if rr is not None:")
             e(d + 1, "if rr not in order:")
-            e(d + 2, "raise _Stop()")  # the interpreter's bad-input error, located
+            e(d + 2, f"raise _Stop({self.const(input_site(()), 'SE')}, _no_turn_here("
+                     f"{self.names_of()}[rr], {self.phase_name!r}))")  # the interpreter's bad-input error
             e(d + 1, "order = order[order.index(rr):]")
             src = "order"
         e(d, "stop = False")

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
@@ -69,6 +69,12 @@ def sort_by(items: list, keys: tuple) -> list:
     for table, descending in reversed(keys):
         xs = sorted(xs, key=table.__getitem__, reverse=descending)
     return xs
+
+
+def sort_by_named(items: list, *named: Any) -> list:
+    """`sort_by` as a located call writes it: the fields' names (the built-in's arguments,
+    which its words tell), then the tables of `sort_by`."""
+    return sort_by(items, named[-1])
 
 
 class KindWriter:
@@ -181,10 +187,9 @@ class KindWriter:
         obj = self._probe(node.obj, scope)
         if obj.kind in ("player", "team", "dref") and not obj.safe:
             # None has no fields: where located, the interpreter's error at the field.
-            site = self.site(node.name_pos, no_field(None, node.name))
-            if site is not None:
-                obj = replace(obj, src=f"_some({obj.src}, {site})", safe=True)
-                return self._x_field_of(obj, node, scope)
+            some = self.someone(obj, node.name_pos, no_field(None, node.name))
+            if some is not obj:
+                return self._x_field_of(some, node, scope)
         if obj.kind == "cell":
             return self._cell_field(obj, node.name, node.name_pos)
         if obj.kind == "card":
@@ -353,7 +358,8 @@ class KindWriter:
                   pos: tuple | None = None) -> Ex | None:
         """`sort_by`, `sort` and `unique` of a list (or a zone, read as its list); `counted`:
         the list is no comprehension's, so the call counts it (`unique` counts here); `pos`:
-        the call's place, where `sort` of a list it cannot order (holding none) stops."""
+        the call's place, where `sort` or `sort_by` of a list it cannot order (holding none)
+        stops."""
         if not args:
             return None
         xs = self._as_list(args[0])
@@ -383,7 +389,13 @@ class KindWriter:
         if not keys:
             return None
         self.consts.setdefault("_SORT_BY", sort_by)
-        return Ex(f"_SORT_BY({xs.src}, ({', '.join(keys)},))", xs.kind, False)
+        tables = f"({', '.join(keys)},)"
+        # Where located, a list it cannot order (a field that is none in some) stops at the
+        # call, worded from the interpreter's arguments: the list, then the fields' names.
+        self.consts.setdefault("_SORT_BY_NAMED", sort_by_named)
+        tested = self.call_at(pos, f, "_SORT_BY_NAMED", [xs, *args[1:]], f", {tables}",
+                              shown=("a zone" if args[0].kind == "zone" else None,))
+        return Ex(tested or f"_SORT_BY({xs.src}, {tables})", xs.kind, False)
 
     def _field_table(self, item: str, f: str) -> str:
         """The table of a field by item (a seat, a card number, a cell id), as `get` reads

@@ -5,8 +5,8 @@ Input: the checked ruleset's state of `type: map` and `type: list` (global and p
 cell and card state, and the generator of interpreter/compile/specialize.py. Output (as a
 mixin of its `_Gen`): a map is a Python dict (kind `map:K=V`: keys of kind K, values of kind
 V), set at a key (`M[k]`, `p.M[k]` as `set`/`add` targets, as steps._setter's write_index on a
-map), read at a key (`M[k]`: a missing key fails, as dsl/compiler._index, and the seed goes
-back), by `get(M, k, default)` (the default worked out first, as the built-in's argument),
+map), read at a key (`M[k]`: a missing key stops the game, as dsl/compiler._index, located where
+the expression is), by `get(M, k, default)` (the default worked out first, as the built-in's argument),
 `k in M` and `keys(M)` (insertion order, as the interpreter's dicts); per-player list, map and
 cell state (`P_name[seat]`); `set` and `let` store a copy of a map (steps' `copied`: values
 are never shared), `{}` is the only initial map.
@@ -272,16 +272,18 @@ class MapWriter:
             name = obj.id if isinstance(obj, n.Name) else obj.name \
                 if isinstance(obj, n.Field) else None
             var = self.vars.get(name) if name else None
+            at = self.target_at(text, read)
             if var is not None and var[2] == "map":
-                m = self.expr(obj, ctx.scope)
-                if not m.kind.startswith("map:"):
-                    raise Unsupported("target")
-                key = self.expr(node.key, ctx.scope)
+                with self.located(at):  # read as an expression reads them, located there
+                    m = self.expr(obj, ctx.scope)
+                    if not m.kind.startswith("map:"):
+                        raise Unsupported("target")
+                    key = self.expr(node.key, ctx.scope)
                 kk, vk = map_parts(m.kind)
                 if key.kind != kk or (key.kind in _NONEABLE and not (key.safe or key.some)):
                     raise Unsupported("a map set at a key of another kind")
                 return f"{m.src}[{key.src}]", vk, name
-            item = self._list_item_target(node, ctx)
+            item = self._list_item_target(node, ctx, at)
             if item is not None and not read:
                 return item
             return super()._target(text, ctx, read)
@@ -289,7 +291,7 @@ class MapWriter:
             var = self.vars.get(node.name)
             if var is not None and var[0] == "player" and var[2] in ("list", "map", "cell",
                                                                     "card"):
-                obj = self.expr(node.obj, ctx.scope)
+                obj = self.target_owner(node, ctx, read, self.target_at(text, read))
                 if obj.kind != "player":
                     raise Unsupported("target")
                 return f"{var[1]}[{obj.src}]", self._state_kind(node.name), node.name
@@ -299,10 +301,13 @@ class MapWriter:
                 return var[1], self._state_kind(node.id), node.id
         return super()._target(text, ctx, read)
 
-    def _list_item_target(self, node: n.Index, ctx: _Ctx) -> tuple[ItemSet, str, str] | None:
+    def _list_item_target(self, node: n.Index, ctx: _Ctx,
+                          at: tuple | None) -> tuple[ItemSet, str, str] | None:
         """`L[k]` or `p.L[k]` of global, turn, round or per-player list state as a `set`
         target (base.set_in: a new list, the item changed), with the kind of the item; None
-        for other targets."""
+        for other targets. Located at the target `at` where the version locates it, as
+        steps._setter's write_index: `p.L` read (none has no fields), then the key, then the
+        item set (`set_in`'s site: a key past the ends)."""
         root = node.obj
         if isinstance(root, n.Index):
             # `c[i][j]`: a `for_each` over `c` holds its rows themselves (steps.py), and the
@@ -316,19 +321,20 @@ class MapWriter:
                                                              "round"):
             return None
         if var[0] == "player" and isinstance(root, n.Field):
-            obj = self.expr(root.obj, ctx.scope)
+            obj = self.target_owner(root, ctx, True, at)
             if obj.kind != "player":
                 raise Unsupported("target")
-            at = f"{var[1]}[{obj.src}]"
+            held = f"{var[1]}[{obj.src}]"
         elif var[0] != "player" and isinstance(root, n.Name):
-            at = var[1]
+            held = var[1]
         else:
             return None
         lst = self._state_kind(name)
-        key = self.expr(node.key, ctx.scope)
+        with self.located(at):
+            key = self.expr(node.key, ctx.scope)
         if not lst.startswith("list:") or key.kind != "int":
             raise Unsupported("an item set of another kind")
-        return ItemSet(at, key.src), lst[len("list:"):], name
+        return ItemSet(held, key.src, site=self.target_site(at, None)), lst[len("list:"):], name
 
     # -- reads -----------------------------------------------------------------------------------
     def _map_index(self, m: Ex, key: Ex, pos: tuple) -> Ex:

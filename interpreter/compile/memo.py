@@ -15,7 +15,8 @@ on its inputs, so it is the same each time they are; a hand-written game keeps s
 too. What stays exact: the value (a pure function of the key), a failure (a value that fails
 is never remembered, so it fails again where the interpreter's does), and the work meter
 `wk` (the work the first evaluation counted is remembered with the value and counted again at
-each look-up, so the step budget is met where the interpreter meets it). The key's plain
+each look-up; a look-up whose work would pass the step budget works the value out again, so
+the budget is met where the interpreter meets it, at the same node). The key's plain
 values are evaluated only when the list has items, once, before the first item: a key that
 may fail only where the comprehension works it out at its first item anyway, and none that
 counts work at each item.
@@ -114,8 +115,10 @@ class MemoWriter:
             return None
         memo = self.const({}, "ME")
         key = "".join(f"({t} := {e.src}), " for t, (_, e) in zip(names, keys, strict=True))
-        found = (f"({mv}[0] if ((wk := wk + {mv}[1]) + steps <= {self.max_steps} or _over()) "
-                 "else None)")
+        # Counted again as remembered; where that would pass the step budget, worked out
+        # again instead, to stop at the very node where the interpreter's count passes it.
+        found = (f"({mv}[0] if wk + {mv}[1] + steps <= {self.max_steps} and "
+                 f"(wk := wk + {mv}[1]) is not None else {value.src})")
         src = (f"({empty.src} if not ({lst} := {it.src}) else {found} if ({mv} := "
                f"{memo}.get({k} := ({key}tuple({lst})))) is not None else "
                f"_remember({memo}, {k}, wk, {value.src}, wk))")

@@ -54,7 +54,7 @@ def checked_numbers(on: bool) -> Iterator[None]:
 
 def _past(site: tuple | None) -> Stop:
     """The stop of a whole number past the limit: at `site` where the operator's place is
-    known (interpreter/compile/stops.py `limit_site`), else one the interpreter locates."""
+    known (interpreter/compile/stops.py `site_arg`), else one the interpreter locates."""
     return Stop(site, PAST_LIMIT) if site is not None else Stop()
 
 

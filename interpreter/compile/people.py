@@ -128,7 +128,7 @@ class PeopleWriter:
                 e(d + 2, "continue")
             e(d + 1, "break")
         e(d, f"FQ.append({an})")
-        e(d, f"{c} = {self.forced_src(did, values, legal)}")
+        e(d, f"{c} = {self.forced_src(did, values, legal, who)}")
 
     def _request(self, did: str, values: Any, legal: tuple, d: int, who: Ex,
                  shown: Shown) -> str:

@@ -22,35 +22,18 @@ from interpreter.engine.signals import RuleError
 from interpreter.engine.values import pieces, plain
 
 
-class MustStop(Exception):  # noqa: N818 - a signal, as Fallback
-    """The generated code stopped the game (`Stop`: a budget, a rule error it tests for) or met
-    a rule error as Python's own (a division by zero, a key or item not there, none where a
-    number goes): the caller plays the seed with the interpreter, whose game must stop with an
-    error too; `check` says a fault of the code generator otherwise."""
-
-    def __init__(self, cause: Exception):
-        super().__init__(f"{type(cause).__name__}: {cause}")
-        self.cause = cause
-
-    @property
-    def fault(self) -> Exception:
-        """What to report when the interpreter's game did not stop: the generated code's own
-        exception, or for a `Stop` a sentence saying so."""
-        if isinstance(self.cause, Stop):
-            return GeneratorFault("the generated code stopped the game as a rule error or a "
-                                  "budget would, but the reference interpreter's game went on")
-        return self.cause
-
-    def check(self, error: Any) -> None:
-        """Raise `fault` when the interpreter's game on the same seed did not stop with an
-        error (`error` None): then it was not a rule's error but the code generator's, which a
-        replay must not hide."""
-        if error is None:
-            raise self.fault from self.cause
-
-
 class GeneratorFault(Exception):
-    """The generated code and the reference interpreter disagree: a bug of the generator."""
+    """The generated code cannot finish a game as the language plays it: a bug of the code
+    generator, reported, never hidden (nothing else plays the game instead)."""
+
+    @classmethod
+    def unlocated(cls, err: Exception) -> GeneratorFault:
+        """The fault where the checked version meets a rule error it does not locate (met as
+        Python's own, or a stop without a place): every rule error is located where it is
+        met (interpreter/compile/stops.py), so any other is the generator's."""
+        met = "a stop at a place it does not know" if isinstance(err, Stop) else \
+            f"{type(err).__name__}: {err}"
+        return cls(f"the generated code met a rule error it does not locate ({met})")
 
 
 class ChanceDoor:
@@ -115,8 +98,7 @@ class TimedQueue(deque):
 @dataclass
 class Played:
     """One specialized game: the interpreter's `Result` and counters; `first` and
-    `lead_changes` when standings were tracked; `specialized` False when the interpreter
-    played it (a fallback)."""
+    `lead_changes` when standings were tracked."""
 
     result: Result
     fired: dict
@@ -124,8 +106,6 @@ class Played:
     unruled: dict
     first: int | None = None
     lead_changes: int | None = None
-    specialized: bool = True
-    game: Any = None
     work: int | None = None  # the items the work meter counted (Game.work)
 
 
@@ -144,7 +124,6 @@ class Specialized:
     order: str
     ties: str
     has_score: bool
-    fallbacks: int = field(default=0)
     seat_teams: list[str | None] = field(default_factory=list)  # each seat's team, if any
     # Per function (play_raw, play_tracked): the names of its counters, in their order in
     # the tuple it returns: triggers, (decision, answer) pairs, (policy, decision) pairs.
@@ -187,17 +166,8 @@ class Specialized:
         return fired, chosen, unruled
 
     def play(self, seed: Any, track: bool = False) -> Played:
-        """One game on `seed`: exactly what the interpreter's game on that seed gives."""
-        try:
-            played = self.try_play(seed, track)
-        except MustStop as stop:
-            played = self._interpreted(seed)
-            stop.check(played.result.error)
-            return played
-        return played
-
-    def try_play(self, seed: Any, track: bool = False) -> Played:
-        """One game on `seed` by the generated code; see `try_raw` for when it raises."""
+        """One game on `seed`: exactly what the interpreter's game on that seed gives (see
+        `try_raw` for when it raises)."""
         raw = self.try_raw(seed, track)
         return Played(self._result(raw), *self.counters(raw, track), raw[13], raw[14],
                       work=raw[-1])
@@ -208,10 +178,10 @@ class Specialized:
         pass ±SAFE_INT (`Fallback`: played again from its seed, counted in `checked`), its
         steps the budget (`PastSteps`) or the rules stop it at an error the fast version
         does not locate (a `Stop` without a site, a rule error met as Python's own): played
-        again to the interpreter's stop, which the checked version locates where it can
-        (interpreter/compile/stops.py); `MustStop` where it cannot either: the
-        interpreter's game on that seed must stop with an error too. Any other exception is
-        a fault of the code generator and is raised, never hidden by a replay."""
+        again to the interpreter's stop, which the checked version locates
+        (interpreter/compile/stops.py). Where it does not, or where the checked version's
+        game goes on where the fast one stopped, `GeneratorFault`: a fault of the code
+        generator is raised, never hidden (any other exception too)."""
         stop = None
         try:
             return (self.play_tracked if track else self.play_raw)(seed)
@@ -222,15 +192,13 @@ class Specialized:
             # error it does not locate (met as Python's own): the checked version, which
             # tests every step and locates the errors met inside expressions, plays the seed.
             if self.wide:
-                self.fallbacks += 1
-                raise MustStop(err) from err
+                raise GeneratorFault.unlocated(err) from err
             stop = err
         wide = self.widened()
         try:
             raw = (wide.play_tracked if track else wide.play_raw)(seed)
         except (Stop, *RULE_ERRORS) as err:
-            self.fallbacks += 1
-            raise MustStop(err) from err
+            raise GeneratorFault.unlocated(err) from err
         if stop is not None and raw[-2] is None:  # never hidden: the fast version's fault
             if isinstance(stop, Stop):
                 raise GeneratorFault("the generated code stopped the game as a rule error or "
@@ -241,15 +209,9 @@ class Specialized:
 
     def play_logged(self, seed: Any) -> tuple[Played, list[dict]]:
         """One game on `seed` with its log, record for record as the interpreter's game
-        logs it (a `Specialized` made with `logged=True`); handed back and stopped games as
-        `play` hands them, the interpreter writing their log."""
+        logs it (a `Specialized` made with `logged=True`); `GeneratorFault` as `try_raw`."""
         log: list[dict] = []
-        try:
-            played = self.try_logged(seed, log.append)
-        except MustStop as stop:
-            played = self._interpreted(seed, logging=True)
-            stop.check(played.result.error)
-            return played, played.game.log
+        played = self.try_logged(seed, log.append)
         if played is None:  # past ±SAFE_INT: the checked version plays it, from its seed
             self.checked += 1
             return self.widened().play_logged(seed)
@@ -268,8 +230,10 @@ class Specialized:
         (`specialize(live=True)`): its clock, and people's decisions
         (interpreter/table/live_door.py); `position`: where a game from a position begins
         (`specialize(positioned=True)`: interpreter/table/mirror.py `Placed`). None where the
-        game's numbers pass ±SAFE_INT (the checked version, `widened`, plays it), `MustStop`
-        as `try_raw`: the records made so far are then not the whole game."""
+        game's numbers pass ±SAFE_INT (the checked version, `widened`, plays it),
+        `GeneratorFault` as `try_raw` (a logged game locates every rule error it meets: one
+        it does not is the generator's fault): the records made so far are then not the
+        whole game."""
         if chance is None:
             from interpreter.engine.setup import new_game
             game = new_game(self.program, self.players, dict(self.seats), seed=seed)
@@ -280,21 +244,12 @@ class Specialized:
         except Fallback:
             return None
         except (Stop, *RULE_ERRORS) as err:
-            self.fallbacks += 1
-            raise MustStop(err) from err
+            raise GeneratorFault.unlocated(err) from err
         result = self._result(raw)
         record({"t": "end", "reason": result.reason, "winners": result.winners,
                 "scores": {s.name: plain(s.score) for s in result.seats},
                 "hazard_queries": raw[17]})
         return Played(result, *self.counters(raw), work=raw[-1])
-
-    def _interpreted(self, seed: Any, logging: bool = False) -> Played:
-        from interpreter.engine.setup import new_game
-        game = new_game(self.program, self.players, dict(self.seats), seed=seed)
-        game.logging = game.narrating = logging
-        result = game.run()
-        return Played(result, game.fired, game.chosen, game.unruled, specialized=False,
-                      game=game, work=game.work)
 
     def ranks(self, raw: tuple) -> tuple[tuple, tuple]:
         """The winners (seat numbers, from 1) and each seat's place, as `standings` ranks

@@ -27,6 +27,7 @@ from typing import Any
 from dsl.nodes import mentions
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _lit, _node
 from interpreter.compile.people import Person, Shown
+from interpreter.compile.stops import expr_site, raise_at
 from interpreter.engine.decisions import PolicyController
 
 # Kinds whose Python `==` is the language's match of a pick with an option (a pick of another
@@ -52,7 +53,7 @@ class PolicyWriter:
             if not self.live:  # a modelled clock stands at the moment a scripted answer says
                 self.emit(d + 1, "if type(FQ[0]) is dict and 'at' in FQ[0]:")
                 self.emit(d + 2, "now = FQ[0]['at']")
-            self.emit(d + 1, f"{c} = {self.forced_src(did, values, legal)}")
+            self.emit(d + 1, f"{c} = {self.forced_src(did, values, legal, who)}")
             self.emit(d, "else:")
             d += 1
             if self.script_only:  # a replay: nobody decides (Game.script_only)
@@ -307,8 +308,9 @@ class PolicyWriter:
             self.emit(d, f"if {legal[1]} <= {p} <= {legal[2]}:")
             self.emit(d + 1, f"{c} = {p}")
         elif kind == "best":
-            if legal[0] == "number":
-                self.emit(d, "raise _Stop()")  # `best` cannot weigh a number choice
+            if legal[0] == "number":  # the policy's error, at its rules for the decision
+                self.emit(d, raise_at(self.const, expr_site(
+                    action[4][:4], None, "`best` cannot weigh a number choice")))
             else:
                 self._best(action[1], legal, c, d, action[2], action[3], action[4])
         else:

@@ -112,6 +112,7 @@ class RaceWriter:
             cnt = counted[2] if counted else None
             e(d, "else:")
             if counting:
+                self.count_reporters(spec, counted[0], rs, d + 1)
                 sec, told = self.count_reports(rid, spec, counted[0], counted[1], rs, pool, cl,
                                                d + 1, ctx)
                 e(d + 1, f"{last}, un, {cnt} = {sec}, 0, {told}")
@@ -166,7 +167,7 @@ class RaceWriter:
         if self.raises_here():
             self.scripted_raise(d + 1, ctx)
         else:  # none may be raised: the interpreter's bad-input error
-            e(d + 1, "raise _Stop()")
+            e(d + 1, f"_raise_entry(FQ, (), {self.names_of()}, {self.input_at()})")
         counted = None
         if "counts" in spec:
             reps, take = self.count_setup(spec, rs, pool, cap, d)
@@ -177,13 +178,18 @@ class RaceWriter:
             kinds = tuple((spec.get("counts") or {}).keys())
             e(d + 1, "if 'counts' in FQ[0]:")
             e(d + 2, f"{cl} = [[] for _ in {rs}]")
+            # reporters only for an entry of this race with counts (race._scripted, then
+            # counted.scripted: the entry's own errors come first)
+            e(d + 2, f"{reps} = []")
+            e(d + 2, f"if FQ[0]['race'] == {rid!r} and type(FQ[0]['counts']) is dict:")
+            self.count_reporters(spec, reps, rs, d + 3)
             e(d + 2, f"{last}, {counted[2]} = _counts_script(FQ, {rid!r}, {reps}, {kinds!r}, "
-                     f"{take}, F, {cl})")
+                     f"{take}, F, {cl}, {self.input_at()})")
             e(d + 2, "un = 0")
             e(d + 1, "else:")
             d += 1
         e(d + 1, f"{cl}, {last}, un, {mi} = _race_script(FQ, {rid!r}, {rs}, {pool}, {cap}, "
-                 f"{self.names_of()}, {self.item_ids()}, _CS.uniform)")
+                 f"{self.names_of()}, {self.item_ids()}, _CS.uniform, {self.input_at()})")
         return counted
 
     def _race_reports(self, rid: str, rs: str, pool: str, cl: str, cap: str, d: int,
@@ -252,13 +258,15 @@ class RaceWriter:
         r, x = self.temp("r"), self.temp("x")
         want = None
         if "wanted" in spec:
-            want = self.cond(spec["wanted"], {**ctx.scope, "racer": Ex(r, "player", True),
-                                              "item": Ex(x, "dref", True)})
+            want = self.cond_at(spec["wanted"], {**ctx.scope, "racer": Ex(r, "player", True),
+                                                 "item": Ex(x, "dref", True)}, "wanted")
         # Nothing changes the game while the claims are modelled, so what each racer wants
         # is known once: its wanted items, in the pool's order, lose each item claimed. Only
         # where the test counts no work (the interpreter tests it again at every claim, and
-        # work counted once would not be the work it counts).
-        wl = self.temp("wl") if want is not None and "wk" not in want.src else None
+        # work counted once would not be the work it counts) and cannot fail (tested ahead,
+        # it would stop games at items the interpreter never tests).
+        wl = self.temp("wl") if want is not None and want.safe and "wk" not in want.src \
+            else None
         if wl is not None:
             want = self._wanted_among(spec["wanted"], want, r, x, d, ctx)
             e(d, f"{wl} = []")

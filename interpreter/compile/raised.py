@@ -30,16 +30,22 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from interpreter.compile.base import Stop, Unsupported, _Ctx
+from interpreter.compile.base import Unsupported, _Ctx
+from interpreter.compile.scripted import refused
+from interpreter.engine.script_errors import not_a_raiser, not_raisable
 
 
-def raise_entry(queue: Any, events: tuple, names: tuple) -> tuple[str, Any, bool]:
+def raise_entry(queue: Any, events: tuple, names: tuple, site: tuple | None = None
+                ) -> tuple[str, Any, bool]:
     """The event a scripted entry raises (left in the queue), as GameAsking.raise_scripted
-    checks it: one people may raise, by a player of this game or the table."""
+    checks it: one people may raise, by a player of this game or the table (else the
+    interpreter's bad-input error, at `site`: the step that takes it)."""
     entry = queue[0]
     name, by = entry["raise"], entry.get("by")
-    if name not in events or (by is not None and by != "table" and by not in names):
-        raise Stop()  # the interpreter's bad-input error, located
+    if name not in events:
+        raise refused(site, lambda path: not_raisable(name, events, path))
+    if by is not None and by != "table" and by not in names:
+        raise refused(site, lambda path: not_a_raiser(name, by, path))
     return name, by, bool(entry.get("at_roll"))
 
 
@@ -106,7 +112,8 @@ class RaisedWriter:
     def scripted_raise(self, d: int, ctx: _Ctx) -> None:
         """The scripted event at the queue's head raised (checked, then taken)."""
         ev = self.temp("ev")
-        self.emit(d, f"{ev} = _raise_entry(FQ, {self.raisable()!r}, {self.names_of()})")
+        self.emit(d, f"{ev} = _raise_entry(FQ, {self.raisable()!r}, {self.names_of()}, "
+                     f"{self.input_at()})")
         # Taken; in a live game its logged moment set on the clock (raise_scripted).
         self.raised(d, ctx, f"{ev}[0]", f"{ev}[1]", f"{ev}[2]",
                     "_LV.raised(FQ)" if self.live else "FQ.popleft()")
@@ -120,7 +127,7 @@ class RaisedWriter:
                 "and FQ[0].get('rolls', rolls) == rolls")
         self.emit(d, f"while {test}:")
         if not self.raises_here():  # none can be raised: the interpreter's bad-input error
-            self.emit(d + 1, "raise _Stop()")
+            self.emit(d + 1, f"_raise_entry(FQ, (), {self.names_of()}, {self.input_at()})")
             return
         self.scripted_raise(d + 1, ctx)
 

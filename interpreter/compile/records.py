@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl import nodes as n
+from dsl.builtins import MAX_TEXT
 from dsl.parser import parse_template
 from interpreter.compile.base import Ex, Unsupported
 from interpreter.compile.base import _node as n_node
@@ -50,19 +51,21 @@ class RecordWriter:
             fields.append(("", f"**({{'label': {label}}} if {lone}{label} is not None else {{}})"))
         self.rec(d, "decision", *fields)
 
-    def forced_src(self, did: str, values: Any, legal: tuple) -> str:
-        """The next scripted answer to a decision, as the generated code holds the choice:
-        an option's index, a value (a seat, a die's or card's number, a cell's id, a number
-        or a text) or a number (base.forced_*: Game._scripted and Request.match)."""
+    def forced_src(self, did: str, values: Any, legal: tuple, who: Ex) -> str:
+        """The next scripted answer to a decision asked of `who`, as the generated code holds
+        the choice: an option's index, a value (a seat, a die's or card's number, a cell's id,
+        a number or a text) or a number (scripted.py `forced_*`: Game._scripted and
+        Request.match; an answer it refuses stops the game at the decision's step)."""
+        at = f", {self.input_at()}, {self.who_src(who)}"
         if legal[0] == "number":
-            return f"_forced_number(FQ, {did!r}, {legal[1]}, {legal[2]})"
+            return f"_forced_number(FQ, {did!r}, {legal[1]}, {legal[2]}{at})"
         if legal[0] in ("static", "dynamic"):
             lg = self.const(legal[1], "LG") if legal[0] == "static" else legal[1]
-            return f"_forced_pick(FQ, {did!r}, {lg}, {self.const(tuple(values), 'VA')})"
+            return f"_forced_pick(FQ, {did!r}, {lg}, {self.const(tuple(values), 'VA')}{at})"
         keys = {"player": self.names_of(), "dref": self.const(tuple(self.die_ids), "DI")
                 if values == "dref" else None, "card": self.const(tuple(self.card_ids), "CI")
                 if values == "card" else None}.get(values)
-        return f"_forced_value(FQ, {did!r}, {legal[1]}, {keys})"
+        return f"_forced_value(FQ, {did!r}, {legal[1]}, {keys}{at})"
 
     def look(self, d: int) -> None:
         """In a logged game, once its locals are set up: `_look(f)`, where `f()` tells the
@@ -248,7 +251,8 @@ class RecordWriter:
 
     def _text_of(self, value: str, scope: dict) -> str:
         parts = []
-        for part in parse_template(value).parts:
+        template = parse_template(value)
+        for part in template.parts:
             if isinstance(part, str):
                 parts.append(repr(part))
                 continue
@@ -273,8 +277,19 @@ class RecordWriter:
             if shown.kind != "str":
                 raise Unsupported("a text hole")
             parts.append(shown.src)
-        # Past the language's longest text the interpreter stops: so does `_within`.
-        return f"_within({' + '.join(parts)})" if parts else "''"
+        return self.template_text(template, parts)
+
+    def template_text(self, template: n.Template, parts: list[str]) -> str:
+        """A template's text as source, its parts (sources) joined: past the language's
+        longest text the interpreter stops at the whole template (compile_template), and so
+        does `_within` (located where the version locates it; elsewhere the checked version
+        finds the place). A text without holes is tested now."""
+        if not parts:
+            return "''"
+        if all(isinstance(p, str) for p in template.parts) and len(
+                "".join(template.parts)) <= MAX_TEXT:
+            return " + ".join(parts)
+        return f"_within({' + '.join(parts)}{self.site_arg(template.pos)})"
 
 
 def _record(kind: str, fields: tuple) -> str:

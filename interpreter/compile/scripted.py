@@ -3,10 +3,10 @@ scripted answers.
 
 Input: the queue of a decisions file's or a log's entries (interpreter/table/journal.py
 reads them) at the head of which the generated code looks for a decision's answer or a
-race's report. Output: the answer found legal (taken from the queue), or `Stop`, the
-interpreter's bad-input error, which hands the game to the interpreter for its located
-message (interpreter/compile/played.py `MustStop`): the same entries read as Game._scripted
-and race._scripted read them.
+race's report. Output: the answer found legal (taken from the queue), or `Stop` at the
+step that takes it (a site `input_site` makes, stops.py), raised with the interpreter's own
+bad-input error (interpreter/engine/script_errors.py): the same entries read, and refused,
+as Game._scripted and race._scripted read and refuse them.
 """
 
 from __future__ import annotations
@@ -14,21 +14,43 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compile.base import Stop
+from interpreter.engine.script_errors import (
+    beyond_capacity,
+    claimed_before,
+    counts_undeclared,
+    illegal_answer,
+    impossible_claims,
+    legal_keys,
+    legal_range,
+    named_twice,
+    no_such_item,
+    not_raisable,
+    other_race,
+    unexpected_decision,
+)
 
 
-def _forced_answer(queue: Any, did: str) -> Any:
+def refused(site: tuple | None, error: Any) -> Stop:
+    """The stop of a bad entry: at `site` (the step that takes it), the interpreter's own
+    error; where the step's place is not known, a stop without it."""
+    return Stop() if site is None else Stop(site, error(site[1]))
+
+
+def _forced_answer(queue: Any, did: str, site: tuple | None, who: str) -> Any:
     """The next answer of a decisions file (Game._scripted), left in the queue until it is
     found legal (`_answered`): a plain answer, or `{id, choice}` whose id, when given, must be
-    the decision's (else the interpreter's bad-input error: `Stop`), with the moments it was
-    asked and answered if it says them. Another entry in its place (a race's report; an
-    event raised in a game where people raise none, which the generated code's decisions
-    take first where they may) is the interpreter's bad-input error too: `Stop`."""
+    the decision's, asked of `who` (else the interpreter's bad-input error), with the moments
+    it was asked and answered if it says them. An event raised in a game where people raise
+    none (which the generated code's decisions take first where they may) is the
+    interpreter's bad-input error too; another entry in its place (a race's report) answers
+    nothing, as the interpreter reads it."""
     entry = queue[0]
     if isinstance(entry, dict):
-        if set(entry) - {"id", "choice", "asked", "at"}:
-            raise Stop()
+        if "raise" in entry:
+            raise refused(site, lambda path: not_raisable(entry["raise"], (), path))
         if entry.get("id") not in (None, did):
-            raise Stop()
+            raise refused(site, lambda path: unexpected_decision(entry.get("id"), did, who,
+                                                                  path))
         return entry.get("choice")
     return entry
 
@@ -49,38 +71,46 @@ def _names(answer: Any, key: Any) -> bool:
     return answer == key or (isinstance(answer, str) and answer == str(key))
 
 
-def forced_pick(queue: Any, did: str, legal: Any, keys: tuple) -> int:
-    """A scripted answer among named options: the index of the legal one it names."""
-    answer = _forced_answer(queue, did)
+def forced_pick(queue: Any, did: str, legal: Any, keys: tuple, site: tuple | None = None,
+                who: str = "") -> int:
+    """A scripted answer among named options: the index of the legal one it names (else the
+    interpreter's bad-input error at `site`, the decision's step, asked of `who`)."""
+    answer = _forced_answer(queue, did, site, who)
     for i in legal:
         if _names(answer, keys[i]):
             return _answered(queue, i)
-    raise Stop()  # not legal now: the interpreter's bad-input error
+    raise refused(site, lambda path: illegal_answer(
+        answer, did, who, legal_keys(keys[i] for i in legal), path))
 
 
-def forced_value(queue: Any, did: str, legal: list, keys: Any) -> Any:
+def forced_value(queue: Any, did: str, legal: list, keys: Any, site: tuple | None = None,
+                 who: str = "") -> Any:
     """A scripted answer among options given by values (`keys`: each value's key by the
     value, or None where the value is its own key)."""
-    answer = _forced_answer(queue, did)
+    answer = _forced_answer(queue, did, site, who)
     for v in legal:
         if _names(answer, keys[v] if keys is not None else v):
             return _answered(queue, v)
-    raise Stop()
+    raise refused(site, lambda path: illegal_answer(
+        answer, did, who, legal_keys(keys[v] if keys is not None else v for v in legal), path))
 
 
-def forced_number(queue: Any, did: str, low: Any, high: Any) -> Any:
+def forced_number(queue: Any, did: str, low: Any, high: Any, site: tuple | None = None,
+                  who: str = "") -> Any:
     """A scripted number within the bounds (a text of digits read as a number)."""
-    answer = _forced_answer(queue, did)
+    answer = _forced_answer(queue, did, site, who)
     if isinstance(answer, str) and answer.strip().lstrip("-").isdigit():
         answer = int(answer)
     if isinstance(answer, (int, float)) and not isinstance(answer, bool) and (
             low <= answer <= high):
         return _answered(queue, answer)
-    raise Stop()
+    raise refused(site, lambda path: illegal_answer(answer, did, who, legal_range(low, high),
+                                                     path))
 
 
 def race_script(queue: Any, rid: str, racers: list, pool: list, caps: list, names: tuple,
-                ids: tuple, uniform: Any) -> tuple[list, float, int, dict]:
+                ids: tuple, uniform: Any, site: tuple | None = None
+                ) -> tuple[list, float, int, dict]:
     """A race's scripted entry at the queue's head (a decisions file's, a log's), as
     race._scripted takes it: each racer's claims as item numbers, checked as race._check
     checks them (an item not in the pool, named twice, claimed by an earlier racer, or more
@@ -89,20 +119,31 @@ def race_script(queue: Any, rid: str, racers: list, pool: list, caps: list, name
     unused so the seeded stream stays where the log's did; and what each racer missed (a
     race with `counts` takes scripted counts in interpreter/compile/counts.py)."""
     entry = queue[0]
-    if entry["race"] != rid or "counts" in entry:  # (counts for a race without `counts`)
-        raise Stop()
+    if entry["race"] != rid:
+        raise refused(site, lambda path: other_race(entry["race"], rid, path))
+    if "counts" in entry:  # counts for a race without `counts`
+        raise refused(site, lambda path: counts_undeclared(rid, path))
     claims = entry.get("claims") or {}
     by_ref = {ids[x]: x for x in pool}
     out: list[list] = []
     for r, cap in zip(racers, caps, strict=True):
         got: list = []
+        why = None
         for token in claims.get(names[r], []):
-            x = by_ref.get(str(token).strip())
-            if x is None or x in got or any(x in c for c in out):
-                raise Stop()
+            t = str(token).strip()
+            x = by_ref.get(t)
+            earlier = None if x is None else next((j for j, c in enumerate(out) if x in c),
+                                                  None)
+            why = no_such_item(t) if x is None else named_twice(t) if x in got else \
+                claimed_before(ids[x], names[racers[earlier]]) if earlier is not None else None
+            if why is not None:
+                break
             got.append(x)
-        if cap is not None and len(got) > cap:
-            raise Stop()
+        if why is None and cap is not None and len(got) > cap:
+            why = beyond_capacity(names[r], cap)
+        if why is not None:
+            raise refused(site, lambda path, r=r, why=why: impossible_claims(names[r], rid, why,
+                                                                             path))
         out.append(got)
     queue.popleft()
     missed = entry.get("missed") or {}

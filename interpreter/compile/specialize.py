@@ -62,10 +62,13 @@ generator refuses: every expression has a kind known when generating (int, numbe
 text, player, dice...) and only operations whose Python meaning equals the language's for
 those kinds are emitted. What can still go wrong at run time (a die read before it was
 rolled, a division by zero, a budget: steps and the work meter, turns, loop passes, chain
-depth) stops the generated code (`Stop`, or Python's own exception), and the interpreter plays
-that seed for its located error, which must come (interpreter/compile/played.py); a whole
-number past SAFE_INT, which the fast code does not follow, hands the seed to the checked
-version of the same code (`Fallback`; interpreter/compile/numbers.py). The
+depth, a scripted entry the game cannot take) stops the generated code where the interpreter
+stops, with its located error (interpreter/compile/stops.py); where the fast version does not
+test it there, it plays the seed again in the checked version, which does. A whole number
+past SAFE_INT, which the fast code does not follow, hands the seed to the checked version too
+(`Fallback`; interpreter/compile/numbers.py). An error the checked version meets without
+locating it is a fault of the generator, reported, never played by the interpreter instead
+(interpreter/compile/played.py `GeneratorFault`). The
 tests/test_specialize*.py files compare both on many seeds.
 
 The writer is one class made of mixins, one module each: expressions (exprs.py), steps and
@@ -168,6 +171,7 @@ from interpreter.engine.counted import bad_count, over_capacity, too_many
 from interpreter.engine.decisions import PolicyController, RandomController
 from interpreter.engine.program import Program
 from interpreter.engine.reads import target_writes
+from interpreter.engine.script_errors import no_turn_here
 from interpreter.engine.words import items_words
 
 __all__ = ["Ex", "Fallback", "Played", "Stop", "Specialized", "Unsupported", "specialize"]
@@ -566,7 +570,7 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
                  "_raise_entry": raise_entry, "_race_script": race_script,
                  "_counts_script": counts_script, "_give": give, "_take_back": take_back,
                  "_bad_count": bad_count, "_too_many": too_many,
-                 "_over_capacity": over_capacity,
+                 "_over_capacity": over_capacity, "_no_turn_here": no_turn_here,
                  **(CHECKED_NAMES if wide else {}), **gen.consts}
         exec(code, names)  # noqa: S102 - built from checked nodes, never from user text
         fns.append(names["play"])

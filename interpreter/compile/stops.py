@@ -33,20 +33,24 @@ it returns are exact there, as they are at every loop's head (code that may stop
 never moved earlier: base.LOCATES). In the fast version, which tests the step budget at loop
 heads only and nothing inside expressions, a stop found past that budget (`PastSteps`) or a
 rule error met as Python's own sends the seed to the checked version, which plays it again to
-the exact stop. Any other `_Stop` (a rule error the code does not locate) goes to the
-interpreter, which replays the seed for its located message and counts
-(interpreter/compile/played.py `MustStop`).
+the exact stop. A stop or rule error the checked version meets without locating it is a fault
+of the code generator (interpreter/compile/played.py `GeneratorFault`): reported, and nothing
+else plays the game instead. A scripted entry the game cannot take (a decisions file's, a
+log's) stops it at the step that takes it (`input_site`), raised with the interpreter's own
+error (interpreter/engine/script_errors.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
-from dsl.builtins import PAST_LIMIT
-from dsl.compiler import builtin_said
-from interpreter.compile.base import _NO, _node
+from dsl import nodes as n
+from dsl.builtins import PAST_LIMIT, cannot_set
+from dsl.compiler import builtin_said, no_field
+from interpreter.compile.base import _NO, Ex, _Ctx, _node
 from interpreter.engine.signals import (
     Break,
     RuleError,
@@ -62,6 +66,8 @@ from interpreter.engine.signals import (
     no_decider,
     no_legal_option,
     not_a_racer,
+    not_a_reporter,
+    not_eliminable,
     not_movable,
     past_passes,
     past_steps,
@@ -147,6 +153,11 @@ def transfer_site(path: tuple) -> tuple:
     return ("transfer", path)
 
 
+def uneliminable_site(path: tuple) -> tuple:
+    """An `eliminate` at `path` of none (no values)."""
+    return ("uneliminable", path)
+
+
 def unmovable_site(path: tuple) -> tuple:
     """A `move` at `path` of none (no values)."""
     return ("unmovable", path)
@@ -166,6 +177,19 @@ def race_number_site(path: tuple, field: str) -> tuple:
     """The race at `path` whose `field` for a racer is not a number of 0 or more (raised
     with it)."""
     return ("race_number", path, field)
+
+
+def reporter_site(path: tuple) -> tuple:
+    """The race at `path` whose `counts_per` gives a racer no reporter (raised with it:
+    none)."""
+    return ("reporter", path)
+
+
+def input_site(path: tuple) -> tuple:
+    """The step at `path` that takes a scripted entry it refuses (a decisions file's, a log's,
+    a position's: raised with the interpreter's located error, interpreter/engine/
+    script_errors.py)."""
+    return ("input", path)
 
 
 def count_site(path: tuple) -> tuple:
@@ -191,12 +215,18 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return no_legal_option(site[1], names[values[0]], site[2])
     if site[0] == "passes":
         return past_passes(*values, *site[1:])
+    if site[0] == "uneliminable":
+        return not_eliminable(show(None), site[1])
     if site[0] == "unmovable":
         return not_movable(show(None), (*site[1], "move"))
     if site[0] == "moved_twice":
         return moved_twice(values[0], (*site[1], "move"))
     if site[0] == "racer":
         return not_a_racer(values[0], site[1])
+    if site[0] == "input":
+        return values[0]
+    if site[0] == "reporter":
+        return not_a_reporter(values[0], site[1])
     if site[0] == "race_number":
         return bad_race_number(site[2], values[0], site[1])
     if site[0] == "count":
@@ -264,11 +294,12 @@ class StopWriter:
             return None
         return self.const(expr_site(self.expr_path, pos, message, code), "SE")
 
-    def limit_site(self, pos: tuple | None) -> str:
-        """The last argument of a checked `+`, `-` or `*` at `pos` (`, SITE`): a whole number
-        it makes past the language's limit stops the game there, as does a value it does not
-        take (none: interpreter/compile/base.py `refused`, the site's words left to the
-        values); "" where not located."""
+    def site_arg(self, pos: tuple | None) -> str:
+        """The last argument of a helper (`, SITE`) that stops the game at the node at `pos`
+        in its own words: a checked `+`, `-` or `*` making a whole number past the language's
+        limit, or given a value it does not take (none: interpreter/compile/base.py
+        `refused`, the site's words left to the values); a text past the longest
+        (`_within`); "" where not located."""
         site = self.site(pos)
         return "" if site is None else f", {site}"
 
@@ -331,17 +362,61 @@ class StopWriter:
             return ""
         return f", {self.const(expr_site((*self.step_path, *keys), None, None), 'SE')}"
 
+    def someone(self, x: Any, pos: tuple | None, said: str) -> Any:
+        """`x` (an `Ex`: a player, team or die that may be none), where the expression is
+        located: none stops the game at the node at `pos`, in the words `said` (`_some`);
+        elsewhere as it is (the fast version meets none as Python's own error)."""
+        site = None if x.safe else self.site(pos, said)
+        return x if site is None else replace(x, src=f"_some({x.src}, {site})", safe=True)
+
+    def target_at(self, text: str, read: bool) -> tuple | None:
+        """The data path of a `set` (an `add`, `read`) step's target `text`, where the
+        interpreter locates its errors (steps._setter), None where not known."""
+        return None if self.step_path is None else (*self.step_path, "add" if read else "set",
+                                                    text)
+
+    def target_owner(self, node: n.Field, ctx: _Ctx, read: bool, at: tuple | None) -> Ex:
+        """Whose field `node` (`p.f`, `tm.f`) a target writes, located at the target `at`: a
+        player or team that is none stops the game where located, as steps._setter stops:
+        an `add` (`read`) reads the field first (none has no fields), a `set` writes it
+        (put_field: a field of none cannot be set)."""
+        with self.located(at):
+            obj = self.expr(node.obj, ctx.scope)
+            site = None
+            if obj.kind in ("player", "team", "dref") and not obj.safe:
+                site = self.site(node.name_pos, no_field(None, node.name)) if read else \
+                    self.target_site(at, cannot_set(None, node.name))
+        if site is not None:
+            obj = replace(obj, src=f"_some({obj.src}, {site})", safe=True)
+        return obj
+
+    def target_site(self, path: tuple | None, said: str) -> str | None:
+        """The constant of a site for a rule error met writing a `set` or `add` target at
+        `path`, worded `said`, with no offsets (as steps._setter locates it), where the version
+        locates it; else None."""
+        if path is None or not (self.logged or self.wide):
+            return None
+        return self.const(expr_site(path, None, said), "SE")
+
+    def input_at(self) -> str:
+        """The constant of the site of a scripted entry the step being written refuses
+        (`input_site`), "None" where the step's place is not known."""
+        return "None" if self.step_path is None else self.const(input_site(self.step_path),
+                                                               "SE")
+
     def over(self, pos: tuple | None) -> str:
         """The call that stops the game where the work meter passes the step budget, counting
-        at the node at `pos`: located there (`_over_at`), or where that is not known, a stop
-        the interpreter locates (`_over`)."""
+        at the node at `pos`: located there (`_over_at`), or where that is not known (the
+        fast version), a stop without a place (`_over`): its checked version then plays the
+        seed to the located stop."""
         site = self.site(pos, items_past_steps(self.max_steps), "budget-exceeded")
         return "_over()" if site is None else f"_over_at({site})"
 
     def stop_at(self, site_of: Callable[[tuple], tuple], *values: str) -> str:
         """The statement that stops the game at the site `site_of` makes of the data path of
-        the step being written; where that path is not known, a stop the interpreter
-        locates (by replaying the seed)."""
+        the step being written; where that path is not known, a stop without a place (a
+        fault of the generator, should the checked version meet one: every step it writes
+        has its path)."""
         if self.step_path is None:
             return "raise _Stop()"
         return raise_at(self.const, site_of(self.step_path), *values)

@@ -16,10 +16,12 @@ first member (none for a team without members); every player has a team. Team st
 initialised once per team. A zone owned by a team (Game._build_components: one per team, no
 capacity) is `ZT_name[team]` (interpreter/compile/zones.py). A team's list state is a Python
 list per team: read at an index as dsl/compiler._index (a whole number from 0 to the length less
-one, else the interpreter's error: an exception here, the seed goes back), set at an index as
-steps._setter's `container[k] = v` (Python's meaning, negative keys too), added to at an index
-after that read. Anything else about teams (checks for each team, lists of a kind not known,
-indexes that are not whole numbers) raises `Unsupported`, so the interpreter keeps those.
+one, else the interpreter's error, located where the expression is), set at an index as
+steps._setter's `container[k] = v` (Python's meaning, negative keys too; a key past the ends
+stops the game at the target), added to at an index after that read. Anything else about
+teams (checks for each team, lists of a kind not known, indexes that are not whole numbers)
+raises `Unsupported`, so the generator refuses the ruleset, said by `meeple validate
+--compile`.
 """
 
 from __future__ import annotations
@@ -116,37 +118,26 @@ class TeamWriter:
             return None
         return self._team_field(obj, node.name)
 
-    def _team_index(self, node: n.Index, scope: dict) -> Ex | None:
-        """`tm.<list state>[k]` read, as dsl/compiler._index: a whole number from 0 to the
-        length less one, else the interpreter's error (here an exception: the seed goes back;
-        a negative key, which Python would take from the end, is made None to raise)."""
-        lst = self._team_list(node.obj, scope)
-        if lst is None:
-            return None
-        key = self.expr(node.key, scope)
-        if key.kind != "int":
-            raise Unsupported("an index that is not a whole number")
-        if type(key.const) is int and key.const >= 0:
-            k = key.src
-        else:
-            t = self.temp("k")
-            k = f"({t} if ({t} := {key.src}) >= 0 else None)"
-        return Ex(f"{lst.src}[{k}]", lst.kind[len("list:"):])
-
-    def _team_index_target(self, node: n.Index, ctx_scope: dict,
-                           read: bool) -> tuple[ItemSet, str, str]:
+    def _team_index_target(self, node: n.Index, ctx_scope: dict, read: bool,
+                           at: tuple | None) -> tuple[ItemSet, str, str]:
         """`tm.<list state>[k]` as a `set`/`add` target (steps._setter's write_index:
         `container[k] = v`, Python's meaning, negative keys included), written as a new list
         with the item changed (base.ItemSet). `add` reads it first (dsl/compiler._index: a
-        negative key is the interpreter's error, raised here too)."""
-        lst = self._team_list(node.obj, ctx_scope)
-        if lst is None:
-            raise Unsupported("target")
-        key = self.expr(node.key, ctx_scope)
-        if key.kind != "int":
-            raise Unsupported("an index that is not a whole number")
-        got = self._team_index(node, ctx_scope).src if read else ""
-        return ItemSet(lst.src, key.src, got), lst.kind[len("list:"):], node.obj.name
+        negative key is the interpreter's error, raised here too). Located at the target `at`
+        (an `add`'s read, a key the write cannot set: `set_in`'s site), where the version
+        locates it."""
+        with self.located(at):
+            if self._team_list(node.obj, ctx_scope) is None:
+                raise Unsupported("target")
+            # The list and the item read as an expression reads them (kinds.py: a team that
+            # is none, a key past the ends stop the game where located).
+            lst = self.expr(node.obj, ctx_scope)
+            key = self.expr(node.key, ctx_scope)
+            if key.kind != "int" or not lst.kind.startswith("list:"):
+                raise Unsupported("an index that is not a whole number")
+            got = self.expr(node, ctx_scope).src if read else ""
+        return ItemSet(lst.src, key.src, got, self.target_site(at, None)), \
+            lst.kind[len("list:"):], node.obj.name
 
     def _team_state_init(self, d: int) -> None:
         """Team state, once per team, each initial value read with `team` bound to it."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
-from dsl.compiler import UNCHARGED_ITEMS
+from dsl.compiler import UNCHARGED_ITEMS, no_field
 from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, stored
 from interpreter.compile.stops import count_site, twice_moved_site, unmovable_site
 
@@ -139,8 +139,9 @@ class ZoneWriter:
             return Ex(f"ZT_{f}[{obj.src}]", "zone", obj.safe, zone=f)
         return None
 
-    def _die_field(self, obj: Ex, f: str) -> Ex:
-        """A field of a die known at run time: its face, kind, sides or an attribute."""
+    def _die_field(self, obj: Ex, f: str, pos: tuple | None = None) -> Ex:
+        """A field of a die known at run time: its face, kind, sides or an attribute (`pos`:
+        the field's place, where a die without that attribute stops the game)."""
         x = obj.src
         if f == "face":
             return Ex(f"F[{x}]", self.face_kind)  # none before its first roll
@@ -165,8 +166,12 @@ class ZoneWriter:
         if len(has) == len(self.die_attrs):
             table = self.const(tuple(a[f] for a in self.die_attrs), "AT")
             return Ex(f"{table}[{x}]", kind, obj.safe)
-        # Dice without it: the lookup fails (the interpreter's error) and the seed goes back.
+        # Dice without it: the lookup fails, the interpreter's error (located where the
+        # expression is; elsewhere the checked version plays the seed again).
         table = self.const({i: a[f] for i, a in enumerate(self.die_attrs) if f in a}, "AT")
+        site = self.site(pos, no_field(None, f, "a die"))
+        if site is not None:
+            return Ex(f"_looked({table}, {x}, {site}, None)", kind)
         return Ex(f"{table}[{x}]", kind)
 
     def _as_list(self, e: Ex) -> Ex:
@@ -438,11 +443,14 @@ class ZoneWriter:
         else:
             e(d + 1, f"F[{i}] = {value}")
 
-    def _face_target(self, node: n.Field, ctx: _Ctx) -> tuple[str, str, str] | None:
-        """`die.face` as a set/add target: (python target, kind, name written), or None."""
+    def _face_target(self, node: n.Field, ctx: _Ctx, read: bool,
+                     at: tuple | None) -> tuple[str, str, str] | None:
+        """`die.face` as a set/add target (`read`: an add's, which reads it first) at `at`:
+        (python target, kind, name written), or None. A die that is none stops the game
+        where located (effects.py `target_owner`)."""
         if not self.dyn or node.name != "face":
             return None
-        obj = self.expr(node.obj, ctx.scope)
+        obj = self.target_owner(node, ctx, read, at)
         if obj.kind != "dref":
             return None
         return f"F[{obj.src}]", self.face_kind, "face"

@@ -16,6 +16,14 @@ from dsl.builtins import EvalError
 from dsl.compiler import Env, metered
 from interpreter.engine.compile_expr import cond
 from interpreter.engine.decisions import Option, Request, answer_key
+from interpreter.engine.script_errors import (
+    illegal_answer,
+    legal_keys,
+    legal_range,
+    not_a_raiser,
+    not_raisable,
+    unexpected_decision,
+)
 from interpreter.engine.signals import RuleError, no_legal_option
 from interpreter.engine.values import plain
 
@@ -141,16 +149,13 @@ class GameAsking:
         answer = entry
         if isinstance(entry, dict):
             if entry.get("id") not in (None, req.id):
-                raise RuleError("bad-input", f"the decision script expected '{entry.get('id')}' "
-                                f"but the game asks '{req.id}' of {req.player.name}", req.path)
+                raise unexpected_decision(entry.get("id"), req.id, req.player.name, req.path)
             answer = entry.get("choice")
         chosen = req.match(answer)
         if chosen is None:
-            legal = (f"{req.low}..{req.high}" if req.numeric
-                     else ", ".join(str(o.key) for o in req.options))
-            raise RuleError("bad-input", f"the decision script answers {answer!r} to "
-                            f"'{req.id}' ({req.player.name}), which is not legal now; legal: "
-                            f"{legal}", req.path)
+            legal = (legal_range(req.low, req.high) if req.numeric
+                     else legal_keys(o.key for o in req.options))
+            raise illegal_answer(answer, req.id, req.player.name, legal, req.path)
         return chosen
 
     # -- events people raise ----------------------------------------------------------------------
@@ -180,12 +185,9 @@ class GameAsking:
         events = [n for n, spec in (self.program.data.get("events") or {}).items()
                   if spec.get("raised_by", "rules") != "rules"]
         if name not in events:
-            raise RuleError("bad-input", f"the decision script raises '{name}', which people "
-                            "cannot raise; " + (f"events they can: {', '.join(events)}" if events
-                                                else "this game has no such event"), path)
+            raise not_raisable(name, events, path)
         if by is not None and by != "table" and by not in {p.name for p in self.players}:
-            raise RuleError("bad-input", f"the decision script has '{name}' raised by '{by}', "
-                            "who does not play this game", path)
+            raise not_a_raiser(name, by, path)
         if "at" in entry and self.clock.real:  # a replay of live play: the same moment
             self.clock.set(entry["at"])
         self.raise_event(name, by, at_roll=bool(entry.get("at_roll")))

@@ -23,7 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.compiler import Env
-from interpreter.engine.signals import RuleError
+from interpreter.engine.script_errors import (
+    counts_not_a_map,
+    counts_of_unknown_kinds,
+    counts_undeclared,
+    impossible_counts,
+    unknown_reporter,
+)
+from interpreter.engine.signals import not_a_reporter
 from interpreter.engine.values import Team
 from interpreter.engine.words import readable
 
@@ -58,8 +65,7 @@ def reporters(spec, env, racers: list) -> list[Reporter]:
         key = spec.counts_per(Env({"racer": r.who}, env))
         name = getattr(key, "name", None)
         if not isinstance(name, str):
-            raise RuleError("runtime-error", f"a race's counts_per must give a player or a "
-                            f"team, not {key!r}", spec.path + ("counts_per",))
+            raise not_a_reporter(key, spec.path)
         if id(key) not in out:
             out[id(key)] = (key, Reporter(name, _shown(key), []))
         out[id(key)][1].racers.append(r)
@@ -198,30 +204,23 @@ def scripted(spec, env, racers: list, pool: list, entry: dict) -> dict[str, dict
     counts as they are logged: every reporter with every kind."""
     counts = entry.get("counts")
     if spec.counts is None:
-        raise RuleError("bad-input", f"the script gives counts for race '{spec.id}', which "
-                        "declares no `counts`", spec.path)
+        raise counts_undeclared(spec.id, spec.path)
     if not isinstance(counts, dict):
-        raise RuleError("bad-input", f"the script's counts for race '{spec.id}' must map "
-                        "reporters to counts", spec.path)
+        raise counts_not_a_map(spec.id, spec.path)
     reps = reporters(spec, env, racers)
     names = [rep.name for rep in reps]
     kinds = [k.name for k in spec.counts]
     for name, per in counts.items():
         if name not in names:
-            raise RuleError("bad-input", f"the script's counts name '{name}', who does not "
-                            f"report in race '{spec.id}' (reporters: {', '.join(names)})",
-                            spec.path)
+            raise unknown_reporter(name, spec.id, names, spec.path)
         if not isinstance(per, dict) or any(k not in kinds for k in per):
-            raise RuleError("bad-input", f"the script's counts for {name} in race "
-                            f"'{spec.id}' must map kinds ({', '.join(kinds)}) to numbers",
-                            spec.path)
+            raise counts_of_unknown_kinds(name, spec.id, kinds, spec.path)
     taken: set[int] = set()
     for rep in reps:
         rep.counts = {k: (counts.get(rep.name) or {}).get(k, 0) for k in kinds}
         chosen, why = take(spec, env, rep, rep.counts, pool, taken)
         if chosen is None:
-            raise RuleError("bad-input", f"the script's counts in race '{spec.id}' are not "
-                            f"possible: {why}", spec.path)
+            raise impossible_counts(spec.id, why, spec.path)
         give(rep, chosen, taken)
     return {rep.name: rep.counts for rep in reps}
 

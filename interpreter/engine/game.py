@@ -30,6 +30,7 @@ from interpreter.engine.clock import ModelledClock
 from interpreter.engine.decisions import Controller
 from interpreter.engine.program import Program
 from interpreter.engine.results import GameResults, Result
+from interpreter.engine.script_errors import no_turn_here
 from interpreter.engine.signals import (
     Break,
     EndGame,
@@ -220,8 +221,7 @@ class Game(GameBuilding, GameAsking, GameResults):
                      for t in seen]
         if resume is not None:  # the players before it in this round have had their turn
             if resume not in order:
-                raise RuleError("bad-input", f"the position gives the turn to {resume.name}, "
-                                f"who has no turn in phase '{ph.name}'", ())
+                raise no_turn_here(resume.name, ph.name)
             order = order[order.index(resume):]
         stop = False
         for p in order:

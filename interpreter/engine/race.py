@@ -43,7 +43,15 @@ from interpreter.engine import counted
 from interpreter.engine.chance import raise_request, raised_later
 from interpreter.engine.counted import CountKind
 from interpreter.engine.decisions import Request, option_for_value
-from interpreter.engine.signals import RuleError, Undo, bad_race_number, not_a_racer
+from interpreter.engine.script_errors import (
+    beyond_capacity,
+    claimed_before,
+    impossible_claims,
+    named_twice,
+    no_such_item,
+    other_race,
+)
+from interpreter.engine.signals import Undo, bad_race_number, not_a_racer
 from interpreter.engine.values import Card, Die, Player, Team, Zone, ref, show
 from interpreter.engine.words import items_words, label, lower_first, readable
 
@@ -174,8 +182,7 @@ def _scripted(g, spec: RaceSpec, env, racers: list[Racer],
         return None, 0, None
     g.forced.popleft()
     if entry["race"] != spec.id:
-        raise RuleError("bad-input", f"the script has the race '{entry['race']}' where the game "
-                        f"runs the race '{spec.id}'", spec.path)
+        raise other_race(entry["race"], spec.id, spec.path)
     if "counts" in entry:
         return float(entry.get("seconds", 0.0)), 0, counted.scripted(spec, env, racers, pool,
                                                                      entry)
@@ -184,8 +191,7 @@ def _scripted(g, spec: RaceSpec, env, racers: list[Racer],
         refs = claims.get(_name(r.who), [])
         items, why = _check(refs, pool, racers, r)
         if items is None:
-            raise RuleError("bad-input", f"the script's claims for {_name(r.who)} in race "
-                            f"'{spec.id}' are not possible: {why}", spec.path)
+            raise impossible_claims(_name(r.who), spec.id, why, spec.path)
         r.claims = items
         r.reported = True
         r.missed = list((entry.get("missed") or {}).get(_name(r.who), []))
@@ -208,16 +214,16 @@ def _check(refs: list, pool: list, racers: list[Racer], racer: Racer,
         elif t in by_ref:
             item = by_ref[t]
         if item is None:
-            return None, f"there is no item '{t}' to claim"
+            return None, no_such_item(t)
         if any(x is item for x in out):
-            return None, f"'{t}' is named twice"
+            return None, named_twice(t)
         other = next((r for r in racers if r is not racer and any(x is item for x in r.claims)),
                      None)
         if other is not None:
-            return None, f"{ref(item)} was already claimed by {_name(other.who)}"
+            return None, claimed_before(str(ref(item)), _name(other.who))
         out.append(item)
     if racer.capacity is not None and len(out) > racer.capacity:
-        return None, f"{_name(racer.who)} can hold at most {racer.capacity}"
+        return None, beyond_capacity(_name(racer.who), racer.capacity)
     return out, None
 
 

@@ -107,6 +107,18 @@ def bad_race_number(field: str, value: Any, path: tuple) -> RuleError:
                      f"not {value!r}", (*path, field))
 
 
+def not_a_reporter(key: Any, path: tuple) -> RuleError:
+    """A race at `path` whose `counts_per` gives `key` for a racer, not a player or team."""
+    return RuleError("runtime-error", f"a race's counts_per must give a player or a team, "
+                     f"not {key!r}", (*path, "counts_per"))
+
+
+def not_eliminable(shown: str, path: tuple) -> RuleError:
+    """An `eliminate` step at `path` of something (as values.show shows it) not a player."""
+    return RuleError("runtime-error", f"only a player can be eliminated, not {shown}",
+                     (*path, "eliminate"))
+
+
 def not_movable(shown: str, path: tuple) -> RuleError:
     """A `move` at `path` of something (as values.show shows it) not a die or card."""
     return RuleError("runtime-error", f"only dice and cards can be moved, not {shown}", path,

@@ -32,6 +32,7 @@ from interpreter.engine.signals import (
     bad_transfer,
     cannot_add,
     moved_twice,
+    not_eliminable,
     not_movable,
     past_passes,
 )
@@ -42,7 +43,17 @@ from interpreter.engine.step_runtime import (
     record_roll,
     step_name,
 )
-from interpreter.engine.values import CONTAINERS, Card, Die, Player, Zone, copied, show, told
+from interpreter.engine.values import (
+    CONTAINERS,
+    Card,
+    Die,
+    Player,
+    Zone,
+    copied,
+    show,
+    told,
+    unset_item,
+)
 from interpreter.engine.words import revealed
 
 Step = Callable[[Any, Any], None]
@@ -128,8 +139,7 @@ class StepCompiler(DecisionSteps):
                     else:
                         raise TypeError
                 except (TypeError, IndexError):
-                    raise RuleError("runtime-error", f"cannot set item {show(k)} of "
-                                    f"{show(container)}", path) from None
+                    raise RuleError("runtime-error", unset_item(k, container), path) from None
             return read, write_index
         raise RuleError("runtime-error", f"'{text}' cannot be set", path)  # the checker refuses
 
@@ -236,6 +246,8 @@ class StepCompiler(DecisionSteps):
 
         def eliminate(g, env):
             p = who(env)
+            if not isinstance(p, Player):
+                raise not_eliminable(show(p), path)
             if not p.eliminated:
                 p.eliminated = True
                 if because is not None and g.logging:  # the log says why, for replays too

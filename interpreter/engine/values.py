@@ -312,6 +312,12 @@ CONTAINERS = (list, dict)  # the values that are copied when stored (value seman
 MAX_COPY_DEPTH = 200  # lists in lists this deep are refused rather than copied
 
 
+
+def unset_item(k: Any, container: Any) -> str:
+    """The words of a `set` of an item of `container` at `k` it cannot set (a key past a
+    list's ends; the generated code's too)."""
+    return f"cannot set item {show(k)} of {show(container)}"
+
 def copied(value: Any, path: tuple = (), depth: int = 0) -> Any:
     """`value` as a new value: lists and maps copied all the way down, so that storing it
     (set, let, a procedure's parameter) never shares it with where it came from. Players,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dsl.compiler import Env, metered
-from interpreter.compile.played import MustStop, Specialized
+from interpreter.compile.played import Specialized
 from interpreter.compile.refusals import specialized_or_refusal
 from interpreter.engine.program import Program
 from interpreter.engine.setup import load, new_game
@@ -92,9 +92,6 @@ class GameRecord(NamedTuple):
     lead_changes: int | None  # None: scores were not numbers throughout
     first: int | None       # the seat that took the game's first turn
     error: tuple | None     # (code, message, path, pos, hint) when the rules could not go on
-    # Handed back: the rules stopped the generated code (a rule error, a budget) and the
-    # reference interpreter played the game again for its located error and exact counts.
-    replayed: bool = False
     # Played by the generated code's checked version: its numbers passed ±SAFE_INT
     # (interpreter/compile/numbers.py), where each +, - and * is tested, more slowly.
     checked: bool = False
@@ -233,9 +230,10 @@ def game_player(program: Program, setup: Setup) -> Callable[[str, int], tuple[Ga
     `RawCounts`, or (fired, chosen, unruled) dicts where the interpreter played it. The
     specialized function plays it when the setup has one (it gives the interpreter's results
     on the same seed; its checked version where the numbers pass ±SAFE_INT: the record says
-    `checked`; a budget or rule error it locates itself is the record's error, as the
-    interpreter's); otherwise, or when the rules stop it elsewhere, the interpreter (the
-    record says `replayed` then); the report counts both."""
+    `checked`, which the report counts; a budget or rule error it locates itself is the
+    record's error, as the interpreter's; a fault of the code generator, a game that could
+    not be played, with its seed, never played by anything else instead); otherwise (a
+    ruleset the generator does not take, said before the games) the interpreter."""
     special = specialized_for(program, setup)
     if special is None:
         return lambda seed, index: _interpreted(program, setup, seed, index)
@@ -246,20 +244,15 @@ def game_player(program: Program, setup: Setup) -> Callable[[str, int], tuple[Ga
         err = None
         try:
             raw = try_raw(seed, True)
-            if raw[-2] is not None:  # a rule error the generated code locates: no replay
+            if raw[-2] is not None:  # a rule error the generated code locates
                 err = error_of(raw)
-        except MustStop as stop:  # the interpreter's game must stop with an error (below)
-            record, counters = _interpreted(program, setup, seed, index)
-            if record.error is None:  # no rule error: the generator's own fault
-                return _faulty(index, special.players, "generated code", stop.fault), ({}, {}, {})
-            return record._replace(replayed=True), counters
         except Exception as e:  # a fault of the code generator, not of the rules
             return _faulty(index, special.players, "generated code", e), ({}, {}, {})
         # Read straight from the generated code's tuple: no `Result`.
         winners, placed = ranks(raw)
         return GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2], raw[4],
                           raw[3], float(raw[5]), raw[14] if err is None else None, raw[13],
-                          None if err is None else _error(err), False,
+                          None if err is None else _error(err),
                           special.checked != before), RawCounts(special, raw)
     return play
 
@@ -301,8 +294,8 @@ def _faulty(index: int, players: int, who: str, e: Exception) -> GameRecord:
     """A game that `who` (the interpreter, the generated code) failed to play. One faulty
     game must not lose a long run, nor end it in a traceback: it is counted like a game the
     rules could not finish, with its seed to play it again."""
-    error = ("runtime-error", f"the {who} failed: {type(e).__name__}: {e}", (), None,
-             "please report this, with the seed of the game")
+    error = ("internal-error", f"the {who} failed: {type(e).__name__}: {e}", (), None,
+             "a bug in meeple, not in the ruleset: please report it, with the seed of the game")
     return GameRecord(index, (None,) * players, (), (0,) * players, 0, 0, 0, 0, 0.0, None,
                       None, error)
 

@@ -121,7 +121,6 @@ def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed
                     for (p, d), k in sorted(tally.unruled.items())],
         "errors": _errors(info, records, seed),
         "engine": "generated" if info.not_generated is None else "interpreter",
-        "replayed": _replayed(records, seed),
         "checked": _checked(records, seed),
     }
     if info.not_generated is not None:
@@ -196,18 +195,6 @@ def _errors(info: SetupInfo, records: Sequence[GameRecord], seed: Any) -> dict:
         first = bad[0]
         out["first"] = {"game": first.index, "seed": game_seed(seed, first.index),
                         **located_error(info, first).to_json()}
-    return out
-
-
-def _replayed(records: Sequence[GameRecord], seed: Any) -> dict:
-    """The games the generated code handed back to the reference interpreter: how many, how
-    many of them stopped with a rule error (the interpreter plays those for the located error
-    and exact counts), and the first, to watch again."""
-    back = [r for r in records if r.replayed]
-    out: dict[str, Any] = {"games": len(back),
-                           "stopped": sum(1 for r in back if r.error is not None)}
-    if back:
-        out["first"] = {"game": back[0].index, "seed": game_seed(seed, back[0].index)}
     return out
 
 
@@ -395,11 +382,6 @@ def text_report(stats: dict) -> list[str]:
                 rows.append([f"{did} = {key}", num(a["per_game"]), pct(a["share"]),
                              pct(a["games_with"]), f"{a['total']:,}"])
         lines += table(["decision = answer", "taken per game", "share", "in games", "total"], rows)
-    back = stats["replayed"]
-    if back["games"]:
-        lines.append(f"note: {back['games']:,} game(s) stopped with a rule error, which the "
-                     f"reference interpreter played again for its located message and exact "
-                     f"counts; the first is seed {back['first']['seed']}")
     wide = stats.get("checked") or {"games": 0}
     if wide["games"]:
         lines.append(f"note: {wide['games']:,} game(s) went past ±{SAFE_INT:,}, where the "
