@@ -204,6 +204,12 @@ CASES = {
     "options given by a list, none in it": (
         NO_OPTION.replace("die.face < 6", "die.face < 7"), "",
         "decision 'whom' has no legal option for ", ("flow", "phases", "play", "do", 3)),
+    # A policy's `best` rule reached at a number choice (past 20 points).
+    "a policy's best at a number choice": (
+        NO_OPTION.replace("die.face < 6", "die.face < 7").replace(
+            "        - choose: whom", "        - choose: weigh\n          min: 0\n          max: 9\n"
+            "        - choose: whom"), "", "`best` cannot weigh a number choice",
+        ("policies", "steady", "decide", "weigh")),
 }
 
 CODES = {  # the error code of each case that is not a budget's
@@ -212,6 +218,7 @@ CODES = {  # the error code of each case that is not a budget's
     "a procedure's break outside any loop": "runtime-error",
     "a player asked twice in one decision": "runtime-error",
     "a decision by nobody": "runtime-error",
+    "a policy's best at a number choice": "runtime-error",
 }
 
 
@@ -219,7 +226,9 @@ def _ruleset(tmp_path, case: str) -> str:
     flow, most, _, _ = CASES[case]
     decides = (HOLD if "choose: hold" in flow else "") + (
         "      act: [{choose: look}]\n" if "actions: act" in flow else "") + (
-        "      whom: [{best: \"option.score\"}]\n" if "choose: whom" in flow else "")
+        "      whom: [{best: \"option.score\"}]\n" if "choose: whom" in flow else "") + (
+        "      weigh: [{when: \"current.score > 20\", best: \"1\"}]\n"
+        if "choose: weigh" in flow else "")
     head = HEAD.replace("triggers:\n", "events:\n  ping: {}\ntriggers:\n" + ECHO) \
         if ECHO in flow else HEAD
     flow = flow.replace(ECHO, "")

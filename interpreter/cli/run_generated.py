@@ -15,7 +15,7 @@ its range (±SAFE_INT), it raises `HandBack` with what it takes to go on from th
 so far: the caller replays them, checked record by record and not narrated again, on the
 code's checked version (interpreter/compile/numbers.py), and plays on there. A chance source
 that fails (a dice file run out, the table's input ended) stops the game as the interpreter's.
-A fault of the code generator raises `GeneratorFault` (`FAULT_SAID` words it): the game stops,
+A fault of the code generator raises `GeneratorFault` (`fault_said` words it): the game stops,
 said so, and nothing else plays it on.
 """
 

@@ -139,12 +139,13 @@ class CheckWriter:
             self.emit(d, f"if {w} is None:")
             self.emit(d + 1, self.stop_at(uneliminable_site))
             who = Ex(w, "player", True)
-        if self.logged:  # as steps._eliminate: logged the first time, with its reason
+        if self.logged and not who.src.isidentifier():  # read once: tested, then logged
             w = self.temp("w")
             self.emit(d, f"{w} = {who.src}")
             who = Ex(w, "player", True)
-            self.emit(d, f"if not E[{w}]:")
-            self.emit(d + 1, f"E[{w}] = True")  # before the reason, which may read it
+        if self.logged:  # as steps._eliminate: logged the first time, with its reason
+            self.emit(d, f"if not E[{who.src}]:")
+            self.emit(d + 1, f"E[{who.src}] = True")  # before the reason, which may read it
             because = (("because", self.text_of(spec["because"], ctx.scope, "because")),) \
                 if "because" in spec else ()
             self.rec(d + 1, "eliminated", ("player", self.who_src(who)), *because)

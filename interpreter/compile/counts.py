@@ -61,7 +61,7 @@ def take_back(faces: list, claims: list, rep: tuple, seen: list, taken: set) -> 
 
 
 def counts_script(queue: Any, rid: str, reps: list, kinds: tuple, take: Any, faces: list,
-                  claims: list, site: tuple | None = None) -> tuple[float, dict]:
+                  claims: list, site: tuple | None) -> tuple[float, dict]:
     """A race's scripted counts at the queue's head, as counted.scripted takes them: the
     counts checked (reporters and kinds this race has; possible together: else the
     interpreter's bad-input error, at `site`, the race's step), given in reporter order;

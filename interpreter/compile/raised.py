@@ -35,7 +35,7 @@ from interpreter.compile.scripted import refused
 from interpreter.engine.script_errors import not_a_raiser, not_raisable
 
 
-def raise_entry(queue: Any, events: tuple, names: tuple, site: tuple | None = None
+def raise_entry(queue: Any, events: tuple, names: tuple, site: tuple | None
                 ) -> tuple[str, Any, bool]:
     """The event a scripted entry raises (left in the queue), as GameAsking.raise_scripted
     checks it: one people may raise, by a player of this game or the table (else the

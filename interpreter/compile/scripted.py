@@ -71,8 +71,8 @@ def _names(answer: Any, key: Any) -> bool:
     return answer == key or (isinstance(answer, str) and answer == str(key))
 
 
-def forced_pick(queue: Any, did: str, legal: Any, keys: tuple, site: tuple | None = None,
-                who: str = "") -> int:
+def forced_pick(queue: Any, did: str, legal: Any, keys: tuple, site: tuple | None,
+                who: str) -> int:
     """A scripted answer among named options: the index of the legal one it names (else the
     interpreter's bad-input error at `site`, the decision's step, asked of `who`)."""
     answer = _forced_answer(queue, did, site, who)
@@ -83,8 +83,8 @@ def forced_pick(queue: Any, did: str, legal: Any, keys: tuple, site: tuple | Non
         answer, did, who, legal_keys(keys[i] for i in legal), path))
 
 
-def forced_value(queue: Any, did: str, legal: list, keys: Any, site: tuple | None = None,
-                 who: str = "") -> Any:
+def forced_value(queue: Any, did: str, legal: list, keys: Any, site: tuple | None,
+                 who: str) -> Any:
     """A scripted answer among options given by values (`keys`: each value's key by the
     value, or None where the value is its own key)."""
     answer = _forced_answer(queue, did, site, who)
@@ -95,8 +95,8 @@ def forced_value(queue: Any, did: str, legal: list, keys: Any, site: tuple | Non
         answer, did, who, legal_keys(keys[v] if keys is not None else v for v in legal), path))
 
 
-def forced_number(queue: Any, did: str, low: Any, high: Any, site: tuple | None = None,
-                  who: str = "") -> Any:
+def forced_number(queue: Any, did: str, low: Any, high: Any, site: tuple | None,
+                  who: str) -> Any:
     """A scripted number within the bounds (a text of digits read as a number)."""
     answer = _forced_answer(queue, did, site, who)
     if isinstance(answer, str) and answer.strip().lstrip("-").isdigit():
@@ -108,9 +108,23 @@ def forced_number(queue: Any, did: str, low: Any, high: Any, site: tuple | None 
                                                      path))
 
 
+def _unclaimable(token: str, x: Any, got: list, out: list, ids: tuple,
+                 racers: list[str]) -> str | None:
+    """Why race._check refuses the claim `token` (the item `x`, None where the pool has none
+    by that name) after the racer's own `got` and the earlier racers' claims `out` (the
+    racers' names: `racers`), or None."""
+    if x is None:
+        return no_such_item(token)
+    if x in got:
+        return named_twice(token)
+    for j, claimed in enumerate(out):
+        if x in claimed:
+            return claimed_before(ids[x], racers[j])
+    return None
+
+
 def race_script(queue: Any, rid: str, racers: list, pool: list, caps: list, names: tuple,
-                ids: tuple, uniform: Any, site: tuple | None = None
-                ) -> tuple[list, float, int, dict]:
+                ids: tuple, uniform: Any, site: tuple | None) -> tuple[list, float, int, dict]:
     """A race's scripted entry at the queue's head (a decisions file's, a log's), as
     race._scripted takes it: each racer's claims as item numbers, checked as race._check
     checks them (an item not in the pool, named twice, claimed by an earlier racer, or more
@@ -132,10 +146,7 @@ def race_script(queue: Any, rid: str, racers: list, pool: list, caps: list, name
         for token in claims.get(names[r], []):
             t = str(token).strip()
             x = by_ref.get(t)
-            earlier = None if x is None else next((j for j, c in enumerate(out) if x in c),
-                                                  None)
-            why = no_such_item(t) if x is None else named_twice(t) if x in got else \
-                claimed_before(ids[x], names[racers[earlier]]) if earlier is not None else None
+            why = _unclaimable(t, x, got, out, ids, [names[q] for q in racers])
             if why is not None:
                 break
             got.append(x)

@@ -246,6 +246,12 @@ _BUILT = {"steps": past_steps, "turns": past_turns, "checks": checks_hold,
           "calls": calls_too_deep, "triggers": triggers_too_deep}
 
 
+def _some_at(x: Ex, site: str | None) -> Ex:
+    """`x`, a player, team or die that may be none, read through `_some` where `site` is
+    given (none stops the game there), so never none after it."""
+    return x if site is None else replace(x, src=f"_some({x.src}, {site})", safe=True)
+
+
 def raise_at(const: Callable[[Any, str], str], site: tuple, *values: str) -> str:
     """The statement that stops the game at `site`, raising the values (their sources)
     `stop_error` reads; `const` is the writer's, which makes the site a constant."""
@@ -366,8 +372,7 @@ class StopWriter:
         """`x` (an `Ex`: a player, team or die that may be none), where the expression is
         located: none stops the game at the node at `pos`, in the words `said` (`_some`);
         elsewhere as it is (the fast version meets none as Python's own error)."""
-        site = None if x.safe else self.site(pos, said)
-        return x if site is None else replace(x, src=f"_some({x.src}, {site})", safe=True)
+        return _some_at(x, None if x.safe else self.site(pos, said))
 
     def target_at(self, text: str, read: bool) -> tuple | None:
         """The data path of a `set` (an `add`, `read`) step's target `text`, where the
@@ -382,13 +387,11 @@ class StopWriter:
         (put_field: a field of none cannot be set)."""
         with self.located(at):
             obj = self.expr(node.obj, ctx.scope)
-            site = None
-            if obj.kind in ("player", "team", "dref") and not obj.safe:
-                site = self.site(node.name_pos, no_field(None, node.name)) if read else \
-                    self.target_site(at, cannot_set(None, node.name))
-        if site is not None:
-            obj = replace(obj, src=f"_some({obj.src}, {site})", safe=True)
-        return obj
+            if obj.kind not in ("player", "team", "dref") or obj.safe:
+                return obj
+            if read:
+                return self.someone(obj, node.name_pos, no_field(None, node.name))
+        return _some_at(obj, self.target_site(at, cannot_set(None, node.name)))
 
     def target_site(self, path: tuple | None, said: str) -> str | None:
         """The constant of a site for a rule error met writing a `set` or `add` target at
