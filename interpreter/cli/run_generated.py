@@ -94,9 +94,9 @@ def play_generated(special: Specialized, game: Any, positioned: bool = False) ->
         game.raise_event = _raised_at_the_table
 
     def record(rec: dict) -> None:
-        mirror[0].sync()  # narration reads the game as it stands
         game.log.append(rec)
         if game.narrator is not None:
+            mirror[0].sync()  # narration reads the game as it stands
             game.narrator(game, rec)
 
     live = game.clock.real
