@@ -21,7 +21,7 @@ from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import SetupError, load, new_game
 from tests.conftest import ROOT
 from tests.test_race import RULESET as RACE
-from tests.test_specialize import _interpreted, _outcome
+from tests.test_specialize import _interpreted_with, _outcome
 
 SEEDS = range(4)
 
@@ -52,10 +52,9 @@ def _stop_of(special, program, seed, where=None):
     """The game on `seed` by the generated code is the interpreter's: result, counts, work and
     error (code, message, data path, offsets). Returns that error, None if the game ended."""
     played = special.play(seed)
-    assert _outcome(played) == _interpreted(program, None, None, seed), (where, seed)
-    game = new_game(program, None, {}, seed=seed)
-    game.logging = game.narrating = False
-    want = _error(game.run().error)
+    outcome, result = _interpreted_with(program, None, None, seed)
+    assert _outcome(played) == outcome, (where, seed)
+    want = _error(result.error)
     assert _error(played.result.error) == want, (where, seed)
     return want
 

@@ -129,6 +129,18 @@ def test_the_race_result_maps_each_racer_to_its_items(tmp_path):
     assert [r["text"] for r in g.log if r["t"] == "say"] == ["2 1"]
 
 
+def test_racers_that_hold_none_stop_the_game_at_the_race_in_the_languages_words(tmp_path):
+    # The first of nobody among the racers: the game stops at the race's `by`, saying none
+    # as every other message of the language says it.
+    path = tmp_path / "race.yaml"
+    path.write_text(textwrap.dedent(RULESET).replace(
+        "by: players", 'by: "[first(players), first([p for p in players if p.seat > 99])]"', 1))
+    g = new_game(load(str(path)).program, 2, None, ScriptedChance([1, 2, 3, 4, 5, 6]), 0)
+    error = g.run().error
+    assert (error.code, error.message, error.path[-1]) == (
+        "runtime-error", "racers are players or teams, not none", "by")
+
+
 def test_a_script_gives_the_claims_and_the_time_the_race_took(tmp_path):
     g = play(tmp_path, decisions=[{"race": "grab", "seconds": 4,
                                    "claims": {"Player 1": ["blue[2]"], "Player 2": []}}])

@@ -175,6 +175,23 @@ def test_a_game_from_a_position_runs_on_the_generated_code_as_the_interpreter_pl
         assert lines[turn + 3] == "  round 4 starts" and "Player 3: turn" not in got[0]
 
 
+def test_a_position_that_gives_the_turn_to_a_player_without_one_stops_alike(tmp_path,
+                                                                            monkeypatch):
+    # Shipwrecked!'s turns go to each team's leader: a position whose current is another
+    # member (Player 3, white's second of four players) stops the game where it would go
+    # on, in the same words on both paths, the generated code's own.
+    pos = tmp_path / "p.yaml"
+    pos.write_text("phase: play\nround: 2\nturn: 3\ncurrent: Player 3\n"
+                   "state: {starting_team: white}\n", encoding="utf-8")
+    args = [str(ROOT / "rulesets" / "shipwrecked.yaml"), "--players", "4", "--seed", "3",
+            "--from", str(pos)]
+    got, want = _run(args, monkeypatch, True), _run(args, monkeypatch, False)
+    assert ("error: the position gives the turn to Player 3, who has no turn in phase 'play' "
+            "[bad-input]") in got[0]
+    assert got[0] == want[0] and got[1] == want[1] == 1
+    assert (got[2], got[3], want[2], want[3]) == (1, 0, 0, 1)  # each path played it
+
+
 @pytest.mark.parametrize("game", SHIPPED)
 def test_a_shipped_game_from_a_position_runs_on_the_generated_code(game, tmp_path,
                                                                    monkeypatch):

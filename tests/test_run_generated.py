@@ -412,7 +412,7 @@ def test_a_races_counts_per_that_gives_nobody_stops_the_game_on_the_generated_co
     got, want, logs = _logged_both([str(path), "--seed", "4", "--decisions", script],
                                    tmp_path, monkeypatch)
     assert got[:2] == want[:2] and logs[0].read_bytes() == logs[1].read_bytes()
-    assert "a race's counts_per must give a player or a team, not None" in got[0]
+    assert "a race's counts_per must give a player or a team, not none" in got[0]
     assert (got[2], got[3]) == (1, 0)  # no game went to the interpreter
 
 

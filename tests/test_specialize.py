@@ -29,10 +29,16 @@ LIARS = str(ROOT / "rulesets" / "liars_dice.yaml")
 def _interpreted(program, players, seats, seed):
     """The reference interpreter's game on `seed`: its result, trigger counts, decision
     counts, unruled decisions and the items its work meter counted."""
+    return _interpreted_with(program, players, seats, seed)[0]
+
+
+def _interpreted_with(program, players, seats, seed):
+    """`_interpreted`, and the game's `Result` (a test of its error reads it: the game is
+    not played twice)."""
     game = new_game(program, players, seats, seed=seed)
     game.logging = game.narrating = False
     result = game.run()
-    return result.to_json(), game.fired, game.chosen, game.unruled, game.work
+    return (result.to_json(), game.fired, game.chosen, game.unruled, game.work), result
 
 
 def _outcome(played):

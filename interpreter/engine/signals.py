@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsl.compiler import kind
+
 
 class Signal(Exception):  # noqa: N818 - these are interrupts of the flow, not errors
     """An interrupt of the flow (not an error). `path` is the data path of the step that
@@ -96,7 +98,7 @@ def bad_transfer(amount: str, path: tuple) -> RuleError:
 
 def not_a_racer(who: Any, path: tuple) -> RuleError:
     """A race at `path` whose racer `who` is not a player or team."""
-    return RuleError("runtime-error", f"racers are players or teams, not {who!r}",
+    return RuleError("runtime-error", f"racers are players or teams, not {kind(who)}",
                      (*path, "by"))
 
 
@@ -110,7 +112,7 @@ def bad_race_number(field: str, value: Any, path: tuple) -> RuleError:
 def not_a_reporter(key: Any, path: tuple) -> RuleError:
     """A race at `path` whose `counts_per` gives `key` for a racer, not a player or team."""
     return RuleError("runtime-error", f"a race's counts_per must give a player or a team, "
-                     f"not {key!r}", (*path, "counts_per"))
+                     f"not {kind(key)}", (*path, "counts_per"))
 
 
 def not_eliminable(shown: str, path: tuple) -> RuleError:
