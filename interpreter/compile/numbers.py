@@ -123,11 +123,10 @@ def called(site: tuple, name: str | tuple, fn: Callable, values: tuple, *more: A
     that tell each argument, None for the value's own)."""
     try:
         return fn(*values, *more)
-    except EvalError as err:  # the built-in's own error (`text` past the longest)
-        said = name[0] if type(name) is tuple else name
-        raise Stop(site, builtin_said(said, str(err))) from None
-    except (TypeError, ValueError, ArithmeticError):
+    except (EvalError, TypeError, ValueError, ArithmeticError) as err:
         said, *shown = name if type(name) is tuple else (name,)
+        if isinstance(err, EvalError):  # the built-in's own error (`text` past the longest)
+            raise Stop(site, builtin_said(said, str(err))) from None
         raise Stop(site, cannot_work(said, values, shown)) from None
 
 
