@@ -508,12 +508,15 @@ def test_a_field_of_a_die_that_is_none_stops_the_game_where_the_interpreter_does
      "division by zero", "rate"),
     ('rate: "if racer == players[0] then fast else 1"', 'rate: "racer.seat - 2"',
      "a race's rate must be a number of 0 or more, not -1", "rate"),
+    ('rate: "if racer == players[0] then fast else 1"',
+     'rate: "first([p.seat for p in players if p.seat > 99])"',
+     "a race's rate must be a number of 0 or more, not none", "rate"),
 ])
 def test_a_racers_rate_that_cannot_be_worked_out_stops_the_race_where_the_interpreter_does(
         tmp_path, old, new, said, key):
-    # tests/test_race.py's race with the first racer's rate worked out by zero, or the
-    # second's less than nothing: the race stops the game as it begins, logged too, by the
-    # generated code itself.
+    # tests/test_race.py's race with the first racer's rate worked out by zero, the
+    # second's less than nothing, or none (the first of no seat): the race stops the game as
+    # it begins, logged too, by the generated code itself.
     stops = _race_stops(tmp_path, old, new)
     assert {(stop[1], stop[2][-1]) for stop in stops} == {(said, key)}
 

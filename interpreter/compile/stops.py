@@ -228,7 +228,7 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     if site[0] == "reporter":
         return not_a_reporter(values[0], site[1])
     if site[0] == "race_number":
-        return bad_race_number(site[2], values[0], site[1])
+        return bad_race_number(site[2], told(values[0]), site[1])
     if site[0] == "count":
         return bad_count(show(values[0]), (*site[1], "count"))
     if site[0] == "transfer":

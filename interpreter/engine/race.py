@@ -52,7 +52,7 @@ from interpreter.engine.script_errors import (
     other_race,
 )
 from interpreter.engine.signals import Undo, bad_race_number, not_a_racer
-from interpreter.engine.values import Card, Die, Player, Team, Zone, ref, show
+from interpreter.engine.values import Card, Die, Player, Team, Zone, ref, show, told
 from interpreter.engine.words import items_words, label, lower_first, readable
 
 
@@ -153,7 +153,7 @@ def _racer(g, spec: RaceSpec, env, who: Any, i: int) -> Racer:
             return default
         v = f(scope)
         if type(v) not in (int, float) or v < 0:
-            raise bad_race_number(field, v, spec.path)
+            raise bad_race_number(field, told(v), spec.path)
         return v
     cap = number(spec.capacity, None, "capacity")
     cap = int(cap) if cap is not None else None

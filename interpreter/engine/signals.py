@@ -102,11 +102,11 @@ def not_a_racer(who: Any, path: tuple) -> RuleError:
                      (*path, "by"))
 
 
-def bad_race_number(field: str, value: Any, path: tuple) -> RuleError:
-    """A race at `path` whose `field` (a rate, a capacity...) for a racer is `value`, not a
-    number of 0 or more."""
+def bad_race_number(field: str, value: str, path: tuple) -> RuleError:
+    """A race at `path` whose `field` (a rate, a capacity...) for a racer is `value` (as
+    values.told tells it), not a number of 0 or more."""
     return RuleError("runtime-error", f"a race's {field} must be a number of 0 or more, "
-                     f"not {value!r}", (*path, field))
+                     f"not {value}", (*path, field))
 
 
 def not_a_reporter(key: Any, path: tuple) -> RuleError:
