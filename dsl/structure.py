@@ -3,20 +3,24 @@
 Input: a loaded `Document`. Output: diagnostics located at the offending key or value, with
 friendlier messages than jsonschema's (the expected type in words, the nearest known key for a
 misspelt one). Schema in dsl/schema.py; the copy for editors is schema/ruleset.schema.json.
+A document is first asked whether it conforms at all (dsl/schema_check.py): jsonschema, which
+finds and explains each error, is imported only for a document that does not.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from dsl.diagnostics import Diagnostic, suggestion
 from dsl.effects import EFFECTS
 from dsl.loader import Document
 from dsl.schema import ruleset_schema
+from dsl.schema_check import conforms
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 _TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number",
                "boolean": "true or false", "array": "a list", "object": "a mapping",
@@ -25,6 +29,7 @@ _TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a numbe
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # here, not at the top: only a document that does not conform needs it
     return jsonschema.Draft202012Validator(ruleset_schema())
 
 
@@ -52,6 +57,7 @@ def _types(t: Any) -> str:
 
 def _leaf(error: ValidationError) -> ValidationError:
     """Descends anyOf/oneOf failures to the most relevant branch's error."""
+    from jsonschema.exceptions import best_match
     while error.validator in ("anyOf", "oneOf") and error.context:
         # Prefer a branch whose type matched: its errors say more than "expected a list".
         typed = [e for e in error.context if e.validator != "type"]
@@ -129,14 +135,17 @@ def check_structure(doc: Document, sections: list[str] | None = None) -> list[Di
     a few sections of an otherwise valid ruleset).
     """
     out: list[Diagnostic] = []
+    props = ruleset_schema()["properties"]
     if sections is None:
-        errors = _validator().iter_errors(doc.data)
+        if not conforms(doc.data):
+            out.extend(d for e in _validator().iter_errors(doc.data) for d in _diagnose(e, doc))
     else:
-        validator, props = _validator(), ruleset_schema()["properties"]
-        errors = (e for key in sections if key in props and key in doc.data
-                  for e in validator.descend(doc.data[key], props[key], path=key))
-    for error in errors:
-        out.extend(_diagnose(error, doc))
+        parts = [key for key in sections if key in props and key in doc.data]
+        if not all(conforms(doc.data[key], props[key]) for key in parts):
+            validator = _validator()
+            out.extend(d for key in parts for e in validator.descend(doc.data[key], props[key],
+                                                                     path=key)
+                       for d in _diagnose(e, doc))
     roots = [((), doc.data)] if sections is None else [
         ((key,), doc.data[key]) for key in sections if key in doc.data]
     out.extend(_private_keys(doc, roots))
