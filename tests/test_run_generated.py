@@ -261,7 +261,9 @@ def test_a_decisions_files_moments_set_the_modelled_clock_alike_on_both_paths(
      "the decision script raises 'cheer', which people cannot raise; this game has no such "
      "event"),
     ("pig", [{"race": "grab", "claims": {}}],                      # no race here
-     "the decision script answers None to 'roll_or_hold' (Player 1), which is not legal "
+     "the decision script gives no choice for 'roll_or_hold' (Player 1); legal: roll, hold"),
+    ("pig", [{"id": "roll_or_hold", "choice": True}],              # as the file writes it
+     "the decision script answers true to 'roll_or_hold' (Player 1), which is not legal "
      "now; legal: roll, hold"),
     ("pig", [{"id": "bid", "choice": 3}],                          # another decision
      "the decision script expected 'bid' but the game asks 'roll_or_hold' of Player 1"),

@@ -10,6 +10,7 @@ at the same place with the same message.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,9 +28,21 @@ def unexpected_decision(expected: Any, did: str, player: str, path: tuple) -> Ru
 
 
 def illegal_answer(answer: Any, did: str, player: str, legal: str, path: tuple) -> RuleError:
-    """An answer to `did` that names no legal option (`legal`: the legal ones, as words)."""
-    return _bad(f"the decision script answers {answer!r} to '{did}' ({player}), which is not "
-                f"legal now; legal: {legal}", path)
+    """An answer to `did` that names no legal option (`legal`: the legal ones, as words); an
+    entry with no choice at all (null, or none given) is said to give none."""
+    if answer is None:
+        return _bad(f"the decision script gives no choice for '{did}' ({player}); legal: "
+                    f"{legal}", path)
+    return _bad(f"the decision script answers {_as_written(answer)} to '{did}' ({player}), "
+                f"which is not legal now; legal: {legal}", path)
+
+
+def _as_written(answer: Any) -> str:
+    """An answer as a decisions file writes it (YAML or JSON: true, null, [1, 2]), a text in
+    quotes, not in Python's words (True, None)."""
+    if isinstance(answer, str):
+        return f"'{answer}'"
+    return json.dumps(answer, ensure_ascii=False, default=str)
 
 
 def legal_keys(keys: Iterable[Any]) -> str:
