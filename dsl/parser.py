@@ -2,20 +2,31 @@
 
 Input: the text of one expression (or a narration template). Output: a `Node`, or an
 `ExprSyntaxError` carrying a stable code, a message that names what could come next in the
-user's spelling, and the character offset of the problem. This is the only module that imports
-Lark; grammar in dsl/expressions.lark.
+user's spelling, and the character offset of the problem. Grammar in dsl/expressions.lark; the
+parser is dsl/expressions_parser.py, Lark's stand-alone parser generated from it
+(dsl/grammar_build.py), so parsing imports neither Lark nor a cache. This is the only module
+that uses it.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from dsl import nodes as n
+from dsl.expressions_parser import (
+    Lark,
+    Lark_StandAlone,
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+    v_args,
+)
 
 MAX_EXPRESSION_CHARS = 2_000
 MAX_NESTING = 40  # brackets
@@ -41,27 +52,9 @@ class ExprSyntaxError(Exception):
         self.hint = hint
 
 
-GRAMMAR_PATH = Path(__file__).with_name("expressions.lark")
-
-
-def build_parser(strict: bool = False, cache: bool = True) -> Lark:
-    """Builds the LALR parser. The grammar is kept conflict-free by a test that builds it with
-    strict=True (Lark's strict check costs a quarter second, too much for every start-up);
-    at run time the built tables come from Lark's cache."""
-    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
-    options = dict(parser="lalr", strict=strict, propagate_positions=True,
-                   maybe_placeholders=False)
-    if cache:
-        try:
-            return Lark(grammar, cache=True, **options)
-        except OSError:  # an unwritable cache directory only costs speed
-            pass
-    return Lark(grammar, **options)
-
-
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return build_parser()
+    return Lark_StandAlone()
 
 
 def _pos(meta) -> n.Pos:

@@ -9,18 +9,23 @@ sequences of the grammar's tokens, must only ever raise ExprSyntaxError, located
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from dsl import expressions_parser
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
-from dsl.parser import KEYWORDS, ExprSyntaxError, build_parser, parse_expression, parse_template
+from dsl.grammar_build import build_parser, grammar_sha256
+from dsl.parser import KEYWORDS, ExprSyntaxError, parse_expression, parse_template
+from tests.conftest import ROOT
 
 
 def test_grammar_builds_strict_without_conflicts():
-    parser = build_parser(strict=True, cache=False)
+    parser = build_parser(strict=True)
     assert parser.parse("1 + 2 * 3") is not None
 
 
@@ -194,6 +199,53 @@ def test_token_soup_raises_only_syntax_errors_within_the_text(text):
         return
     for x in n.walk(node):
         assert 0 <= x.pos[0] <= x.pos[1] <= len(text)
+
+
+# -- the stand-alone parser (dsl/expressions_parser.py) is the grammar's ------------------------------
+
+def test_the_stand_alone_parser_was_generated_from_the_grammar_as_it_is():
+    # Editing dsl/expressions.lark without `python -m dsl.grammar_build` fails here.
+    assert expressions_parser.GRAMMAR_SHA256 == grammar_sha256()
+
+
+def test_parsing_an_expression_does_not_import_lark():
+    # The stand-alone parser carries Lark's run-time code: no import of Lark, no cache file.
+    code = ("import sys\n"
+            "from dsl.parser import parse_expression\n"
+            "parse_expression('count(x for x in xs if x > 1) + 2')\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'interegular')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+def _plain(tree) -> object:
+    """A parse tree (Lark's or the stand-alone parser's) as tuples: rule, position, children;
+    a token as its type, text and position."""
+    if hasattr(tree, "children"):
+        meta = tree.meta
+        where = None if meta.empty else (meta.start_pos, meta.end_pos)
+        return (tree.data, where, tuple(_plain(c) for c in tree.children))
+    return (tree.type, str(tree), tree.start_pos, tree.end_pos)
+
+
+def _outcome(parser, text: str) -> object:
+    try:
+        return _plain(parser.parse(text))
+    except Exception as err:  # the two parsers' exception classes differ: compare their data
+        return (type(err).__name__, getattr(err, "pos_in_stream", None),
+                sorted(getattr(err, "expected", None) or ()),
+                getattr(getattr(err, "token", None), "type", None))
+
+
+_LARK = build_parser()
+_STAND_ALONE = expressions_parser.Lark_StandAlone()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(expressions, st.lists(st.sampled_from(_TOKENS), max_size=14).map(" ".join),
+                 st.text(max_size=40)))
+def test_the_stand_alone_parser_gives_lark_s_trees_and_errors(text):
+    assert _outcome(_STAND_ALONE, text) == _outcome(_LARK, text), text
 
 
 @settings(max_examples=300, deadline=None)
