@@ -9,6 +9,7 @@ sequences of the grammar's tokens, must only ever raise ExprSyntaxError, located
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import subprocess
 import sys
 
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dsl import expressions_parser
+from dsl import expressions_parser, grammar_build
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.grammar_build import build_parser, grammar_sha256
@@ -239,6 +240,22 @@ def _outcome(parser, text: str) -> object:
 
 _LARK = build_parser()
 _STAND_ALONE = expressions_parser.Lark_StandAlone()
+
+
+def test_the_grammar_build_writes_a_parser_that_parses_as_lark_does(tmp_path, monkeypatch):
+    # What `python -m dsl.grammar_build` writes, with the Lark installed here: a module that
+    # records the grammar's hash and parses as Lark's own parser.
+    monkeypatch.setattr(grammar_build, "STANDALONE_PATH", tmp_path / "written.py")
+    assert grammar_build.main() == 0
+    spec = importlib.util.spec_from_file_location("written", tmp_path / "written.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "written", module)  # its dataclasses look themselves up
+    spec.loader.exec_module(module)
+    assert module.GRAMMAR_SHA256 == grammar_sha256()
+    parser = module.Lark_StandAlone()
+    for text in ["count(x for x in xs if x > 1) + 2", "a.b[0] if c then d else -e",
+                 "[1, 'two', none]", "x not in y and not z", "1 +", "f(a=1, 2)"]:
+        assert _outcome(parser, text) == _outcome(_LARK, text), text
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
