@@ -45,7 +45,7 @@ def grammar_sha256() -> str:
 
 def build_parser(strict: bool = False) -> Lark:
     """The parser as Lark builds it from the grammar (strict: any conflict or colliding
-    terminals is an error; that check needs the `interegular` package)."""
+    terminals is an error; that check needs the `interegular` package, in the test extra)."""
     return Lark(grammar_text(), strict=strict, **OPTIONS)
 
 
