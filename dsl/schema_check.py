@@ -89,7 +89,7 @@ class _Compiler:
         known = self.done.get(id(schema))
         if known is not None:
             return known[1]
-        checks = [self._keyword(key, value, schema) for key, value in schema.items()
+        checks = [self._keyword(key, value) for key, value in schema.items()
                   if key not in _NOTES and key not in ("properties", "additionalProperties")]
         if "properties" in schema or "additionalProperties" in schema:
             checks.append(self._properties(schema.get("properties", {}),
@@ -133,7 +133,7 @@ class _Compiler:
             return True
         return check
 
-    def _keyword(self, key: str, value: Any, schema: dict) -> Check:
+    def _keyword(self, key: str, value: Any) -> Check:
         if key == "$ref":
             return self._ref(value)
         if key == "type":

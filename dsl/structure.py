@@ -135,11 +135,11 @@ def check_structure(doc: Document, sections: list[str] | None = None) -> list[Di
     a few sections of an otherwise valid ruleset).
     """
     out: list[Diagnostic] = []
-    props = ruleset_schema()["properties"]
     if sections is None:
         if not conforms(doc.data):
             out.extend(d for e in _validator().iter_errors(doc.data) for d in _diagnose(e, doc))
     else:
+        props = ruleset_schema()["properties"]
         parts = [key for key in sections if key in props and key in doc.data]
         if not all(conforms(doc.data[key], props[key]) for key in parts):
             validator = _validator()
