@@ -8,11 +8,17 @@ Not part of the default test run (pytest ignores tests/benchmarks). Run it with
 
     .venv/bin/python tests/benchmarks/bench_run.py [--seconds S] [--only NAME] [--games N]
 
-Part 1, games/s: each side plays seeded games (game i on seed i) for about S seconds with the
-ruleset's default players and policies, in five rounds in which the sides take turns (so a
-drift of the machine's speed falls on every side alike); the figure is games per second of CPU
-time (time.process_time), so a busy machine disturbs the ratio less than the absolute numbers. A
-ruleset whose seeded games stop with a rule error is listed as skipped, with the reason.
+Part 1, games/s: every side plays the same seeded games (game i on seed i), as many as the
+slower of the hand-written and generated sides plays in about S / ROUNDS seconds (at least
+MIN_GAMES; the interpreter plays the first of them that fit in that time), once in each of
+ROUNDS rounds, the sides taking turns (in the opposite order every other round), with the
+ruleset's default players and policies. Each side's figure is games per second of CPU time
+(time.process_time) in its fastest round: a busy machine only ever slows a round down, so the
+fastest round is the least disturbed measure of each side. On this 2-core machine a ratio
+still moves by up to a tenth from one run to the next (the machine's neighbours change the
+speed of the two sides unevenly): run the bench more than once before reading a change of a
+few percent. A ruleset whose seeded games stop with a rule error is listed as skipped, with
+the reason.
 Columns: `generated` plays each game with `Specialized.play` (the generated function and the
 interpreter's `Result` built from its tuple: what a caller gets); `game loop` calls the
 generated function alone (its tuple, nothing built: the game loop the issue's targets speak
@@ -81,26 +87,41 @@ BASELINES: dict[str, Callable[[int], object]] = {
 PROBE_GAMES = 5  # seeded games that must end by the rules for a ruleset to be benchmarked
 
 
-ROUNDS = 5  # each side's time is cut into rounds, the sides taking turns (see `rates`)
+ROUNDS = 20  # each side plays the same games once a round, the sides taking turns (see `rates`)
+MIN_GAMES = 20  # games a round plays at the least, so a slow game is not judged on one seed
 
 
-def rates(sides: list[Callable[[int], object] | None], seconds: float) -> list[float | None]:
-    """Games per second of CPU time of each side (None: none), each playing seeds 0, 1, 2...
-    for about `seconds` in all: in ROUNDS rounds, the sides taking turns, in the opposite
-    order every other round, so the machine's drift during the run falls on all of them
-    alike and the ratios are taken in one run."""
-    games = [0] * len(sides)
-    spent = [0.0] * len(sides)
+def rates(sides: list[Callable[[int], object] | None], seconds: float,
+          compared: int) -> list[float | None]:
+    """Games per second of CPU time of each side (None: none). The first `compared` sides
+    (the ones the targets' ratios compare) all play the same games, seeds 0 to B - 1, B
+    sized so that the slowest of them plays a round in about seconds / ROUNDS (at least
+    MIN_GAMES); a later side (the reference interpreter, many times slower) plays the first
+    of those games that fit in that time. In each of ROUNDS rounds the sides take turns, in
+    the opposite order every other round, and each side's figure is its fastest round: a
+    busy machine only ever slows a round down, so the fastest round is the least disturbed
+    measure of each side (as `timeit` takes the least of its repeats)."""
     order = [i for i, side in enumerate(sides) if side is not None]
+    speed = {}
+    for i in order:  # a first look at each side's speed (also warms it up)
+        played, start = 0, time.process_time()
+        while time.process_time() - start < min(0.05, seconds / ROUNDS):
+            sides[i](played)
+            played += 1
+        speed[i] = played / (time.process_time() - start)
+    slowest = min((speed[i] for i in order if i < compared), default=None)
+    batch = {i: max(MIN_GAMES, round((slowest if i < compared or slowest is None
+                                      else min(slowest, speed[i])) * seconds / ROUNDS))
+             for i in order}
+    best = [float("inf")] * len(sides)
     for r in range(ROUNDS):
         for i in (order if r % 2 == 0 else order[::-1]):
             play_one = sides[i]
             start = time.process_time()
-            while time.process_time() - start < seconds / ROUNDS:
-                play_one(games[i])
-                games[i] += 1
-            spent[i] += time.process_time() - start
-    return [games[i] / spent[i] if sides[i] is not None else None for i in range(len(sides))]
+            for seed in range(batch[i]):
+                play_one(seed)
+            best[i] = min(best[i], time.process_time() - start)
+    return [batch[i] / best[i] if sides[i] is not None else None for i in range(len(sides))]
 
 
 def interpreter_player(path: Path) -> tuple[Callable[[int], None], int]:
@@ -198,7 +219,7 @@ def main() -> int:
         name = f"{path.stem} ({players} player{'s' if players != 1 else ''})"
         generated = generated_players(path)
         h, g, raw, m = rates([BASELINES.get(path.name), *(generated or (None, None)), interp],
-                             args.seconds)
+                             args.seconds, compared=3)
         runnable.append((path, g or m))
         print(f"{name:<34} {per_s(h) if h else f'{chr(45):>13}':>13} {per_s(g)} {ratio(g, h)} "
               f"{per_s(raw)} {ratio(raw, h)} {per_s(m)} {ratio(m, h)}")
