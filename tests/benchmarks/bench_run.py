@@ -10,15 +10,15 @@ Not part of the default test run (pytest ignores tests/benchmarks). Run it with
 
 Part 1, games/s: every side plays the same seeded games (game i on seed i), as many as the
 slower of the hand-written and generated sides plays in about S / ROUNDS seconds (at least
-MIN_GAMES; the interpreter plays the first of them that fit in that time), once in each of
-ROUNDS rounds, the sides taking turns (in the opposite order every other round), with the
-ruleset's default players and policies. Each side's figure is games per second of CPU time
-(time.process_time) in its fastest round: a busy machine only ever slows a round down, so the
-fastest round is the least disturbed measure of each side. On this 2-core machine a ratio
-still moves by up to a tenth from one run to the next (the machine's neighbours change the
-speed of the two sides unevenly): run the bench more than once before reading a change of a
-few percent. A ruleset whose seeded games stop with a rule error is listed as skipped, with
-the reason.
+MIN_GAMES; the interpreter plays the first of them that fit in that time, in a quarter of the
+rounds), once in each of ROUNDS rounds, the sides taking turns (in the opposite order every
+other round), with the ruleset's default players and policies. Each side's figure is games per
+second of CPU time (time.process_time) in its fastest round: a busy machine only ever slows a
+round down, so the fastest round is the least disturbed measure of each side. On this 2-core
+machine a ratio still moves by up to a tenth from one run to the next (the machine's neighbours
+change the speed of the two sides unevenly): run the bench more than once before reading a
+change of a few percent, or count instructions (bench_instructions.py). A ruleset whose seeded
+games stop with a rule error is listed as skipped, with the reason.
 Columns: `generated` plays each game with `Specialized.play` (the generated function and the
 interpreter's `Result` built from its tuple: what a caller gets); `game loop` calls the
 generated function alone (its tuple, nothing built: the game loop the issue's targets speak
@@ -89,6 +89,7 @@ PROBE_GAMES = 5  # seeded games that must end by the rules for a ruleset to be b
 
 ROUNDS = 20  # each side plays the same games once a round, the sides taking turns (see `rates`)
 MIN_GAMES = 20  # games a round plays at the least, so a slow game is not judged on one seed
+LATER_EVERY = 4  # the interpreter plays in one round of this many
 
 
 def rates(sides: list[Callable[[int], object] | None], seconds: float,
@@ -97,10 +98,11 @@ def rates(sides: list[Callable[[int], object] | None], seconds: float,
     (the ones the targets' ratios compare) all play the same games, seeds 0 to B - 1, B
     sized so that the slowest of them plays a round in about seconds / ROUNDS (at least
     MIN_GAMES); a later side (the reference interpreter, many times slower) plays the first
-    of those games that fit in that time. In each of ROUNDS rounds the sides take turns, in
-    the opposite order every other round, and each side's figure is its fastest round: a
-    busy machine only ever slows a round down, so the fastest round is the least disturbed
-    measure of each side (as `timeit` takes the least of its repeats)."""
+    of those games that fit in that time (at least one), in every LATER_EVERY-th round. In
+    each of ROUNDS rounds the sides take turns, in the opposite order every other round,
+    and each side's figure is its fastest round: a busy machine only ever slows a round
+    down, so the fastest round is the least disturbed measure of each side (as `timeit`
+    takes the least of its repeats)."""
     order = [i for i, side in enumerate(sides) if side is not None]
     speed = {}
     for i in order:  # a first look at each side's speed (also warms it up)
@@ -110,12 +112,14 @@ def rates(sides: list[Callable[[int], object] | None], seconds: float,
             played += 1
         speed[i] = played / (time.process_time() - start)
     slowest = min((speed[i] for i in order if i < compared), default=None)
-    batch = {i: max(MIN_GAMES, round((slowest if i < compared or slowest is None
-                                      else min(slowest, speed[i])) * seconds / ROUNDS))
+    batch = {i: max(MIN_GAMES, round(slowest * seconds / ROUNDS)) if i < compared
+             else max(1, round(min(slowest or speed[i], speed[i]) * seconds / ROUNDS))
              for i in order}
     best = [float("inf")] * len(sides)
     for r in range(ROUNDS):
         for i in (order if r % 2 == 0 else order[::-1]):
+            if i >= compared and r % LATER_EVERY:
+                continue  # a later side plays in fewer rounds: it is many times slower
             play_one = sides[i]
             start = time.process_time()
             for seed in range(batch[i]):
