@@ -267,14 +267,22 @@ class RaceWriter:
         # it would stop games at items the interpreter never tests).
         wl = self.temp("wl") if want is not None and want.safe and "wk" not in want.src \
             else None
+        shared = None  # the one wanted list of every racer, when the test does not read it
         if wl is not None:
             want = self._wanted_among(spec["wanted"], want, r, x, d, ctx)
-            e(d, f"{wl} = []")
-            if intents is None:
+            if intents is None and not re.search(rf"\b{r}\b", want.src):
+                # Every racer wants the same items, and each claim leaves all their lists
+                # alike: one list, made once, stands for all of them.
+                shared = self.temp("sw")
+                e(d, f"{shared} = [{x} for {x} in {rem} if {want.src}]")
+                e(d, f"{wl} = [{shared}] * len({rs})")
+            elif intents is None:
+                e(d, f"{wl} = []")
                 e(d, f"for {r} in {rs}:")
                 e(d + 1, f"{wl}.append([{x} for {x} in {rem} if {want.src}])")
             else:  # what a reported racer wants is never asked
                 q = self.temp("q")
+                e(d, f"{wl} = []")
                 e(d, f"for {r}, {q} in zip({rs}, {intents}):")
                 e(d + 1, f"{wl}.append([{x} for {x} in {rem} if {want.src}] if {q} is None "
                          "else [])")
@@ -319,7 +327,10 @@ class RaceWriter:
         self._controllers(rid, "dref", ("values", wn), it, d1 + 2, Ex(r, "player", True))
         e(d1, f"{cl}[{i}].append({it})")
         e(d1, f"{rem}.remove({it})")
-        if wl is not None:
+        if shared is not None:
+            e(d1, f"if {it} in {shared}:")
+            e(d1 + 1, f"{shared}.remove({it})")
+        elif wl is not None:
             w = self.temp("w")
             e(d1, f"for {w} in {wl}:")
             e(d1 + 1, f"if {it} in {w}:")
