@@ -2,25 +2,28 @@
 version of the same game and policy, counted by Valgrind, so the ratio is the same from one
 run to the next (a developer's tool for the speed targets; not part of the test run).
 
-    .venv/bin/python tests/benchmarks/bench_instructions.py [--only NAME] [--seconds S]
+    .venv/bin/python tests/benchmarks/bench_instructions.py [--only NAME] [--seconds S|--games N]
     .venv/bin/python tests/benchmarks/bench_instructions.py --only pig --edited EDITED.py
 
-Why: on this 2-core machine a ratio of times (bench_run.py) moves by up to a tenth from one
-run to the next, so a change of the generator worth a few percent cannot be told from the
-machine's neighbours. Counting instructions (`valgrind --tool=cachegrind --cache-sim=no`,
-Debian's `valgrind` package) gives nearly the same count every run. It is a proxy, not the
-target: an instruction that misses the cache costs more than one that does not, and the
-targets are times (bench_run.py prints those). Each side's figure is the difference between a
-process that plays the games and one that plays none, divided by the games: start-up, the
-code generator and the first game's warm-up fall out. Both sides play the same games (seeds 0
-to N - 1), N sized so that the generated side plays them in about S seconds natively (at
-least 20). `--edited` counts a hand-edited copy of the generated source (as printed by
-`profile_generated.py source`) beside them, after checking it plays the same games.
+Why: on this 2-core machine a ratio of times (bench_run.py) moves by up to a tenth from one run
+to the next, so a change of the generator worth a few percent cannot be told from the machine's
+neighbours. Counting instructions (`valgrind --tool=cachegrind --cache-sim=no`, Debian's
+`valgrind` package), in processes with a fixed hash seed, gives the same count every run. It is
+a proxy, not the target: an instruction that misses the cache costs more than one that does
+not, and the targets are times (bench_run.py prints those). Each side's figure is the
+difference between a process that plays the games and one that plays none, divided by the
+games: start-up, the code generator and the first game's warm-up fall out. Both sides play the
+same games (seeds 0 to N - 1), N sized so that the generated side plays them in about S seconds
+natively (at least 20) or given by `--games` (the same games give the same count: the table
+prints N so that a run can be repeated game for game). `--edited` counts a hand-edited copy of
+the generated source (as printed by `profile_generated.py source`) beside them, after checking
+it plays the same games.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -60,7 +63,10 @@ def _instructions(side: str, ruleset: str, games: int, edited: str | None) -> in
            sys.executable, __file__, "--play", side, ruleset, str(games)]
     if edited:
         cmd.append(edited)
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    # A fixed hash seed: with Python's random one, the same games cost up to 4% more or
+    # fewer instructions from process to process (sets and dicts of texts lay out anew).
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"valgrind failed on {side} {ruleset}:\n{done.stderr[-2000:]}")
@@ -89,6 +95,8 @@ def main() -> int:
     parser.add_argument("--only", help="one ruleset, by file name without .yaml")
     parser.add_argument("--seconds", type=float, default=0.2,
                         help="native seconds of the generated side's games (default 0.2)")
+    parser.add_argument("--games", type=int,
+                        help="games per ruleset (default: sized by --seconds; printed)")
     parser.add_argument("--edited", help="a hand-edited generated source (needs --only)")
     parser.add_argument("--play", nargs="+", help=argparse.SUPPRESS)  # the counted process
     args = parser.parse_args()
@@ -114,7 +122,7 @@ def main() -> int:
     print(f"{'game':<22} {'games':>6} {'hand-written':>13} {'generated':>13} {'ratio':>7}"
           + (f" {'edited':>13} {'ratio':>7}" if args.edited else ""))
     for path in paths:
-        games = _games(str(path), args.seconds)
+        games = args.games or _games(str(path), args.seconds)
         hand = per_game("hand-written", str(path), games)
         ours = per_game("generated", str(path), games)
         line = f"{path.stem:<22} {games:>6} {hand:>13,.0f} {ours:>13,.0f} {hand / ours:>7.3f}"
