@@ -8,9 +8,11 @@ run to the next (a developer's tool for the speed targets; not part of the test 
 Why: on this 2-core machine a ratio of times (bench_run.py) moves by up to a tenth from one run
 to the next, so a change of the generator worth a few percent cannot be told from the machine's
 neighbours. Counting instructions (`valgrind --tool=cachegrind --cache-sim=no`, Debian's
-`valgrind` package), in processes with a fixed hash seed, gives the same count every run. It is
-a proxy, not the target: an instruction that misses the cache costs more than one that does
-not, and the targets are times (bench_run.py prints those). Each side's figure is the
+`valgrind` package), in processes with a fixed hash seed, gives a count that repeats to a few
+in a million within minutes and to about 1% over hours (objects still land at other addresses,
+and sets of them iterate in another order): compare a change with its base in the same minutes.
+It is a proxy, not the target: an instruction that misses the cache costs more than one that
+does not, and the targets are times (bench_run.py prints those). Each side's figure is the
 difference between a process that plays the games and one that plays none, divided by the
 games: start-up, the code generator and the first game's warm-up fall out. Both sides play the
 same games (seeds 0 to N - 1), N sized so that the generated side plays them in about S seconds
