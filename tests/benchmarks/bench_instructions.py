@@ -36,13 +36,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 MIN_GAMES = 20
 
 
 def _player(side: str, ruleset: str, edited: str | None):
     """The function that plays game `seed` for `side` ("hand-written" or "generated")."""
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(HERE))
     if side == "hand-written":
         from bench_run import BASELINES
         return BASELINES[Path(ruleset).name]
@@ -110,17 +110,16 @@ def main() -> int:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     if args.edited and not args.only:
         parser.error("--edited needs --only")
-    sys.path.insert(0, str(HERE))
     from bench_run import BASELINES
     paths = [ROOT / "rulesets" / name for name in sorted(BASELINES)]
     if args.only:
         paths = [p for p in paths if p.stem == args.only]
+        if not paths:
+            parser.error(f"--only {args.only}: no shipped ruleset of that name has a "
+                         f"hand-written version ({', '.join(Path(b).stem for b in sorted(BASELINES))})")
     if args.edited:
-        plain = _player("generated", str(paths[0]), None)
-        changed = _player("generated", str(paths[0]), args.edited)
-        for seed in range(200):
-            if plain(seed) != changed(seed):
-                raise SystemExit(f"seed {seed}: the edited code plays another game")
+        import profile_generated
+        profile_generated.same_games(str(paths[0]), args.edited)
     print(f"{'game':<22} {'games':>6} {'hand-written':>13} {'generated':>13} {'ratio':>7}"
           + (f" {'edited':>13} {'ratio':>7}" if args.edited else ""))
     for path in paths:
