@@ -3,7 +3,7 @@ again only when an operation wrote something they read, so these sets must never
 
 from __future__ import annotations
 
-from interpreter.engine.reads import names_read, target_writes, union
+from interpreter.engine.reads import free_reads, names_read, target_writes, union
 
 
 def test_names_fields_and_builtin_implicit_fields_are_read():
@@ -13,6 +13,16 @@ def test_names_fields_and_builtin_implicit_fields_are_read():
     assert {"m", "k"} <= names_read("m[k] > 0")
     assert names_read(3) == frozenset()
     assert {"a", "b"} <= names_read(["a", "b + 1"])
+
+
+def test_free_reads_leave_out_a_comprehensions_own_name_but_not_a_name_it_shadows_outside():
+    assert free_reads("any(p.score >= goal for p in players)") == (
+        frozenset({"goal", "players"}), frozenset({"score"}))
+    # `turn` is the comprehension's own inside it, the game's turn outside it.
+    names, fields = free_reads("turn > 3 or any(turn.x > 0 for turn in players)")
+    assert names == {"turn", "players"} and fields == {"x"}
+    assert free_reads("count(opponents(current)) == 0")[1] == {"eliminated"}
+    assert free_reads("elapsed(t) > 5") is None
 
 
 def test_an_expression_reading_the_clock_reads_anything():

@@ -263,7 +263,9 @@ class EffectWriter:
                        most and most.src, while_ and while_.src)
         # Past `max`, `limits.max_loop` or the step budget the interpreter stops with an
         # error, located at the loop (`loop_stop`). (A counter, not `for _ in range(...)`:
-        # a loop of a few passes, entered often, pays more for making the range.)
+        # a loop of a few passes, entered often, pays more for making the range; where the
+        # guard is the limit alone, interpreter/compile/counted.py makes it a `for` over a
+        # range made once.)
         limit = f"{passes} > {self.max_loop}" + (f" or {passes} > {cap}" if most else "")
         guard = len(self.lines)
         self.emit(d2, f"if {limit} or steps > {self.max_steps}:")
@@ -272,23 +274,26 @@ class EffectWriter:
         if until:
             self.emit(d2, f"if {until.src}:")
             self.emit(d2 + 1, "break")
-        self.after_loop(guard, d, limit, exits)
+        self.after_loop(guard, d, limit, exits, ctx.flag_exit)
 
-    def after_loop(self, guard: int, d: int, limit: str, exits: int) -> None:
+    def after_loop(self, guard: int, d: int, limit: str, exits: int, in_turn: bool) -> None:
         """What follows a loop written at depth `d` whose guard (`if LIMIT or steps > ...:`
-        and its `raise`) is at `self.lines[guard]`.
+        and its `raise`) is at `self.lines[guard]`; `in_turn` when it is in a turn's steps.
 
         A loop with no loop inside it adds at most `max_loop` passes of its body to the step
         count, so it tests the step budget once when it ends, not on every pass (where it
         passed, the fast version sends the seed to its checked version, which tests every
-        step and stops at the exact one). A loop
-        whose body ended the turn by flag passes the flag on."""
+        step and stops at the exact one); in a turn's steps not even then: the next turn's
+        head tests it, or the next pass of the phase, or the game's end, and what runs
+        before them is bounded as the loop is. A loop whose body ended the turn by flag
+        passes the flag on."""
         if not any(line.lstrip().startswith(("while ", "for "))
                    for line in self.lines[guard + 2:]):
             head = self.lines[guard]
             self.lines[guard] = head[:len(head) - len(head.lstrip())] + f"if {limit}:"
-            self.emit(d, f"if steps > {self.max_steps}:")
-            self.emit(d + 1, "raise _Stop()")
+            if not in_turn:
+                self.emit(d, f"if steps > {self.max_steps}:")
+                self.emit(d + 1, "raise _Stop()")
         if self.flag_exits != exits:
             self.emit(d, "if _et:")
             self.emit(d + 1, "break")

@@ -19,10 +19,12 @@ from interpreter.compile.base import (
     _lit,
     _node,
 )
+from interpreter.compile.counted import counted_loops
 from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.raised import shared_names
 from interpreter.compile.stops import input_site, passes_site, raise_at, turns_site
+from interpreter.engine.reads import free_reads
 
 
 class FlowWriter:
@@ -143,7 +145,7 @@ class FlowWriter:
         self.scoring(d)
         at = self.lines.index("    " + str(_Late("raisers")))
         self.lines[at:at + 1] = self.raiser_lines
-        src = "\n".join(tidy(self.lines))
+        src = "\n".join(counted_loops(tidy(self.lines), self.const))
         uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
                        for k in self.uses.values())  # per seat: the period, the uses in it
         # Trigger counts are locals (`fi3 += 1` costs far less than an item of a list).
@@ -206,6 +208,7 @@ class FlowWriter:
         once = times is None and until is None and while_ is None
         e(d, "try:")
         d1 = d + 1
+        flag = self._until_flag(rep.get("until"), d1) if until is not None else None
         if times is not None:
             e(d1, f"ntimes = {times.src}")
         if most is not None:
@@ -230,14 +233,13 @@ class FlowWriter:
                                                    (*where, "max"), where),
                            "passes", "cap" if most is not None else "None"))
         if spec.get("turns") is not None:
-            self.round(spec, until, d2)
+            self.round(spec, until, d2, flag)
             e(d2, "if stop:")
             e(d2 + 1, "break")
         else:
             self.block(spec.get("do"), d2, ctx)
         if until is not None:
-            e(d2, f"if {until.src}:")
-            e(d2 + 1, "break")
+            self.until_test(until, flag, d2, ["break"])
         e(d, "except _EndPhase:")
         e(d1, "pass")
         self.block(spec.get("on_end"), d, ctx)
@@ -259,7 +261,47 @@ class FlowWriter:
             self.emit(d, "else:" if opened else "if True:")
             self.emit(d + 1, "ph = -1")
 
-    def round(self, spec: dict, until: Ex | None, d: int) -> None:
+    def _until_flag(self, text: str, d: int) -> str | None:
+        """When a phase's `until` is the end condition (the same text) and reads only what
+        changes by operations (parameters, global, player and team state, who is out; not
+        `current`, `turn`, `round`, turn or round state, the clock), a name that says whether
+        it may still hold, set true here; else None.
+
+        Why: every operation that writes what the end condition reads is followed by its
+        test (`after_op`), which ends the game when it holds. So once the `until` has been
+        found false, it stays false wherever it is tested again (after a turn, a round): the
+        game would have ended first. Until then it is tested as written, so a game whose
+        end condition holds from the start, before any operation, plays as before."""
+        end = self.data.get("end") or {}
+        if not isinstance(text, str) or not isinstance(end.get("when"), str) or \
+                text.split() != end["when"].split():
+            return None
+        reads = free_reads(text)
+        if reads is None:
+            return None
+        kept = {name for name, (sc, _, _) in self.vars.items()
+                if sc in ("global", "player", "team")}
+        names, fields = reads
+        if not names <= kept | set(self.params) | {"players", "teams"} or \
+                not fields <= kept | {"eliminated", "seat", "name"}:
+            return None
+        flag = self.temp("u")
+        self.emit(d, f"{flag} = True")
+        return flag
+
+    def until_test(self, until: Ex, flag: str | None, d: int, then: list[str]) -> None:
+        """The test of a phase's `until`, `then` its lines when it holds; behind `flag` (from
+        `_until_flag`), which the first time it does not hold turns false."""
+        if flag is not None:
+            self.emit(d, f"if {flag}:")
+            d += 1
+        self.emit(d, f"if {until.src}:")
+        for line in then:
+            self.emit(d + 1, line)
+        if flag is not None:
+            self.emit(d, f"{flag} = False")
+
+    def round(self, spec: dict, until: Ex | None, d: int, flag: str | None = None) -> None:
         e = self.emit
         turns = spec["turns"]
         self._only(turns, "order", "first", "skip", "by_team", "by")
@@ -322,9 +364,7 @@ class FlowWriter:
         e(d1, "cur = pc")  # `current` changes only when a turn begins
         self.turn(spec, d1)
         if until is not None:
-            e(d1, f"if {until.src}:")
-            e(d1 + 1, "stop = True")
-            e(d1 + 1, "break")
+            self.until_test(until, flag, d1, ["stop = True", "break"])
         self.fire("round_end", d, ctx, {"round": Ex("round_n", "int", True)})
 
     def turn(self, spec: dict, d: int) -> None:

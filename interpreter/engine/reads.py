@@ -26,29 +26,8 @@ IMPLICIT = {
 
 def names_read(value: Any) -> frozenset | None:
     """The names an expression value reads, or None when it reads the clock."""
-    out: set[str] = set()
-
-    def walk(node) -> bool:
-        if isinstance(node, n.Name):
-            out.add(node.id)
-        elif isinstance(node, n.Field):
-            out.add(node.name)
-        elif isinstance(node, n.Call):
-            extra = IMPLICIT.get(node.func, set())
-            if extra is None:
-                return False
-            out.update(extra)
-        for f in fields(node):
-            v = getattr(node, f.name)
-            items = v if isinstance(v, tuple) else (v,)
-            for x in items:
-                if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], n.Node):
-                    x = x[1]  # a keyword argument
-                if isinstance(x, n.Node) and not walk(x):
-                    return False
-        return True
-
-    return frozenset(out) if walk(node_of(value)) else None
+    found = _reads(value, bind=False)
+    return None if found is None else found[0] | found[1]
 
 
 def target_writes(text: str) -> str | None:
@@ -70,3 +49,45 @@ def union(sets) -> frozenset | None:
             return None
         out |= s
     return frozenset(out)
+
+
+def free_reads(value: Any) -> tuple[frozenset, frozenset] | None:
+    """The bare names an expression value reads that no comprehension in it binds, and the
+    fields it reads (those built-in functions read for you included); None when it reads the
+    clock. Unlike `names_read`, a comprehension's own name is not counted: `p` in
+    `any(p.score >= goal for p in players)` reads nothing outside the expression."""
+    return _reads(value, bind=True)
+
+
+def _reads(value: Any, bind: bool) -> tuple[frozenset, frozenset] | None:
+    """The bare names and the fields an expression value reads; a comprehension's own name
+    counted only when `bind` is false; None when it reads the clock."""
+    names: set[str] = set()
+    fields_read: set[str] = set()
+
+    def walk(node: Any, bound: frozenset) -> bool:
+        if isinstance(node, tuple):
+            return all(walk(x[1] if isinstance(x, tuple) and len(x) == 2 and isinstance(
+                x[1], n.Node) else x, bound) for x in node)  # a keyword argument's value
+        if not isinstance(node, n.Node):
+            return True
+        if isinstance(node, n.Name):
+            if node.id not in bound:
+                names.add(node.id)
+            return True
+        if isinstance(node, n.Comprehension):
+            inner = bound | {node.var} if bind else bound
+            return walk(node.iterable, bound) and walk(node.element, inner) and walk(
+                node.cond, inner)
+        if isinstance(node, n.Field):
+            fields_read.add(node.name)
+        elif isinstance(node, n.Call):
+            extra = IMPLICIT.get(node.func, set())
+            if extra is None:
+                return False
+            fields_read.update(extra)
+        return all(walk(getattr(node, f.name), bound) for f in fields(node) if f.name != "pos")
+
+    if not walk(node_of(value), frozenset()):
+        return None
+    return frozenset(names), frozenset(fields_read)
