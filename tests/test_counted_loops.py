@@ -299,6 +299,16 @@ def test_an_until_that_reads_what_turns_change_is_tested_every_time(tmp_path, un
     assert not re.search(r"_u\d+ = True", special.source)
 
 
+def test_an_until_that_counts_work_is_tested_every_time(tmp_path):
+    # Each test of it counts the list's items in the work budget, as the interpreter's does.
+    text = _until("count([s for s in sixes if s == 6]) >= 2").replace(
+        "    x: {type: int, initial: \"start\"}",
+        "    x: {type: int, initial: \"start\"}\n    sixes: {type: list, initial: []}").replace(
+        "          then: [{add: {x: 1}}]", "          then: [{add: {sixes: 6}}]")
+    special, _ = plays_as_the_interpreter(tmp_path, text, seeds=60)
+    assert "wk" in special.source and not re.search(r"_u\d+ = True", special.source)
+
+
 def test_pig_tests_its_until_until_first_false_and_counts_rolls_once_a_turn():
     special = specialize(load(str(ROOT / "rulesets" / "pig.yaml")).program)
     assert re.search(r"_u\d+ = True", special.source)

@@ -9,6 +9,8 @@ known only at the end are written late (`_Late`). A mixin of the specializer's w
 
 from __future__ import annotations
 
+import re
+
 from dsl.parser import parse_expression
 from interpreter.compile.base import (
     _NUMS,
@@ -208,7 +210,7 @@ class FlowWriter:
         once = times is None and until is None and while_ is None
         e(d, "try:")
         d1 = d + 1
-        flag = self._until_flag(rep.get("until"), d1) if until is not None else None
+        flag = self._until_flag(rep.get("until"), until, d1) if until is not None else None
         if times is not None:
             e(d1, f"ntimes = {times.src}")
         if most is not None:
@@ -261,11 +263,12 @@ class FlowWriter:
             self.emit(d, "else:" if opened else "if True:")
             self.emit(d + 1, "ph = -1")
 
-    def _until_flag(self, text: str, d: int) -> str | None:
-        """When a phase's `until` is the end condition (the same text) and reads only what
+    def _until_flag(self, text: str, until: Ex, d: int) -> str | None:
+        """When a phase's `until` is the end condition (the same text), reads only what
         changes by operations (parameters, global, player and team state, who is out; not
-        `current`, `turn`, `round`, turn or round state, the clock), a name that says whether
-        it may still hold, set true here; else None.
+        `current`, `turn`, `round`, turn or round state, the clock) and counts no work (a
+        test skipped would count less), a name that says whether it may still hold, set true
+        here; else None.
 
         Why: every operation that writes what the end condition reads is followed by its
         test (`after_op`), which ends the game when it holds. So once the `until` has been
@@ -277,7 +280,7 @@ class FlowWriter:
                 text.split() != end["when"].split():
             return None
         reads = free_reads(text)
-        if reads is None:
+        if reads is None or re.search(r"\bwk\b|_over\(|_remember", until.src):
             return None
         kept = {name for name, (sc, _, _) in self.vars.items()
                 if sc in ("global", "player", "team")}
