@@ -2,7 +2,8 @@
 
 Input: the lines of a generated game function after the peephole passes
 (interpreter/compile/peephole.py), and a way to name a constant of the function. Output: the
-same code in which a `repeat` whose guard stops it past `limits.max_loop` passes,
+same code in which a `repeat` (or a phase's pass loop, `passes`) whose guard stops it past
+`limits.max_loop` passes,
 
     _p3 = 0
     while True:
@@ -19,29 +20,37 @@ is a `for` over a range made once for the whole run, the stop past the last pass
         raise _Stop(_SE3, 10001, None)
 
 and where each pass begins with draws of dice and their counts (`F_die = int(rnd() * 6) + 1`
-then `rolls += 1`), the counts are one addition when the loop is left, however it is left:
+then `rolls += 1`), or ends with counts (`steps += 3`, and an `else:` of counts alone after
+branches that all leave, such as a pick that goes on: `ch0 += 1`), the counts are added once
+when the loop is left, however it is left:
 
     try:
         for _p3 in _R0:
             F_die = int(rnd() * 6) + 1
             ...
         else:
-            ...
+            ch0 += 1                        (the last pass reached its end too)
+            steps += 3
+            raise _Stop(_SE3, 10001, None)
     finally:
         rolls += _p3
+        ch0 += _p3 - 1
+        steps += 3 * (_p3 - 1)
 
 Why: a push-your-luck loop (roll, test, choose, again) is the inner loop of the dice games;
-its counter, its test against the limit and its count of rolls cost about a twentieth of a
-game of Pig (tests/benchmarks/bench_instructions.py).
+its counter, its test against the limit and its counts cost about a twentieth of a game of
+Pig (tests/benchmarks/bench_instructions.py).
 
 What stays exact: the `for` passes through the same pass numbers, leaves by the same `break`s,
 and where the counter passed the limit the `else` raises the same stop with the same number;
-the steps budget is still tested on each pass where it was. A count moves only when every line
-before it in the pass is a draw (which cannot raise nor leave) and nothing else in the loop
-reads or writes it: then every pass begun has made its draws and counted them, so when the
-loop is left (by a `break`, a stop, the end of the game or any other exception) the count is
-the passes times the rolls of one pass, as it was. `range` is only iterated (the names of a
-game function are its own: interpreter/compile/specialize.py).
+the steps budget is still tested on each pass where it was. A count that opens a pass moves
+only when every line before it in the pass is a draw (which cannot raise nor leave) and
+nothing else in the loop names it: every pass begun has made its draws and counted them. A
+count that closes a pass moves only when the loop has no `continue` and names it nowhere else
+but in other additions to it: every pass but the one that leaves reached its end, and the
+limit's stop comes after a last pass that did. So when the loop is left (by a `break`, a stop,
+the end of the game or any other exception) each count is what it was. `range` is only
+iterated (the names of a game function are its own: interpreter/compile/specialize.py).
 """
 
 from __future__ import annotations
@@ -52,6 +61,7 @@ from collections.abc import Callable
 _GUARD = re.compile(r"^if (_p\d+|passes) > (\d+)(?: or (steps > \d+))?:$")
 _DRAW = re.compile(r"^F_\w+ = (?:int\(rnd\(\) \* \d+\) \+ 1|_FA\d+\[int\(rnd\(\) \* \d+\)\])$")
 _COUNT = "rolls += 1"
+_ROLLS = re.compile(r"\brolls\b")  # the game's count of rolls (not `V_dive_rolls`)
 _TALLY = re.compile(r"^(steps|ch\d+|fi\d+) \+= (\d+)$")  # counts of steps, choices, triggers
 
 
@@ -110,7 +120,7 @@ def _loop(out: list[str], i: int) -> tuple[int, int, list[str], int] | None:
         return None
     if steps:  # a loop with a loop inside tests the budget on each pass, as before
         body = [f"{step}if {steps}:", stop, *body]
-    body, rolls = _moved_counts(body, ind + 4) if "rolls" not in stop else (body, 0)
+    body, rolls = _moved_counts(body, ind + 4) if not _ROLLS.search(stop) else (body, 0)
     body, closing = _closing_counts(body, ind + 4, stop)
     last = named.sub(str(most + 1), stop.lstrip())
     loop = [f"for {passes} in \0R:", *(ln[ind:] for ln in body), "else:",
@@ -135,7 +145,7 @@ def _moved_counts(body: list[str], ind: int) -> tuple[list[str], int]:
         elif not _DRAW.match(line):
             break
         k += 1
-    if not rolls or any("rolls" in ln for ln in body[k:]):
+    if not rolls or any(_ROLLS.search(ln) for ln in body[k:]):
         return body, 0
     return [ln for ln in body[:k] if ln.strip() != _COUNT] + body[k:], rolls
 
