@@ -7,6 +7,7 @@ infinity a located error, never meeple's own failure), and a timer's `elapsed`, 
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -228,3 +229,18 @@ scoring: {score: player.score, order: highest}
 def test_a_timers_fields_read_in_the_generated_code_as_the_interpreter(tmp_path, logged):
     # elapsed (running, stopped, run out, never started), remaining, seconds, running.
     special, _ = plays_as_the_interpreter(tmp_path, TIMED, logged=logged)
+
+
+@pytest.mark.parametrize("test,fast", [
+    ("remaining(clock) < 2", True), ("remaining(clock) <= 0", True),
+    ("remaining(clock) <= 1", True), ("remaining(clock) >= 1.5", True),
+    ("remaining(clock) > 2", True), ("remaining(clock) > 0", True),
+    ("remaining(clock) < 0", False), ("remaining(clock) >= 0", False),  # always false, true
+])
+def test_the_time_left_against_a_number_is_one_test_of_the_timers_end(tmp_path, test, fast):
+    # A timer not yet started, running, run out and stopped, read against each number.
+    text = TIMED.replace('floor(clock.elapsed) + (if clock.running then 1 else 0)',
+                         f'if {test} then 3 else 1')
+    special, _ = plays_as_the_interpreter(tmp_path, text)
+    assert bool(re.search(r"\(\(?(?:not )?TR_clock (?:and|or) TE_clock - now [<>]=? [\d.]+\)",
+                          special.source)) == fast

@@ -204,15 +204,31 @@ class ExprWriter:
                       x.safe, -x.const if x.const is not _NO else _NO)
         raise Unsupported("unary")
 
+    def _clock_test(self, op: str, node: n.Binary, scope: dict) -> Ex | None:
+        """`remaining(t) OP c`, c a number known now, as one test of the timer's end: the
+        time left is `TE_t - now` while the timer runs and that is above 0, else 0, so past
+        a c at or above 0 (`>`, `<=`; above 0 for `>=`, `<`) only a running timer's
+        `TE_t - now` decides (the same subtraction as the interpreter's). None otherwise."""
+        timer = self.expr(node.left.args[0], scope)
+        if timer.kind != "timer" or timer.const is _NO:
+            return None
+        c = self.expr(node.right, scope)
+        if type(c.const) not in (int, float) or not math.isfinite(c.const) or not (
+                c.const >= 0 if op in (">", "<=") else c.const > 0):
+            return None
+        t, now = timer.const, self.now_read
+        if op in (">", ">="):
+            return Ex(f"(TR_{t} and TE_{t} - {now} {op} {c.const!r})", "bool", True)
+        return Ex(f"(not TR_{t} or TE_{t} - {now} {op} {c.const!r})", "bool", True)
+
     def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
         op = node.op
-        if (op == ">" and isinstance(node.left, n.Call) and node.left.func == "remaining"
-                and not node.left.kwargs and isinstance(node.right, n.Literal)
-                and type(node.right.value) in (int, float) and node.right.value == 0):
-            timer = self.expr(node.left.args[0], scope) if len(node.left.args) == 1 else None
-            if timer is not None and timer.kind == "timer":  # the common test of a clock
-                t = timer.const
-                return Ex(f"(TR_{t} and TE_{t} - {self.now_read} > 0)", "bool", True)
+        if (op in (">", ">=", "<", "<=") and isinstance(node.left, n.Call)
+                and node.left.func == "remaining" and not node.left.kwargs
+                and len(node.left.args) == 1):
+            clock = self._clock_test(op, node, scope)
+            if clock is not None:
+                return clock
         a = self.expr(node.left, scope)
         if op in ("and", "or") and a.kind == "bool" and a.const is (op == "or"):
             return a  # decided now: the right side is never worked out (nor written)
