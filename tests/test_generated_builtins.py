@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -244,3 +245,13 @@ def test_the_time_left_against_a_number_is_one_test_of_the_timers_end(tmp_path, 
     special, _ = plays_as_the_interpreter(tmp_path, text)
     assert bool(re.search(r"\(\(?(?:not )?TR_clock (?:and|or) TE_clock - now [<>]=? [\d.]+\)",
                           special.source)) == fast
+
+
+def test_a_stretch_of_known_seconds_ends_at_now_plus_them_with_no_copies():
+    # Wreckdivers' roll takes 4 seconds: its end is worked out from `now` and the number
+    # (a breath within it too), not from copies of both made for every roll.
+    special = specialize(load(str(Path(__file__).resolve().parents[1] / "rulesets"
+                                  / "wreckdivers.yaml")).program)
+    assert re.search(r"_en\d+ = now \+ 4\n", special.source)
+    assert not re.search(r"_st\d+ = now|_s\d+ = 4\n", special.source)
+    assert re.search(r"\(now \+ _at\d+, 1, 'event', 'breathed'\)", special.source)

@@ -165,10 +165,16 @@ class ClockWriter:
             if secs.const is _NO:
                 self.emit(d, f"{self.temp('s')} = {secs.src}")
             return
-        s, start, end, pend = self.temp("s"), self.temp("st"), self.temp("en"), self.temp("pd")
+        end, pend = self.temp("en"), self.temp("pd")
         if secs.const is not _NO and secs.const <= 0:
             return  # no time passes
-        self.emit(d, f"{s} = {secs.src}")
+        if type(secs.const) in (int, float) and math.isfinite(secs.const):
+            s = repr(secs.const)  # a number known now is written where it is read
+        else:
+            s = self.temp("s")
+            self.emit(d, f"{s} = {secs.src}")
+        # The stretch starts at `now`, which nothing changes before its events are handled.
+        start = "now"
         if secs.const is _NO:
             self.emit(d, f"if {s} > 0:")
             d1 = d + 1
@@ -182,7 +188,6 @@ class ClockWriter:
                 self.emit(d1 + (during is not None), "hq += 1" if self.logged else "pass")
             self.emit(d1, f"now = now + {s}")  # the same float as Game.advance's
             return
-        self.emit(d1, f"{start} = now")
         self.emit(d1, f"{end} = {start} + {s}")
         self.emit(d1, f"{pend} = None")  # most stretches see no event: no list made
         for t in self.timers:
