@@ -255,3 +255,21 @@ def test_a_stretch_of_known_seconds_ends_at_now_plus_them_with_no_copies():
     assert re.search(r"_en\d+ = now \+ 4\n", special.source)
     assert not re.search(r"_st\d+ = now|_s\d+ = 4\n", special.source)
     assert re.search(r"\(now \+ _at\d+, 1, 'event', 'breathed'\)", special.source)
+
+
+def test_a_loop_with_a_stretch_of_time_in_a_turn_leaves_the_step_budget_to_the_turns_head():
+    # Wreckdivers' dive: each roll passes time, whose events are handled in a loop over at
+    # most one event a timer or hazard; that loop does not make the dive test the budget on
+    # every pass. With a budget the dives pass, every game still stops at the interpreter's
+    # step (the checked version finds it).
+    program = load(str(Path(__file__).resolve().parents[1] / "rulesets" / "wreckdivers.yaml"),
+                   limits={"max_steps": 150}).program
+    special = specialize(program)
+    dive = special.source[special.source.index("for _p"):]
+    assert not dive.split("\n")[1].strip().startswith("if steps >")
+    stopped = 0
+    for seed in range(30):
+        played = special.play(seed)
+        assert _outcome(played) == _interpreted(program, None, None, seed), seed
+        stopped += played.result.error is not None
+    assert stopped > 0

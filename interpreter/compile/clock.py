@@ -249,6 +249,7 @@ class ClockWriter:
         self.emit(d2, f"{pend}.sort()")
         at, kind, name = self.temp("at"), self.temp("k"), self.temp("nm")
         self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
+        self.few.add(self.lines[-1])  # at most one item per timer and hazard
         d3 = d2 + 1
         self.emit(d3, f"now = max(now, {at})")
         # A `break` in a trigger here would leave this loop, not the language's; an

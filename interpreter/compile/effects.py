@@ -285,9 +285,10 @@ class EffectWriter:
         passed, the fast version sends the seed to its checked version, which tests every
         step and stops at the exact one); in a turn's steps not even then: the next turn's
         head tests it, or the next pass of the phase, or the game's end, and what runs
-        before them is bounded as the loop is. A loop whose body ended the turn by flag
-        passes the flag on."""
-        if not any(line.lstrip().startswith(("while ", "for "))
+        before them is bounded as the loop is. (A loop over a stretch's events, at most one
+        a timer or hazard, is no loop here: its events' triggers are bounded as the rest of
+        the body is.) A loop whose body ended the turn by flag passes the flag on."""
+        if not any(line.lstrip().startswith(("while ", "for ")) and line not in self.few
                    for line in self.lines[guard + 2:]):
             head = self.lines[guard]
             self.lines[guard] = head[:len(head) - len(head.lstrip())] + f"if {limit}:"

@@ -241,6 +241,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.uses: dict[tuple, int] = {}           # (decision id, option, period) -> counter
         self.keyed_counts = False                  # decisions counted by answer in `CD`
         self.flag_exits = 0                        # `end_turn`s written as a flag and break
+        self.few: set[str] = set()  # loops over a stretch's events (EffectWriter.after_loop)
         self.ch_locals: set[int] = set()           # decision counters kept in locals `chK`
         self._names()
 
