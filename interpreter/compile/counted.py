@@ -157,7 +157,7 @@ def _times(k: int, n: str) -> str:
 def _closing_counts(body: list[str], ind: int, stop: str) -> tuple[list[str], dict[str, int]]:
     """The body without the counts that close each pass (the last statements of the pass, and
     an `else:` of counts alone after branches that all leave), and what they add a pass; the
-    body as it was, and none, when a count also opens a pass, is read in the loop, or a
+    body as it was, and none, when the loop reads one of them (other than adding to it) or a
     `continue` could skip them (the module's docstring)."""
     if any(ln.strip() == "continue" for ln in body):
         return body, {}
