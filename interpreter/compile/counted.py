@@ -37,9 +37,9 @@ when the loop is left, however it is left:
         ch0 += _p3 - 1
         steps += 3 * (_p3 - 1)
 
-Why: a push-your-luck loop (roll, test, choose, again) is the inner loop of the dice games;
-its counter, its test against the limit and its counts cost about a twentieth of a game of
-Pig (tests/benchmarks/bench_instructions.py).
+Why: a push-your-luck loop (roll, test, choose, again) is the inner loop of many dice games;
+its counter, its test against the limit and its counts cost about a twentieth of the
+instructions of a game made of little else (tests/benchmarks/bench_instructions.py).
 
 What stays exact: the `for` passes through the same pass numbers, leaves by the same `break`s,
 and where the counter passed the limit the `else` raises the same stop with the same number;
@@ -61,7 +61,7 @@ from collections.abc import Callable
 _GUARD = re.compile(r"^if (_p\d+|passes) > (\d+)(?: or (steps > \d+))?:$")
 _DRAW = re.compile(r"^F_\w+ = (?:int\(rnd\(\) \* \d+\) \+ 1|_FA\d+\[int\(rnd\(\) \* \d+\)\])$")
 _COUNT = "rolls += 1"
-_ROLLS = re.compile(r"\brolls\b")  # the game's count of rolls (not `V_dive_rolls`)
+_ROLLS = re.compile(r"\brolls\b")  # the game's count of rolls (not a ruleset's `V_x_rolls`)
 _TALLY = re.compile(r"^(steps|ch\d+|fi\d+) \+= (\d+)$")  # counts of steps, choices, triggers
 
 

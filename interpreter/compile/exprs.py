@@ -209,6 +209,8 @@ class ExprWriter:
         time left is `TE_t - now` while the timer runs and that is above 0, else 0, so past
         a c at or above 0 (`>`, `<=`; above 0 for `>=`, `<`) only a running timer's
         `TE_t - now` decides (the same subtraction as the interpreter's). None otherwise."""
+        if not isinstance(node.right, (n.Literal, n.Name)):
+            return None  # not a number known now (and not written twice when it is not)
         timer = self.expr(node.left.args[0], scope)
         if timer.kind != "timer" or timer.const is _NO:
             return None
