@@ -644,6 +644,33 @@ def test_paired_differences_of_identical_games_are_zero_and_of_shifted_games_exa
     assert (m.base, m.other, m.diff, m.lo, m.hi) == (3.75, 6.75, 3, 3, 3)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 6) | st.booleans(), st.integers(1, 30)),
+                min_size=1, max_size=12), st.randoms(use_true_random=False), st.booleans())
+def test_whole_numbers_are_described_by_their_definitions(runs, rng, spread):
+    # Many games repeat few values (a score, a count of turns): describe counts them rather
+    # than sorting them all. Mean, variance and "type 7" quantiles must be what the
+    # definitions give on the sorted list. `spread` makes every value distinct, the other way.
+    values = [v for v, k in runs for _ in range(k)]
+    rng.shuffle(values)
+    if spread:
+        values = [v * 1000 + i for i, v in enumerate(values)]
+    d = stats.describe(values)
+    n, ordered = len(values), sorted(values)
+    total = sum(values)
+    assert d.n == n and d.total == total and type(d.total) is int
+    assert d.mean.value == total / n
+    exact_var = (Fraction(sum(v * v for v in values)) - Fraction(total) ** 2 / n) / (n - 1) \
+        if n > 1 else Fraction(0)
+    assert d.sd == pytest.approx(math.sqrt(exact_var), rel=1e-12, abs=1e-12)
+    for name, q in stats.QUANTILES:
+        pos = q * (n - 1)
+        i = math.floor(pos)
+        want = float(ordered[-1]) if i + 1 >= n else \
+            ordered[i] + (ordered[i + 1] - ordered[i]) * (pos - i)
+        assert d.quantiles[name] == want, name
+
+
 def test_a_solo_game_nobody_wins_is_a_loss_and_dice_chosen_count_by_component():
     dungeon = str(ROOT / "rulesets" / "dice_bag_dungeon.yaml")
     text = simulate(dungeon, "--games", "200").output

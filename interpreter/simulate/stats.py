@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
@@ -79,11 +82,17 @@ def quantile(ordered: Sequence[float], q: float) -> float:
     (the usual "type 7" definition, as in numpy and spreadsheets)."""
     if not ordered:
         raise ValueError("no values")
-    pos = q * (len(ordered) - 1)
+    return _quantile(ordered.__getitem__, len(ordered), q)
+
+
+def _quantile(at: Callable[[int], float], n: int, q: float) -> float:
+    """`quantile` of n sorted values, `at(i)` the value of rank i."""
+    pos = q * (n - 1)
     i = int(math.floor(pos))
-    if i + 1 >= len(ordered):
-        return float(ordered[-1])
-    return ordered[i] + (ordered[i + 1] - ordered[i]) * (pos - i)
+    if i + 1 >= n:
+        return float(at(n - 1))
+    low = at(i)
+    return low + (at(i + 1) - low) * (pos - i)
 
 
 @dataclass(frozen=True)
@@ -107,20 +116,37 @@ def describe(values: Sequence[float]) -> Description | None:
     if n == 0:
         return None
     # Whole numbers keep a whole total (a count of rolls reads 35699, not 35699.0), and their
-    # variance is worked out exactly in whole numbers, at C speed (a run keeps 100,000s).
-    whole = set(map(type, values)) <= {int, bool}
-    total: float = sum(values) if whole else math.fsum(values)
-    mean = total / n
-    if n < 2:
-        var = 0.0
-    elif whole:
+    # variance is worked out exactly in whole numbers (a run keeps 100,000s). A float among
+    # them makes the sum a float.
+    total: float = sum(values)
+    if type(total) is int:
+        counts = Counter(values)
+        if len(counts) * 8 <= n:
+            return _described_counts(n, total, counts)
         squares = sum(map(operator.mul, values, values))
-        var = (n * squares - total * total) / (n * (n - 1))
+        var = (n * squares - total * total) / (n * (n - 1)) if n > 1 else 0.0
     else:
-        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+        total = math.fsum(values)
+        mean = total / n
+        var = (math.fsum(map(pow, map(operator.sub, values, repeat(mean)), repeat(2))) / (n - 1)
+               if n > 1 else 0.0)
     ordered = sorted(values)
-    return Description(n, _mean_interval(n, mean, var), math.sqrt(var),
-                       {name: quantile(ordered, q) for name, q in QUANTILES}, total)
+    return _description(n, total, var, ordered.__getitem__)
+
+
+def _described_counts(n: int, total: int, counts: Counter) -> Description:
+    """`describe` of whole numbers that repeat (a score, a count of turns): from how often each
+    value occurs, without sorting them all."""
+    distinct = sorted(counts)
+    squares = sum(v * v * counts[v] for v in distinct)
+    var = (n * squares - total * total) / (n * (n - 1)) if n > 1 else 0.0
+    below = list(accumulate(counts[v] for v in distinct))  # values of rank < below[j]: j or less
+    return _description(n, total, var, lambda i: distinct[bisect_right(below, i)])
+
+
+def _description(n: int, total: float, var: float, at: Callable[[int], float]) -> Description:
+    return Description(n, _mean_interval(n, total / n, var), math.sqrt(var),
+                       {name: _quantile(at, n, q) for name, q in QUANTILES}, total)
 
 
 def moments(n: int, total: float, squares: float) -> tuple[Estimate, float]:

@@ -19,8 +19,10 @@ counted and reported apart.
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter, truediv
 from typing import Any
 
 from dsl.diagnostics import Diagnostic
@@ -62,13 +64,36 @@ def _answer_order(key: Any) -> tuple:
     return (1, 0, str(key))
 
 
-def _finished(records: Sequence[GameRecord]) -> list[GameRecord]:
-    return [r for r in records if r.error is None]
+class _Columns:
+    """Games' records field by field: `cols.scores` is each game's scores, in game order. Each
+    field is read once, when first asked for, at C speed: a run keeps 100,000s of records,
+    and a pass in Python per statistic cost a twentieth of a short game's run."""
+
+    def __init__(self, records: Sequence[GameRecord]):
+        self.records = records
+        self.n = len(records)
+
+    def __getattr__(self, name: str) -> list:
+        column = list(map(itemgetter(GameRecord._fields.index(name)), self.records))
+        setattr(self, name, column)
+        return column
 
 
-def _all_seats_mean(record: GameRecord) -> float | None:
-    scores = [s for s in record.scores if s is not None]
-    return sum(scores) / len(scores) if scores else None
+def _finished(games: _Columns) -> _Columns:
+    """The games that ended by the rules, by field."""
+    if games.error.count(None) == games.n:
+        return games
+    return _Columns([r for r in games.records if r.error is None])
+
+
+def _known(values: Sequence[Any]) -> Sequence[Any]:
+    """The values that are not None (scores that are not numbers, games without standings)."""
+    return values if None not in values else [v for v in values if v is not None]
+
+
+def _all_seats_mean(scores: tuple) -> float | None:
+    known = _known(scores)
+    return sum(known) / len(known) if known else None
 
 
 def _describe_json(values: Sequence[float]) -> dict | None:
@@ -78,19 +103,23 @@ def _describe_json(values: Sequence[float]) -> dict | None:
 
 def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed: Any) -> dict:
     """One setup's statistics, as JSON-able data."""
-    done = _finished(records)
-    n = len(done)
+    games = _Columns(records)
+    done = _finished(games)
+    n = done.n
     n_players = len(info.seats)
+    # Games by who won: a few distinct tuples, however many games.
+    won = Counter(done.winners)
+    by_seat = [list(map(itemgetter(i), done.scores)) for i in range(n_players)]
+    placed = [list(map(itemgetter(i), done.placements)) for i in range(n_players)]
     seats = []
     for i, (seat, name, who) in enumerate(info.seats):
-        wins = sum(1 for r in done if seat in r.winners)
-        scores = [r.scores[i] for r in done if r.scores[i] is not None]
-        d = describe(scores)
-        places = describe([r.placements[i] for r in done])
+        wins = sum(k for w, k in won.items() if seat in w)
+        d = describe(_known(by_seat[i]))
+        places = describe(placed[i])
         seats.append({
             "seat": seat, "name": name, "policy": who,
             "wins": wins,
-            "sole_wins": sum(1 for r in done if r.winners == (seat,)),
+            "sole_wins": won[(seat,)],
             "win_rate": wins / n if n else None,
             "win_rate_ci95": list(wilson(wins, n)) if n else None,
             "score_mean": d.mean.value if d else None,
@@ -99,8 +128,10 @@ def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed
             "score_quantiles": d.quantiles if d else None,
             "placement_mean": places.mean.value if places else None,
         })
-    draws = sum(1 for r in done if not r.winners)
-    shared = sum(1 for r in done if len(r.winners) > 1)
+    if all(None not in s for s in by_seat):  # every score a number: each game's mean at C speed
+        means: Sequence[Any] = list(map(truediv, map(sum, done.scores), map(len, done.scores)))
+    else:
+        means = _known(list(map(_all_seats_mean, done.scores)))
     out: dict[str, Any] = {
         "label": info.label,
         "variant": info.setup.variant,
@@ -109,19 +140,19 @@ def summarize(info: SetupInfo, records: Sequence[GameRecord], tally: Tally, seed
         "games": len(records),
         "finished": n,
         "seats": seats,
-        "score_all_seats": _describe_json([m for r in done if (m := _all_seats_mean(r)) is not None]),
-        "draws": _rate(draws, n),
-        "shared_wins": _rate(shared, n),
+        "score_all_seats": _describe_json(means),
+        "draws": _rate(won[()], n),
+        "shared_wins": _rate(sum(k for w, k in won.items() if len(w) > 1), n),
         "first_player": _first_player(done, n_players),
         "length": _length(done),
-        "lead_changes": _describe_json([r.lead_changes for r in done if r.lead_changes is not None]),
+        "lead_changes": _describe_json(_known(done.lead_changes)),
         "triggers": _triggers(info, tally, n),
         "decisions": _decisions(info, tally, n),
         "unruled": [{"policy": p, "decision": d, "times": k}
                     for (p, d), k in sorted(tally.unruled.items())],
-        "errors": _errors(info, records, seed),
+        "errors": _errors(info, games, seed),
         "engine": "generated" if info.not_generated is None else "interpreter",
-        "checked": _checked(records, seed),
+        "checked": _checked(games, seed),
     }
     if info.not_generated is not None:
         out["not_generated"] = info.not_generated.to_json()
@@ -132,35 +163,33 @@ def _rate(k: int, n: int) -> dict:
     return {"games": k, "rate": k / n if n else None, "ci95": list(wilson(k, n)) if n else None}
 
 
-def _first_player(done: list[GameRecord], n_players: int) -> dict | None:
+def _first_player(done: _Columns, n_players: int) -> dict | None:
     """How the player who took the first turn fares against a fair share: the share of wins a
     player gets on average (1/players without ties; more with shared wins)."""
-    games = [r for r in done if r.first is not None]
+    # Games by (first player, winners): a few distinct pairs, however many games.
+    by_first = Counter(zip(done.first, done.winners, strict=True))
+    games = [(first, winners, k) for (first, winners), k in by_first.items() if first is not None]
     if n_players < 2 or not games:
         return None
-    n = len(games)
-    wins = sum(1 for r in games if r.first in r.winners)
-    fair = sum(len(r.winners) for r in games) / (n * n_players)
+    n = sum(k for _, _, k in games)
+    wins = sum(k for first, winners, k in games if first in winners)
+    fair = sum(len(winners) * k for _, winners, k in games) / (n * n_players)
     lo, hi = wilson(wins, n)
     by_seat: dict[str, int] = {}
-    for r in games:
-        by_seat[str(r.first)] = by_seat.get(str(r.first), 0) + 1
+    for first, _, k in games:
+        by_seat[str(first)] = by_seat.get(str(first), 0) + k
     return {"games": n, "wins": wins, "win_rate": wins / n, "ci95": [lo, hi],
             "fair_share": fair, "advantage": wins / n - fair,
             "advantage_ci95": [lo - fair, hi - fair],
             "first_seat": dict(sorted(by_seat.items(), key=lambda kv: int(kv[0])))}
 
 
-def _has_clock(done: Sequence[GameRecord]) -> bool:
-    return any(r.seconds for r in done)
-
-
-def _length(done: list[GameRecord]) -> dict:
-    out = {"rounds": _describe_json([r.rounds for r in done]),
-           "turns": _describe_json([r.turns for r in done]),
-           "rolls": _describe_json([r.rolls for r in done])}
-    if _has_clock(done):
-        out["minutes"] = _describe_json([r.seconds / 60 for r in done])
+def _length(done: _Columns) -> dict:
+    out = {"rounds": _describe_json(done.rounds),
+           "turns": _describe_json(done.turns),
+           "rolls": _describe_json(done.rolls)}
+    if any(done.seconds):
+        out["minutes"] = _describe_json([s / 60 for s in done.seconds])
     return out
 
 
@@ -188,23 +217,22 @@ def _decisions(info: SetupInfo, tally: Tally, n: int) -> dict:
     return out
 
 
-def _errors(info: SetupInfo, records: Sequence[GameRecord], seed: Any) -> dict:
-    bad = [r for r in records if r.error is not None]
-    out: dict[str, Any] = {"games": len(bad)}
-    if bad:
-        first = bad[0]
+def _errors(info: SetupInfo, games: _Columns, seed: Any) -> dict:
+    out: dict[str, Any] = {"games": games.n - games.error.count(None)}
+    if out["games"]:
+        first = next(r for r in games.records if r.error is not None)
         out["first"] = {"game": first.index, "seed": game_seed(seed, first.index),
                         **located_error(info, first).to_json()}
     return out
 
 
-def _checked(records: Sequence[GameRecord], seed: Any) -> dict:
+def _checked(games: _Columns, seed: Any) -> dict:
     """The games the generated code's checked version played (their numbers passed
     ±SAFE_INT): how many, and the first."""
-    wide = [r for r in records if r.checked]
-    out: dict[str, Any] = {"games": len(wide)}
-    if wide:
-        out["first"] = {"game": wide[0].index, "seed": game_seed(seed, wide[0].index)}
+    out: dict[str, Any] = {"games": games.checked.count(True)}
+    if out["games"]:
+        first = next(r for r in games.records if r.checked)
+        out["first"] = {"game": first.index, "seed": game_seed(seed, first.index)}
     return out
 
 
@@ -235,11 +263,11 @@ def compare(base: SetupInfo, base_records: Sequence[GameRecord], other: SetupInf
                                            [o for _, o in scored]).to_json(),
         })
     firsts = [(b, o) for b, o in pairs if b.first is not None and o.first is not None]
-    means = [(_all_seats_mean(b), _all_seats_mean(o)) for b, o in pairs]
+    means = [(_all_seats_mean(b.scores), _all_seats_mean(o.scores)) for b, o in pairs]
     means = [(b, o) for b, o in means if b is not None and o is not None]
     length = {what: _mean_diff(pairs, lambda r, w=what: getattr(r, w))
               for what in ("rounds", "turns", "rolls")}
-    if _has_clock([b for b, _ in pairs]) or _has_clock([o for _, o in pairs]):
+    if any(b.seconds or o.seconds for b, o in pairs):
         length["minutes"] = _mean_diff(pairs, lambda r: r.seconds / 60)
     leads = [(b.lead_changes, o.lead_changes) for b, o in pairs
              if b.lead_changes is not None and o.lead_changes is not None]
