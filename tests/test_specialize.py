@@ -19,6 +19,7 @@ from interpreter.compile.played import GeneratorFault
 from interpreter.compile.specialize import Stop, specialize
 from interpreter.engine.setup import load, new_game
 from interpreter.simulate import runner as sim
+from interpreter.simulate.tally import Slots
 
 ROOT = Path(__file__).resolve().parents[1]
 PIG = str(ROOT / "rulesets" / "pig.yaml")
@@ -611,8 +612,10 @@ def test_a_fault_of_the_generated_code_is_raised_not_hidden_by_a_replay(fault):
 def test_a_chunks_counters_summed_slot_by_slot_are_the_interpreters(name, games, setups,
                                                                      monkeypatch):
     """simulate sums the generated code's counters slot by slot (tally.Slots), never building
-    a dict per game: the totals, squares, games and paired differences must be those the
-    interpreter's counters give, decisions merged by component."""
+    a dict per game, a batch of games at a time (7 here, so that batches end inside the
+    chunk and at its end): the totals, squares, games and paired differences must be those
+    the interpreter's counters give, decisions merged by component."""
+    monkeypatch.setattr(Slots, "BATCH", 7)
     job = sim.Job(name, (ROOT / "rulesets" / name).read_text(encoding="utf-8"), setups, 3,
                   paired=len(setups) > 1)
     for setup in setups:
@@ -842,3 +845,15 @@ def test_a_decision_whose_options_are_never_legal_stops_as_the_interpreters(tmp_
     path = tmp_path / "never_legal.yaml"
     path.write_text(NEVER_LEGAL, encoding="utf-8")
     assert _same(str(path), range(5)) == 5
+
+
+def test_a_game_is_the_same_whatever_games_were_played_before_it():
+    """A game's generator is one an earlier game left, seeded afresh (random.Random(seed)'s
+    state): nothing of the games played before reaches the next."""
+    program = load(str(ROOT / "rulesets" / "wreckdivers.yaml")).program
+    alone = specialize(program).play_raw("7:3")
+    special = specialize(program)
+    for seed in ("1", "2", "3"):
+        special.play_raw(seed)
+    assert special.play_raw("7:3") == alone
+    assert special.play_raw("1") != alone

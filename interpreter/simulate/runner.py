@@ -237,23 +237,32 @@ def game_player(program: Program, setup: Setup) -> Callable[[str, int], tuple[Ga
     special = specialized_for(program, setup)
     if special is None:
         return lambda seed, index: _interpreted(program, setup, seed, index)
-    try_raw, ranks, error_of = special.try_raw, special.ranks, special.error_of
+    tracked, try_raw, ranks, error_of = special.play_tracked, special.try_raw, special.ranks, \
+        special.error_of
+    new = tuple.__new__  # a record and its counts made in C: NamedTuple's __new__ is Python
 
     def play(seed: str, index: int) -> tuple[GameRecord, Any]:
-        before = special.checked
-        err = None
+        checked = False
         try:
-            raw = try_raw(seed, True)
-            if raw[-2] is not None:  # a rule error the generated code locates
-                err = error_of(raw)
-        except Exception as e:  # a fault of the code generator, not of the rules
-            return _faulty(index, special.players, "generated code", e), ({}, {}, {})
+            raw = tracked(seed)
+        except Exception:
+            # Past ±SAFE_INT, the step budget or a rule error the fast version does not
+            # locate: `try_raw` plays the seed again, to the checked version's game.
+            before = special.checked
+            try:
+                raw = try_raw(seed, True)
+            except Exception as e:  # a fault of the code generator, not of the rules
+                return _faulty(index, special.players, "generated code", e), ({}, {}, {})
+            checked = special.checked != before
+        err = raw[-2]
+        if err is not None:  # a rule error the generated code locates
+            err = _error(error_of(raw))
         # Read straight from the generated code's tuple: no `Result`.
         winners, placed = ranks(raw)
-        return GameRecord(index, _numbers(raw[6]), winners, placed, raw[1], raw[2], raw[4],
-                          raw[3], float(raw[5]), raw[14] if err is None else None, raw[13],
-                          None if err is None else _error(err),
-                          special.checked != before), RawCounts(special, raw)
+        return new(GameRecord, (index, _numbers(raw[6]), winners, placed, raw[1], raw[2],
+                                raw[4], raw[3], float(raw[5]),
+                                raw[14] if err is None else None, raw[13], err, checked)), \
+            new(RawCounts, (special, raw))
     return play
 
 
