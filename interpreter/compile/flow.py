@@ -62,12 +62,14 @@ class FlowWriter:
         if self.logged:
             e(d, "itn = False")  # within a turn: a roll is the current player's
             e(d, "hq = 0")       # hazard queries, numbered in the log as Game.advance does
+        # The game's generator, seeded as random.Random(seed) would be. One made per game
+        # cost a fifth of a short game's seeding: a game takes a spare one (a game under way
+        # in another thread has taken its own) and leaves it for the next when it ends.
+        e(d, "R = _SPARE.pop() if _SPARE else _Random()")
+        e(d, "R.seed(seed)")
+        e(d, "rnd = R.random")
         if self.dyn:
-            e(d, "R = _Random(seed)")
-            e(d, "rnd = R.random")
             e(d, "rbelow = R._randbelow")  # as random.Random.sample draws one item
-        else:
-            e(d, "rnd = _Random(seed).random")
         e(d, "drnd = None")
         e(d, "steps = turn_n = round_n = rolls = phases_n = 0")
         e(d, "wk = 0")  # items comprehensions and built-ins went through (ExprWriter.charge)
@@ -538,6 +540,7 @@ class FlowWriter:
         else:
             tracked = "None, None"
         e(d, str(_Late("ch_sums")))
+        e(d, "_SPARE.append(R)")
         # The counters as they are, one per trigger, decision answer and place a decision is
         # asked: named only by whoever reads them (Specialized.counters, simulate's Slots),
         # so a game builds no dict it does not need.

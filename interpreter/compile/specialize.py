@@ -550,7 +550,7 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
         source = gen.generate()
         kind = "logged" if logs else "tracked" if track else "game"
         code = compile(source, f"<meeple specialized {kind}>", "exec")
-        names = {"_Random": random.Random, "_log1p": math.log1p, "_Fallback": Fallback,
+        names = {"_Random": random.Random, "_SPARE": [], "_log1p": math.log1p, "_Fallback": Fallback,
                  "_Stop": Stop, "_PastSteps": PastSteps, "_within": within, "_whole": whole,
                  "_over": over, "_over_at": over_at, "_halt": halt, "_divided": divided,
                  "_negated": negated, "_joined": joined, "_called": called, "_most": most,
