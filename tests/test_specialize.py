@@ -857,3 +857,25 @@ def test_a_game_is_the_same_whatever_games_were_played_before_it():
         special.play_raw(seed)
     assert special.play_raw("7:3") == alone
     assert special.play_raw("1") != alone
+
+
+def test_a_bulk_run_writes_only_the_game_function_it_plays(monkeypatch):
+    """simulate plays the tracked function (standings too): the code generator writes that
+    one alone before the first game, not also the one without standings."""
+    import builtins
+
+    import interpreter.compile.specialize as specialize_module
+    from interpreter.compile.refusals import specialized_or_refusal
+
+    written = []
+
+    def counting(source, filename, mode):
+        written.append(filename)
+        return builtins.compile(source, filename, mode)
+
+    monkeypatch.setattr(specialize_module, "compile", counting, raising=False)
+    program = load(str(ROOT / "rulesets" / "wreckdivers.yaml")).program
+    special, why = specialized_or_refusal(program)
+    assert why is None and written == ["<meeple specialized tracked>"]
+    assert special.play_raw is None
+    assert special.try_raw("0:1", True) == specialize(program).play_tracked("0:1")

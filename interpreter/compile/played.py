@@ -117,7 +117,7 @@ class Specialized:
     players: int
     seats: dict[int, str]
     source: str
-    play_raw: Callable[[Any], tuple]
+    play_raw: Callable[[Any], tuple] | None  # None when made `tracked_only`
     play_tracked: Callable[[Any], tuple] | None
     seat_names: list[str]
     controller_names: list[str]

@@ -27,12 +27,13 @@ def specialized_or_refusal(program: Program, players: int | None = None,
                            table: str | None = None
                            ) -> tuple[Specialized | None, tuple[str, tuple] | None]:
     """The setup's games as generated code, or None and what the generator does not handle
-    in it with the data path of the rule that uses it. `live`: games people play at the
-    terminal (logged, on real time); `table`: games a referee's table plays ("counting" or
-    "faces", logged)."""
+    in it with the data path of the rule that uses it: bot games as a bulk run plays them
+    (`play_tracked` alone); `live`: games people play at the terminal (logged, on real
+    time); `table`: games a referee's table plays ("counting" or "faces", logged)."""
     refused: list = []
-    special = specialize(program, players, dict(seats or {}), refused,
-                         logged=live or table is not None, live=live, table=table)
+    logged = live or table is not None
+    special = specialize(program, players, dict(seats or {}), refused, logged=logged,
+                         live=live, table=table, tracked_only=not logged)
     if special is not None:
         return special, None
     return None, (str(refused[0]), refused[0].path or ())

@@ -465,7 +465,8 @@ def specialize(program: Program, players: int | None = None,
                refused: list | None = None, logged: bool = False,
                live: bool = False, table: str | None = None,
                script_only: bool = False, positioned: bool = False,
-               out: bool = False, wide: bool = False) -> Specialized | None:
+               out: bool = False, tracked_only: bool = False,
+               wide: bool = False) -> Specialized | None:
     """The ruleset and seats as one generated function, or None when something in them is not
     specialized (the interpreter then plays); `refused` then gets the `Unsupported` that says
     what and where. `logged`: the function also writes the game's log, record for record as
@@ -478,6 +479,9 @@ def specialize(program: Program, players: int | None = None,
     `positioned` (with `logged`): the game may begin at a position (`meeple run --from`):
     the function takes the caller's positioned game (interpreter/compile/positions.py);
     `out`: a player is out there (so the code keeps who is out, as when rules eliminate).
+    `tracked_only` (without `logged`): only the function a bulk run plays, which also tracks
+    the standings (`play_tracked`; `play_raw` is None): writing the other too doubled the
+    code generator's work before the first game.
     `wide`: the checked version (interpreter/compile/numbers.py), which a game past ±SAFE_INT
     goes on with (`Specialized.widened`); written from the start for a ruleset whose own
     numbers lie past it."""
@@ -500,7 +504,7 @@ def specialize(program: Program, players: int | None = None,
             return None
         controllers.append(ctrl)
     wide = wide or _past_safe(program.data)
-    options = (logged, live, table, script_only, positioned, out)
+    options = (logged, live, table, script_only, positioned, out, tracked_only)
     try:
         with checked_numbers(wide):
             special = _written(program, n, seats, controllers, options, wide)
@@ -533,13 +537,15 @@ def _past_safe(data: Any) -> bool:
 def _written(program: Program, n: int, seats: dict, controllers: list, options: tuple,
              wide: bool) -> Specialized:
     """The generated functions for these seats (`specialize`'s work, which it catches)."""
-    logged, live, table, script_only, positioned, out = options
+    logged, live, table, script_only, positioned, out, tracked_only = options
     fns = []
     sources = []
     counted = []  # per function: what each of its counters counts
     gen = None
     # A logged game is one function (it learns kinds as the first of the two does).
-    for track, logs in (((False, True),) if logged else ((False, False), (True, False))):
+    kinds = (((False, True),) if logged else ((True, False),) if tracked_only
+             else ((False, False), (True, False)))
+    for track, logs in kinds:
         learned = gen.learned if gen is not None else None
         gen = _Gen(program, n, controllers, track, logs, live and logs,
                    table if logs else None, script_only and logs, positioned and logs,
@@ -580,6 +586,8 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
     sc = program.data.get("scoring") or {}
     if logged:  # the logged function alone: it plays, and counts as the first would
         fns, counted = [fns[0], None], [counted[0]] * 2
+    elif tracked_only:
+        fns, counted = [None, fns[0]], [counted[0]] * 2
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
                        [c.name for c in controllers], sc.get("order", "highest"),
                        sc.get("ties", "shared"), "score" in sc,
