@@ -74,6 +74,8 @@ class _Columns:
         self.n = len(records)
 
     def __getattr__(self, name: str) -> list:
+        if name not in GameRecord._fields:
+            raise AttributeError(name)
         column = list(map(itemgetter(GameRecord._fields.index(name)), self.records))
         setattr(self, name, column)
         return column
