@@ -584,10 +584,8 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
         sources.append(source)
         counted.append((tuple(gen.fired), tuple(gen.chosen), tuple(gen.unruled)))
     sc = program.data.get("scoring") or {}
-    if logged:  # the logged function alone: it plays, and counts as the first would
-        fns, counted = [fns[0], None], [counted[0]] * 2
-    elif tracked_only:
-        fns, counted = [None, fns[0]], [counted[0]] * 2
+    if len(fns) == 1:  # one function (logged, or tracked alone): it counts in both places
+        fns, counted = [fns[0], None] if logged else [None, fns[0]], [counted[0]] * 2
     return Specialized(program, n, seats, sources[0], fns[0], fns[1], gen.seat_names,
                        [c.name for c in controllers], sc.get("order", "highest"),
                        sc.get("ties", "shared"), "score" in sc,

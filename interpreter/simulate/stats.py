@@ -77,16 +77,10 @@ def _mean_interval(n: int, mean: float, var: float) -> Estimate:
     return Estimate(mean, mean - half, mean + half)
 
 
-def quantile(ordered: Sequence[float], q: float) -> float:
-    """The q-quantile of sorted values, interpolating linearly between order statistics
-    (the usual "type 7" definition, as in numpy and spreadsheets)."""
-    if not ordered:
-        raise ValueError("no values")
-    return _quantile(ordered.__getitem__, len(ordered), q)
-
-
 def _quantile(at: Callable[[int], float], n: int, q: float) -> float:
-    """`quantile` of n sorted values, `at(i)` the value of rank i."""
+    """The q-quantile of n sorted values (n > 0), `at(i)` the value of rank i, interpolating
+    linearly between order statistics (the usual "type 7" definition, as in numpy and
+    spreadsheets)."""
     pos = q * (n - 1)
     i = int(math.floor(pos))
     if i + 1 >= n:
