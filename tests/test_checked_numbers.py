@@ -102,3 +102,22 @@ def test_a_sum_past_the_fast_range_is_followed_by_the_checked_version(tmp_path, 
         assert _outcome(special.play(seed)) == want, seed
         assert want[0]["reason"].startswith("stopped: ") == stops
     assert special.checked == 4  # a stop located there too
+
+
+
+def test_a_set_past_the_fast_range_is_followed_by_the_checked_version(tmp_path):
+    # A `set` of a whole number the generator cannot bound (a sum of state) is tested where it
+    # is stored, nowhere else: past ±2**40 (the second roll of a game) the checked version
+    # plays the game, to the interpreter's results.
+    text = PIG.read_text(encoding="utf-8")
+    text = text.replace("            - roll: die\n", "            - roll: die\n"
+                        '            - set: {far: "far + 1000000000000"}\n', 1)
+    text = text.replace("state:\n", "state:\n  global:\n    far: {type: int, initial: 0}\n", 1)
+    path = tmp_path / "pig.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load(str(path)).program
+    special = specialize(program)
+    assert not special.wide
+    for seed in range(6):
+        assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
+    assert special.checked == 6
