@@ -176,3 +176,29 @@ def test_a_decisions_value_that_no_test_reads_once_threaded_is_not_stored():
     lines.insert(0, "ch = 0")
     out = _same_results(lines)
     assert [ln.strip() for ln in out if "D_x" in ln] == []
+
+
+def test_a_legality_flag_or_an_answer_that_nobody_reads_is_not_stored():
+    # An option's legality flag (`_lq`) and a decision's answer read from its options by the
+    # pick (`D_act = _VA5[_ch4]`) cannot raise nor count work: unread, they are not stored.
+    # A flag that is read stays, and so does one alone in its block.
+    lines = ["_VA5 = ('a', 'b')", "left = 2", "_ok1 = rnd() < 0.5",
+             "_lq2 = _ok1 and 2 <= left", "_lq3 = _ok1 or 1 <= left",
+             "if _lq3:", "    _lq6 = 3 <= left", "    _ch4 = 0", "else:", "    _lq7 = 1 <= left",
+             "    _ch4 = 1", "D_act = _VA5[_ch4]", "return _ch4, _ok1"]
+    out = _same_results(lines)
+    assert [ln.strip() for ln in out if "_lq" in ln or "D_act" in ln] == [
+        "_lq3 = _ok1 or 1 <= left", "if _lq3:"]
+    alone = ["x = 0", "if rnd() < 0.5:", "    _lq1 = 1 <= x", "return x"]
+    assert _same_results(alone) == alone
+
+
+def test_a_state_variable_that_nobody_reads_is_not_written():
+    # `V_rolls` is only ever written: its writes go. `V_total` is read, so kept; a write of
+    # a call (`V_last = rnd()`) draws a number and is kept, as is one alone in its block.
+    lines = ["V_rolls = 0", "V_total = 0", "V_last = 0", "for _ in range(3):",
+             "    V_rolls += 1", "    f = int(rnd() * 6) + 1", "    V_total += f",
+             "    V_last = rnd()", "    if f == 6:", "        V_rolls = 0", "return V_total"]
+    out = _same_results(lines)
+    assert [ln.strip() for ln in out if "V_" in ln] == [
+        "V_total = 0", "V_total += f", "V_last = rnd()", "V_rolls = 0", "return V_total"]

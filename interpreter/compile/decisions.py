@@ -28,6 +28,11 @@ from interpreter.engine.decisions import PolicyController
 _PERIOD = {"turn": "turn_n", "round": "round_n", "phase": "phases_n", "game": "0"}
 
 
+def _counted(base: int, c: str) -> str:
+    """The count of the answer `c` (an index) of the decision whose counters start at `base`."""
+    return f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1"
+
+
 class DecisionWriter:
     """The `choose` and `actions` steps and the controllers of the seats (a mixin of _Gen)."""
 
@@ -100,7 +105,7 @@ class DecisionWriter:
                 self._controllers(did, values, ("static", tuple(static)), c, d, who,
                                   Shown(spec, ctx, named))
         if not self._count_where_picked(mark, c, base, did, values):
-            self.emit(d, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
+            self.emit(d, _counted(base, c))
             self.emit(d, f"D_{did} = {vals}[{c}]")
         if self.logged:
             only = f"len({lg}) == 1" if dynamic else str(len(static) == 1)
@@ -228,7 +233,7 @@ class DecisionWriter:
             if len(set(keys)) != len(keys):
                 raise Unsupported("two seats with one name")
             base = self._chosen_base(did, keys)
-            self.emit(d, f"CH[{base} + {c}] += 1")
+            self.emit(d, _counted(base, c))
         else:  # keys known when chosen: counted by key
             self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
@@ -328,7 +333,7 @@ class DecisionWriter:
             elif len(test) == 1 and test[0].isidentifier():
                 flags.append(test[0])
             else:
-                q = self.temp("q")
+                q = self.temp("lq")  # pure: dropped where nobody reads it (peephole.py)
                 self.emit(d, f"{q} = {' and '.join(test)}")
                 flags.append(q)
         self.flags[lg] = flags
@@ -459,7 +464,11 @@ class DecisionWriter:
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o
                               else _lit(True) for k, o in named], d1)
-        tests = [None if t is None else t + [f"{costs[i]!r} <= {left}"] + (
+        # Whole points and whole costs keep the points left whole: inside `while left > 0`
+        # at least 1 is left, so a cost of at most 1 is always within them, untested.
+        whole = points.kind == "int" and all(type(k) is int for k in costs)
+        tests = [None if t is None else t + (
+            [] if whole and costs[i] <= 1 else [f"{costs[i]!r} <= {left}"]) + (
             [self._within(limits[i], who)] if limits[i] is not None else [])
             for i, t in enumerate(tests)]
         if self.logged:
@@ -473,8 +482,9 @@ class DecisionWriter:
             e(d1 + 1, f"{c} = {lg}[0]")
         else:
             flags = self._legal_flags(lg, tests, d1)
-            e(d1, f"if not ({' or '.join(flags)}):")
-            e(d1 + 1, "break")
+            if "True" not in flags:
+                e(d1, f"if not ({' or '.join(flags)}):")
+                e(d1 + 1, "break")
             if allow_pass:
                 flags.append("True")
             self._only_legal(flags, c, d1, never=allow_pass)
@@ -485,7 +495,7 @@ class DecisionWriter:
             {k: costs[i] for i, (k, _) in enumerate(named)}))
         if not self.logged:
             self._list_where_read(lg, at, d1 + 1)
-        e(d1, f"CH[{base} + {c}] += 1")
+        e(d1, _counted(base, c))
         e(d1, f"D_{did} = {vals}[{c}]")
         if self.logged:  # the options' labels, and `pass` with its own (steps._actions)
             self.rec_decision(d1, did, who, f"{vals}[{c}]", f"len({lg}) == 1",

@@ -1,7 +1,8 @@
 """Phase 5b, compile for simulation (specializer): passes over the generated lines.
 
 Input: the lines of a generated game function (`_Gen.lines`). Output: the same code with
-temporaries nobody reads dropped or read in place (`_drop_temps`), step counts moved into
+state variables and temporaries nobody reads dropped (`_drop_unread_state`), temporaries
+read in place (`_drop_temps`), step counts moved into
 branches that leave (`_sink_steps`) and merged (`_merge_steps`), so a loop's pass adds to
 `steps` once where it can. interpreter/compile/flow.py runs `tidy` on every function the
 specializer writes.
@@ -135,14 +136,24 @@ def _sink_steps(lines: list[str]) -> list[str]:
 # A temporary (`_ch5`) or a decision's value (`D_keep_or_pass`): stored where nothing reads it.
 _TEMP = r"(?:_[a-z]+\d+|D_\w+)"
 _TEMP_SET = re.compile(rf"^(\s*)({_TEMP}) = (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
+# Stores whose value cannot raise nor count work, though not a literal or a name: an option's
+# legality flag (decisions.py `_legal_flags`: tests of guards already evaluated, of costs and
+# of limits), a decision's answer read from its options by the pick's index.
+_PURE_SET = re.compile(r"^(\s*)(?:(_lq\d+) = .+|(D_\w+) = _VA\d+\[_ch\d+\])$")
+
+
+def _alone(out: list[str], lines: list[str], i: int, indent: int) -> bool:
+    """Whether line `i` (at `indent`) is the only statement of its block: it stays."""
+    return bool(out) and out[-1].rstrip().endswith(":") and (
+        i + 1 >= len(lines) or _indent(lines[i + 1]) < indent)
 
 
 def _drop_temps(lines: list[str]) -> list[str]:
     """Temporaries the code never reads are not stored (`_ch5 = 1`, a decision's pick kept
     for nothing, `D_keep_or_pass = 'keep'` once no test reads the decision's value), and one
     copied from a name and read once, on the next line, is that name there (`_t4 = F_die`
-    then `V_round_score += _t4`). Only literals and plain names: nothing whose evaluation
-    could matter is removed."""
+    then `V_round_score += _t4`). Only literals, plain names and values that cannot raise
+    nor count work (`_PURE_SET`): nothing whose evaluation could matter is removed."""
     text = "\n".join(lines)
     uses: dict[str, int] = {}  # how often each temporary is read (named, less stored)
     for name in re.findall(rf"\b{_TEMP}\b", text):
@@ -156,12 +167,14 @@ def _drop_temps(lines: list[str]) -> list[str]:
     while i < len(lines):
         m = _TEMP_SET.match(lines[i])
         if m is None:
-            out.append(lines[i])
-            i += 1
+            p = _PURE_SET.match(lines[i])
+            if p is None or uses.get(p.group(2) or p.group(3)) != 0 or \
+                    _alone(out, lines, i, len(p.group(1))):
+                out.append(lines[i])
+            i += 1  # else stored, never read
             continue
         name, value = m.group(2), m.group(3)
-        alone = (out and out[-1].rstrip().endswith(":") and
-                 (i + 1 >= len(lines) or _indent(lines[i + 1]) < len(m.group(1))))
+        alone = _alone(out, lines, i, len(m.group(1)))
         if uses.get(name) == 0 and not alone:
             i += 1  # stored, never read
             continue
@@ -289,11 +302,36 @@ def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name:
     return moves
 
 
+# A write of a state variable (global, turn or round: one name each) of a literal or a name.
+_STATE_SET = re.compile(r"^\s*(V_\w+) [+-]?= (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
+
+
+def _drop_unread_state(lines: list[str]) -> list[str]:
+    """Writes of a state variable that the function never reads (`V_dive_rolls += 1` where
+    no policy or rule of this game reads `dive_rolls`, and the function does not return or
+    show its state) are not made, when what they write is a literal or a name: nothing whose
+    evaluation could matter is removed. A write alone in its block stays."""
+    text = "\n".join(lines)
+    reads: dict[str, int] = {}
+    for name in re.findall(r"\bV_\w+\b", text):
+        reads[name] = reads.get(name, 0) + 1
+    for line in lines:
+        m = re.match(r"^\s*(V_\w+) [+-]?= ", line)
+        if m is not None:
+            reads[m.group(1)] -= 1
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        m = _STATE_SET.match(line)
+        if m is None or reads[m.group(1)] != 0 or _alone(out, lines, i, _indent(line)):
+            out.append(line)
+    return out
+
+
 def tidy(lines: list[str]) -> list[str]:
-    """Every pass: temporaries dropped, counts merged; then tests threaded into the branches
-    that know their answer, counts sunk into branches that leave and merged, until nothing
-    moves."""
-    out = _merge_steps(_drop_temps(lines))
+    """Every pass: state and temporaries nobody reads dropped, counts merged; then tests
+    threaded into the branches that know their answer, counts sunk into branches that leave
+    and merged, until nothing moves."""
+    out = _merge_steps(_drop_temps(_drop_unread_state(lines)))
     for _ in range(4):  # a count sunk and merged may meet the next `if`: until none moves
         # A test threaded into the branches may leave its value stored for nobody: dropped.
         again = _merge_steps(_sink_steps(_drop_temps(_thread_tests(out))))
