@@ -112,37 +112,14 @@ class EffectWriter:
             pairs.append((target, v, name))
         if len(pairs) == 1 and not (isinstance(pairs[0][0], ItemSet) and pairs[0][0].site
                                     and pairs[0][1].const is _NO):
-            self.emit(d, _assigned(pairs[0][0], self._sized(pairs[0][1], d)))
+            self.emit(d, _assigned(pairs[0][0], self.sized(pairs[0][1], d)))
             self.changed(texts[0], pairs[0][0], pairs[0][1].kind, None, d, ctx)
         else:  # every value is read before any is written (an item's key: after its value)
-            temps = [self._sized(v, d, self.temp()) for _, v, _ in pairs]
+            temps = [self.sized(v, d, self.temp()) for _, v, _ in pairs]
             for t, text, (target, v, _) in zip(temps, texts, pairs, strict=True):
                 self.emit(d, _assigned(target, t))
                 self.changed(text, target, v.kind, None, d, ctx)
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
-
-    def _sized(self, v: Ex, d: int, into: str | None = None) -> str:
-        """The source of a value a write stores (kept in the temporary `into`, when given),
-        within the size limits and never shared with where it was read: numbers, texts and
-        lists that could grow in a loop (`x * x`, `t + t`) are tested; a value of another
-        kind cannot grow. A whole number is kept in a temporary and tested in line, a tenth
-        of the cost of calling `_within`; the checked version tests whole numbers where
-        they are made, so it stores them as they are."""
-        src = v.src
-        if v.const is _NO and v.kind == "int" and not self.wide and (
-                v.bound is None or v.bound > SAFE_INT):
-            t = into or self.temp()
-            self.emit(d, f"{t} = {src}")
-            self.emit(d, f"if not -{SAFE_INT} <= {t} <= {SAFE_INT}:")
-            self.emit(d + 1, "raise _Fallback()")
-            return t
-        if v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
-            src = f"_within({src})"
-        src = stored(v, src)
-        if into is not None:
-            self.emit(d, f"{into} = {src}")
-            return into
-        return src
 
     def changed(self, text: str, target: str | ItemSet, kind: str, old: str | None, d: int,
                 ctx: _Ctx) -> None:

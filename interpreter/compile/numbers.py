@@ -5,8 +5,9 @@ arithmetic of the *checked* version of a ruleset's generated function, which tes
 `+`, `-`, `*`, `add`, `sum`, `floor`, `ceil` and `round` of whole numbers against the
 language's limit (dsl/builtins.py MAX_INT) exactly where the interpreter tests them
 (dsl/compiler.py `_add`, `_times`, steps.py `add`, the built-ins' `sized`), and stops the game
-there (`Stop`, the interpreter's error); and `checked_numbers`, the context in which the
-specializer writes it.
+there (`Stop`, the interpreter's error); `checked_numbers`, the context in which the
+specializer writes it; and `NumberWriter.sized`, the test of a value a write stores, in
+either version.
 
 The fast version keeps whole numbers within ±SAFE_INT (interpreter/compile/base.py): far below
 the limit, so a `+` needs no test. A game that leaves that range (`Fallback`) is played again,
@@ -37,6 +38,7 @@ from interpreter.compile.base import (
     Unsupported,
     past_longest,
     refused,
+    stored,
 )
 
 _BITS = MAX_INT.bit_length() + 1
@@ -161,7 +163,28 @@ CHECKED_NAMES = {"_within": within_checked, "_times": times_checked, "_plus": pl
 
 class NumberWriter:
     """The numeric built-ins in generated expressions: `floor`, `ceil`, `round`, `clamp`,
-    and `max`/`min` with a `default` (a mixin of the specializer's writer)."""
+    and `max`/`min` with a `default`; the range test of a value a write stores (a mixin of
+    the specializer's writer)."""
+
+    def sized(self, v: Ex, d: int, into: str | None = None) -> str:
+        """The source of a value a write stores (in the temporary `into`, if given), never
+        shared with where it was read, within the size limits: what could grow in a loop
+        (`x * x`, `t + t`) is tested. A whole number is tested in line (a call of `_within`
+        costs ten times as much); the checked version tests them where they are made."""
+        src = v.src
+        if v.const is _NO and v.kind == "int" and not self.wide and (
+                v.bound is None or v.bound > SAFE_INT):
+            t = into or self.temp()
+            self.emit(d, f"{t} = {src}")
+            self.emit(d, f"if not -{SAFE_INT} <= {t} <= {SAFE_INT}:")
+            self.emit(d + 1, "raise _Fallback()")
+            return t
+        if v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
+            src = f"_within({src})"
+        if into is None:
+            return stored(v, src)
+        self.emit(d, f"{into} = {stored(v, src)}")
+        return into
 
     def _with_default(self, node: n.Call, scope: dict) -> Ex:
         """`max(xs, default=d)` or `min`, as the built-in: the list, then the default worked

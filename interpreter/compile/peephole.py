@@ -148,20 +148,26 @@ def _alone(out: list[str], lines: list[str], i: int, indent: int) -> bool:
         i + 1 >= len(lines) or _indent(lines[i + 1]) < indent)
 
 
+def _reads(lines: list[str], name: str, store: str) -> dict[str, int]:
+    """How often each name matching `name` is read: named, less the lines that open by
+    storing it (`store`: the assignment's operator, as a pattern)."""
+    found: dict[str, int] = {}
+    for x in re.findall(rf"\b{name}\b", "\n".join(lines)):
+        found[x] = found.get(x, 0) + 1
+    for line in lines:
+        m = re.match(rf"^\s*({name}) {store} ", line)
+        if m is not None:
+            found[m.group(1)] -= 1
+    return found
+
+
 def _drop_temps(lines: list[str]) -> list[str]:
     """Temporaries the code never reads are not stored (`_ch5 = 1`, a decision's pick kept
     for nothing, `D_keep_or_pass = 'keep'` once no test reads the decision's value), and one
     copied from a name and read once, on the next line, is that name there (`_t4 = F_die`
     then `V_round_score += _t4`). Only literals, plain names and values that cannot raise
     nor count work (`_PURE_SET`): nothing whose evaluation could matter is removed."""
-    text = "\n".join(lines)
-    uses: dict[str, int] = {}  # how often each temporary is read (named, less stored)
-    for name in re.findall(rf"\b{_TEMP}\b", text):
-        uses[name] = uses.get(name, 0) + 1
-    for line in lines:
-        m = re.match(rf"^\s*({_TEMP}) = ", line)
-        if m is not None:
-            uses[m.group(1)] -= 1
+    uses = _reads(lines, _TEMP, "=")
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -311,14 +317,7 @@ def _drop_unread_state(lines: list[str]) -> list[str]:
     no policy or rule of this game reads `dive_rolls`, and the function does not return or
     show its state) are not made, when what they write is a literal or a name: nothing whose
     evaluation could matter is removed. A write alone in its block stays."""
-    text = "\n".join(lines)
-    reads: dict[str, int] = {}
-    for name in re.findall(r"\bV_\w+\b", text):
-        reads[name] = reads.get(name, 0) + 1
-    for line in lines:
-        m = re.match(r"^\s*(V_\w+) [+-]?= ", line)
-        if m is not None:
-            reads[m.group(1)] -= 1
+    reads = _reads(lines, r"V_\w+", "[+-]?=")
     out: list[str] = []
     for i, line in enumerate(lines):
         m = _STATE_SET.match(line)
