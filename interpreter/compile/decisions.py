@@ -464,11 +464,10 @@ class DecisionWriter:
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o
                               else _lit(True) for k, o in named], d1)
-        # Whole points and whole costs keep the points left whole: inside `while left > 0`
-        # at least 1 is left, so a cost of at most 1 is always within them, untested.
-        whole = points.kind == "int" and all(type(k) is int for k in costs)
+        # Points and costs are whole (the checker's rule), so inside `while left > 0` at
+        # least 1 is left: a cost of at most 1 always fits, untested.
         tests = [None if t is None else t + (
-            [] if whole and costs[i] <= 1 else [f"{costs[i]!r} <= {left}"]) + (
+            [] if costs[i] <= 1 else [f"{costs[i]!r} <= {left}"]) + (
             [self._within(limits[i], who)] if limits[i] is not None else [])
             for i, t in enumerate(tests)]
         if self.logged:
