@@ -194,11 +194,16 @@ def test_a_legality_flag_or_an_answer_that_nobody_reads_is_not_stored():
 
 
 def test_a_state_variable_that_nobody_reads_is_not_written():
-    # `V_rolls` is only ever written: its writes go. `V_total` is read, so kept; a write of
-    # a call (`V_last = rnd()`) draws a number and is kept, as is one alone in its block.
-    lines = ["V_rolls = 0", "V_total = 0", "V_last = 0", "for _ in range(3):",
-             "    V_rolls += 1", "    f = int(rnd() * 6) + 1", "    V_total += f",
-             "    V_last = rnd()", "    if f == 6:", "        V_rolls = 0", "return V_total"]
+    # `V_rolls` is only ever written: its writes go (one alone in its block is `pass`).
+    # `V_total` is read, so kept; a write of a call (`V_last = rnd()`) draws a number and is
+    # kept; a variable added to by more than a name (`V_sum += (f + 1)`) keeps the write it
+    # adds to.
+    lines = ["V_rolls = 0", "V_total = 0", "V_last = 0", "V_sum = 0", "for _ in range(3):",
+             "    V_rolls += 1", "    f = int(rnd() * 6)", "    V_total += f",
+             "    V_last = rnd()", "    V_sum += (f + 1)", "    if f == 5:",
+             "        V_rolls = 0", "return V_total"]
     out = _same_results(lines)
     assert [ln.strip() for ln in out if "V_" in ln] == [
-        "V_total = 0", "V_total += f", "V_last = rnd()", "V_rolls = 0", "return V_total"]
+        "V_total = 0", "V_sum = 0", "V_total += f", "V_last = rnd()", "V_sum += (f + 1)",
+        "return V_total"]
+    assert "        pass" in out

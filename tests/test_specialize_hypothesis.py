@@ -2,15 +2,16 @@
 
 Issue 15's promise: the code generator is checked against the reference interpreter not only
 on the shipped rulesets but on rulesets nobody wrote by hand. Hypothesis builds small dice
-games from the language's common pieces: dice of one and of several (faces, `total`,
+games from the language's common pieces: dice of one and of several (faces in a row from 1,
+0, 3 or -2, which the generated code keeps as indexes, and faces not in a row; `total`,
 `doubles`), global, turn and player state (numbers, true/false), `roll`, `set`, `add`, `if`
 with `else`, `repeat` with `times`, `for_each` over players, `choose` with a policy rule and a
 test of the answer, `repeat ... until`, `call` of a procedure with a parameter, a check,
-`emit` with a trigger, a `rolled` trigger, `end_turn`, and expressions over
-them (arithmetic, `max`, `min`, conditionals, comparisons, `and`, `not`). Each ruleset must
-load, be generated (a refusal is a gap in the generator), and give the interpreter's result,
-trigger, decision and unruled counts on every seed tried; a seed goes back to the interpreter
-only when the rules stop with an error there.
+`emit` with a trigger, a `rolled` trigger, `end_turn`, and expressions over them
+(arithmetic, products by a literal, `max`, `min`, conditionals, comparisons, `and`, `not`).
+Each ruleset must load, be generated (a refusal is a gap in the generator), and give the
+interpreter's result, trigger, decision and unruled counts on every seed tried; a seed goes
+back to the interpreter only when the rules stop with an error there.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from tests.test_specialize import _interpreted, _outcome
 
-INTS = ["a.face", "total(b)", "pot", "run", "current.score"]
+INTS = ["a.face", "c.face", "total(b)", "pot", "run", "current.score"]
 CONDS = ["doubles(b)", "current.bonus", "a.face >= 3"]
+FACES = [[0, 1, 2], [3, 4, 5, 6, 7], [-2, -1, 0, 1, 2], [2, 4, 6]]
 
 
 def _int_expr(depth: int = 2) -> st.SearchStrategy[str]:
@@ -35,6 +37,7 @@ def _int_expr(depth: int = 2) -> st.SearchStrategy[str]:
     return st.one_of(
         leaf,
         st.tuples(sub, st.sampled_from(["+", "-"]), sub).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(st.integers(0, 3), sub).map(lambda t: f"({t[0]} * {t[1]})"),
         st.tuples(st.sampled_from(["max", "min"]), sub, sub).map(
             lambda t: f"{t[0]}({t[1]}, {t[2]})"),
         st.tuples(_cond(depth - 1), sub, sub).map(
@@ -44,7 +47,8 @@ def _int_expr(depth: int = 2) -> st.SearchStrategy[str]:
 
 def _cond(depth: int = 1) -> st.SearchStrategy[str]:
     leaf = st.one_of(st.sampled_from(CONDS),
-                     st.tuples(_int_expr(0), st.sampled_from([">=", "==", "<"]), _int_expr(0))
+                     st.tuples(_int_expr(0), st.sampled_from([">=", "==", "<", "!=", ">", "<="]),
+                               _int_expr(0))
                      .map(lambda t: f"{t[0]} {t[1]} {t[2]}"))
     if depth == 0:
         return leaf
@@ -99,7 +103,7 @@ def _flat(steps: list) -> list:
 def rulesets(draw) -> dict:
     # Both dice rolled first (reading a die never rolled is a rule error, tried elsewhere),
     # and a decision every turn (a policy's rule for a decision no step asks is refused).
-    turn = [{"set": {"run": 0}}, {"roll": "a"}, {"roll": "b"},
+    turn = [{"set": {"run": 0}}, {"roll": "a"}, {"roll": "b"}, {"roll": "c"},
             {"choose": "pick", "options": ["x", "y"]}, *draw(_steps(2)),
             {"add": {"current.score": "run"}}]
     return {
@@ -107,7 +111,9 @@ def rulesets(draw) -> dict:
         "metadata": {"name": "Hypothesis dice game"},
         "players": {"min": 1, "max": 4, "default": draw(st.integers(1, 4))},
         "components": {"dice": {"a": {"sides": draw(st.integers(2, 8))},
-                                "b": {"sides": 6, "count": 2}}},
+                                "b": {"sides": 6, "count": 2},
+                                # faces in a row from 0, 3 or -2 (kept as indexes), or not
+                                "c": {"faces": draw(st.sampled_from(FACES))}}},
         "state": {"global": {"pot": {"type": "int", "initial": 0}},
                   "turn": {"run": {"type": "int", "initial": 0}},
                   "player": {"score": {"type": "int", "initial": 0},

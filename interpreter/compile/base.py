@@ -395,6 +395,12 @@ class Ex:
     opts: tuple | None = None
     zone: str = ""       # kind zone: the zone's declared name
     some: bool = False   # never none, though it may raise (a grid's cell looked up by id)
+    # A whole number as (source, k), its value the source's plus k: a die's face kept as its
+    # index (`_Die.off`), and sums, differences and multiples of them, where the k cancel or
+    # fold into a literal (interpreter/compile/exprs.py `offset_form`). The source is none
+    # where the face is (a die not rolled); `src` says none then too, and arithmetic on
+    # either raises as Python's does on none.
+    raw: tuple[str, int] | None = None
 
 
 @dataclass
@@ -403,6 +409,17 @@ class _Die:
     faces: tuple
     id: str
     attrs: dict
+    # Faces that are whole numbers in a row from `off` (1 to 6) are kept as their index
+    # (`var` holds the face minus `off`) in the generated code that writes no log: a roll is
+    # `int(rnd() * 6)`, and `a.face + b.face > c.face + d.face` compares the indexes.
+    off: int = 0
+
+
+def face_src(die: _Die) -> str:
+    """The source of a die's face as a value that may be none (not rolled yet)."""
+    if not die.off:
+        return die.var
+    return f"(None if {die.var} is None else {die.var} + {die.off})"
 
 
 @dataclass

@@ -19,14 +19,14 @@ is a `for` over a range made once for the whole run, the stop past the last pass
     else:
         raise _Stop(_SE3, 10001, None)
 
-and where each pass begins with draws of dice and their counts (`F_die = int(rnd() * 6) + 1`
-then `rolls += 1`), or ends with counts (`steps += 3`, and an `else:` of counts alone after
+and where each pass begins with draws of dice and their counts (`F_die = int(rnd() * 6)`, then
+`rolls += 1`), or ends with counts (`steps += 3`, and an `else:` of counts alone after
 branches that all leave, such as a pick that goes on: `ch0 += 1`), the counts are added once
 when the loop is left, however it is left:
 
     try:
         for _p3 in _R0:
-            F_die = int(rnd() * 6) + 1
+            F_die = int(rnd() * 6)
             ...
         else:
             ch0 += 1                        (the last pass reached its end too)
@@ -59,7 +59,8 @@ import re
 from collections.abc import Callable
 
 _GUARD = re.compile(r"^if (_p\d+|passes) > (\d+)(?: or (steps > \d+))?:$")
-_DRAW = re.compile(r"^F_\w+ = (?:int\(rnd\(\) \* \d+\) \+ 1|_FA\d+\[int\(rnd\(\) \* \d+\)\])$")
+_DRAW = re.compile(r"^F_\w+ = (?:int\(rnd\(\) \* \d+\)(?: \+ -?\d+)?"
+                   r"|_FA\d+\[int\(rnd\(\) \* \d+\)\])$")
 _COUNT = "rolls += 1"
 _ROLLS = re.compile(r"\brolls\b")  # the game's count of rolls (not a ruleset's `V_x_rolls`)
 _TALLY = re.compile(r"^(steps|ch\d+|fi\d+) \+= (\d+)$")  # counts of steps, choices, triggers

@@ -28,8 +28,10 @@ from interpreter.compile.base import (
     _Ctx,
     _lit,
     _node,
+    face_src,
     stored,
 )
+from interpreter.compile.offsets import number
 from interpreter.compile.stops import calls_site, loose_break_site, raise_at, triggers_site
 from interpreter.engine.step_runtime import step_name
 
@@ -165,12 +167,19 @@ class EffectWriter:
             if b is not None and not all(self._fits(self._target(t, ctx, True)[1], b.kind)
                                          for t in spec["add"]):
                 raise Unsupported("add bounds")
-        if len(pairs) == 1 and pairs[0][1].safe:
-            temps = [pairs[0][1].src]  # one amount that cannot fail: read where it is added
+        # Where the step is located (the checked version, a logged game), the sum is
+        # tested before it is bounded, as steps._add tests it.
+        tested = self.wide or (self.logged and self.step_path is not None)
+        one = pairs[0][1] if len(pairs) == 1 else None
+        if one is not None and one.safe:
+            temps = [one.src]  # one amount that cannot fail: read where it is added
+        elif one is not None and one.raw is not None and not tested and ":=" not in one.src:
+            temps = [number(one)]  # faces as indexes, read where added (raises untested)
         else:
             temps = [self.temp() for _ in pairs]
             for t, (_, v, _) in zip(temps, pairs, strict=True):  # amounts first, as the closure
-                self.emit(d, f"{t} = {v.src}")
+                # (a none added raises untested too: a face kept as its index is not tested)
+                self.emit(d, f"{t} = {v.src if tested else number(v)}")
         for t, text, (target, v, _), held in zip(temps, list(spec["add"]), pairs, sums,
                                                  strict=True):
             now = target.read if isinstance(target, ItemSet) else target
@@ -178,9 +187,6 @@ class EffectWriter:
             if "changed" in self.p.triggers:  # what it held, for `event.old`
                 old = self.temp("co")
                 self.emit(d, f"{old} = {now}")
-            # Where the step is located (the checked version, a logged game), the sum is
-            # tested before it is bounded, as steps._add tests it.
-            tested = self.wide or (self.logged and self.step_path is not None)
             if low is None and high is None and not isinstance(target, ItemSet) and \
                     not tested:
                 self.emit(d, f"{target} += {t}")
@@ -441,15 +447,18 @@ class EffectWriter:
                             f"_CS.roll({[die.id for die in dice.dice]!r})", d, ctx)
         for die in dice.dice if not self.logged else ():
             sides = len(die.faces)
-            if die.faces == tuple(range(1, sides + 1)):
-                self.emit(d, f"{die.var} = int(rnd() * {sides}) + 1")
+            first = die.faces[0]
+            if type(first) is int and die.faces == tuple(range(first, first + sides)):
+                # The face, or its index where the die keeps it (base.py `_Die.off`).
+                self.emit(d, f"{die.var} = int(rnd() * {sides})"
+                             + (f" + {first - die.off}" if first != die.off else ""))
             else:
                 self.emit(d, f"{die.var} = {self.const(die.faces, 'FA')}[int(rnd() * {sides})]")
         if self.logged:  # as step_runtime.record_roll, for dice in no zone
             roller = (self.named_doer(spec["by"], d, ctx) if "by" in spec
                       else f"({self.names_of()}[cur] if itn else None)")
             self.rec(d, "roll", ("dice", repr([die.id for die in dice.dice])),
-                     ("faces", f"[{', '.join(die.var for die in dice.dice)}]"),
+                     ("faces", f"[{', '.join(face_src(die) for die in dice.dice)}]"),
                      ("by", f"[{roller}] * {len(dice.dice)}"))
         self.emit(d, "rolls += 1")
         self.fire("rolled", d, ctx, {"dice": Ex("", "dice", True, dice=dice.dice)})

@@ -28,9 +28,18 @@ from interpreter.compile.base import (
     Unsupported,
     _lit,
     _node,
+    face_src,
     next_player_of,
     opponents_of,
     seats_after,
+)
+from interpreter.compile.offsets import (
+    combined,
+    compared,
+    dice_doubles,
+    dice_total,
+    extreme,
+    number,
 )
 
 
@@ -158,8 +167,9 @@ class ExprWriter:
             d = obj.dice[0]
             if f == "face":
                 ints = all(type(x) is int for x in d.faces)
-                return Ex(d.var, "int" if type(d.faces[0]) is int else "str",
-                          bound=max(abs(x) for x in d.faces) if ints else None)
+                return Ex(face_src(d), "int" if type(d.faces[0]) is int else "str",
+                          bound=max(abs(x) for x in d.faces) if ints else None,
+                          raw=(d.var, d.off) if d.off else None)
             if f == "sides":
                 return _lit(len(d.faces))
             if f == "id":
@@ -262,7 +272,7 @@ class ExprWriter:
             const = _NO
             if a.const is not _NO and b.const is not _NO:
                 const = (a.const == b.const) == (op == "==")
-            return Ex(f"({a.src} {op} {b.src})", "bool", safe, const)
+            return Ex(compared(op, a, b) or f"({a.src} {op} {b.src})", "bool", safe, const)
         if op in ("<", "<=", ">", ">="):
             if not ((a.kind in _NUMS and b.kind in _NUMS) or (a.kind == b.kind == "str")):
                 raise Unsupported("ordering")
@@ -297,7 +307,8 @@ class ExprWriter:
         known = both_int and a.bound is not None and b.bound is not None
         if op == "*":
             if known and a.bound * b.bound <= INT_RANGE[0] and not self.kinds_tested(a, b):
-                return Ex(f"({a.src} * {b.src})", "int", safe, bound=a.bound * b.bound)
+                src, raw = combined(op, a, b) or (f"({number(a)} * {number(b)})", None)
+                return Ex(src, "int", safe, bound=a.bound * b.bound, raw=raw)
             # A product may jump out of the range the generated code keeps.
             return Ex(f"_times({a.src}, {b.src}{self.site_arg(node.pos)})",
                       "int" if both_int else "num")
@@ -305,9 +316,10 @@ class ExprWriter:
                                  or self.kinds_tested(a, b)):  # each sum, as the interpreter
             return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src}"
                       f"{self.site_arg(node.pos)})", "int" if both_int else "num")
-        if op in ("+", "-"):
-            return Ex(f"({a.src} {op} {b.src})", "int" if both_int else "num", safe,
-                      bound=a.bound + b.bound if known else None)
+        if op in ("+", "-"):  # faces kept as indexes: their constants folded (offsets.py)
+            src, raw = combined(op, a, b) or (f"({number(a)} {op} {number(b)})", None)
+            return Ex(src, "int" if both_int else "num", safe,
+                      bound=a.bound + b.bound if known else None, raw=raw)
         if op in ("/", "//", "%"):
             return self.quotient(op, a, b, node.pos, both_int)  # interpreter/compile/numbers.py
         raise Unsupported(op)
@@ -526,28 +538,19 @@ class ExprWriter:
             return Ex(f"({f}({t}) if ({t} := {a.src}) else 0)", kind, a.safe)
         if f in ("max", "min") and len(args) > 1 and all(a.kind in _NUMS for a in args):
             kind = "int" if all(a.kind == "int" for a in args) else "num"
-            return Ex(self.call_at(node.pos, f, f, args) or
-                      f"{f}({', '.join(a.src for a in args)})", kind, all(a.safe for a in args))
+            src, raw = (None, None) if (at := self.call_at(node.pos, f, f, args)) else extreme(f, args)
+            return Ex(at or src, kind, all(a.safe for a in args), raw=raw)
         if f == "abs" and len(args) == 1 and args[0].kind in _NUMS:
             return Ex(self.call_at(node.pos, f, f, args) or f"abs({args[0].src})", args[0].kind,
                       args[0].safe)
         if f in ("floor", "ceil", "round", "clamp"):
             return self.rounded(f, args, node.pos)  # interpreter/compile/numbers.py
         if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
-            ds = args[0].dice
-            if f == "total":
-                if type(ds[0].faces[0]) is not int:
-                    raise Unsupported("total of text faces")
-                return Ex("(" + " + ".join(d.var for d in ds) + ")" if ds else "0", "int",
-                          bound=sum(max(abs(x) for x in d.faces) for d in ds))
-            if len(ds) < 2:
-                return _lit(False)
-            # All faces equal (two unrolled dice never raise, even before a roll).
-            return Ex("(" + " == ".join(d.var for d in ds) + ")", "bool", True)
+            return dice_total(args[0].dice) if f == "total" else dice_doubles(args[0].dice)
         if f == "of_a_kind" and len(args) == 2 and args[1].kind in _NUMS and (
                 args[0].kind == "dice" or self._as_list(args[0]).kind == "list:dref"):
             # The built-in's own test, on the faces (a die not rolled yet shows none there too).
-            fs = ("(" + "".join(d.var + ", " for d in args[0].dice) + ")"
+            fs = ("(" + "".join(face_src(d) + ", " for d in args[0].dice) + ")"
                   if args[0].kind == "dice" else
                   f"list(map(F.__getitem__, {self._as_list(args[0]).src}))")
             fn = self.const(faces_of_a_kind, "OK")

@@ -308,6 +308,7 @@ def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name:
     return moves
 
 
+_STATE_ADD = re.compile(r"^\s*(V_\w+) [+-]= ")  # an addition to a state variable
 # A write of a state variable (global, turn or round: one name each) of a literal or a name.
 _STATE_SET = re.compile(r"^\s*(V_\w+) [+-]?= (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
 
@@ -315,14 +316,20 @@ _STATE_SET = re.compile(r"^\s*(V_\w+) [+-]?= (-?\d+|'[^'\\]*'|True|False|None|[A
 def _drop_unread_state(lines: list[str]) -> list[str]:
     """Writes of a state variable that the function never reads (`V_dive_rolls += 1` where
     no policy or rule of this game reads `dive_rolls`, and the function does not return or
-    show its state) are not made, when what they write is a literal or a name: nothing whose
-    evaluation could matter is removed. A write alone in its block stays."""
+    show its state) are not made, when what each of them writes is a literal or a name:
+    nothing whose evaluation could matter is removed. A variable added to by anything else
+    keeps all of its writes (`V_total += (F_d + 1)` needs its `V_total = 0`). A write alone
+    in its block is `pass`."""
     reads = _reads(lines, r"V_\w+", "[+-]?=")
+    kept = {m.group(1) for line in lines if (m := _STATE_ADD.match(line))
+            and not _STATE_SET.match(line)}
     out: list[str] = []
     for i, line in enumerate(lines):
         m = _STATE_SET.match(line)
-        if m is None or reads[m.group(1)] != 0 or _alone(out, lines, i, _indent(line)):
+        if m is None or reads[m.group(1)] != 0 or m.group(1) in kept:
             out.append(line)
+        elif _alone(out, lines, i, _indent(line)):
+            out.append(line[:_indent(line)] + "pass")
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.builtins import MAX_TEXT
 from dsl.parser import parse_template
-from interpreter.compile.base import Ex, Unsupported
+from interpreter.compile.base import Ex, Unsupported, face_src
 from interpreter.compile.base import _node as n_node
 from interpreter.engine.words import capital, items_words, zone_words
 
@@ -74,7 +74,8 @@ class RecordWriter:
         narration reads of a game besides the records (interpreter/table/mirror.py)."""
         if not self.logged:
             return
-        faces = ", ".join(f"{die.id!r}: {die.var}" for ds in self.dice.values() for die in ds)
+        faces = ", ".join(f"{die.id!r}: {face_src(die)}" for ds in self.dice.values()
+                          for die in ds)
         plain = ("int", "num", "str", "bool")
         players = ", ".join(f"{name!r}: {py}" for name, (sc, py, kind) in self.vars.items()
                             if sc == "player" and kind in plain)
@@ -180,7 +181,7 @@ class RecordWriter:
                     f"{self._faces_of(v)})")
         elif x.kind in ("die", "dice"):
             text = (f"'Revealed: ' + _items_words({words}, {[die.id for die in x.dice]!r}, "
-                    f"[{', '.join(die.var for die in x.dice)}])")
+                    f"[{', '.join(face_src(die) for die in x.dice)}])")
         else:
             text = f"'Revealed: ' + {self.text_of('{' + spec['reveal'] + '}', ctx.scope)}"
         self.rec(d, "say", ("text", text), *self.to_whom(spec, ctx))
@@ -263,7 +264,7 @@ class RecordWriter:
                 parts.append(who if x.safe else f"_name_or_none({self.names_of()}, {x.src})")
                 continue
             if x.kind in ("die", "dice"):  # a die as its repr, `b[0]=4`, joined by commas
-                parts.append(" + ', ' + ".join(f"{die.id + '='!r} + str({die.var})"
+                parts.append(" + ', ' + ".join(f"{die.id + '='!r} + str({face_src(die)})"
                                                for die in x.dice) or "'none'")
                 continue
             if x.kind in ("list:player", "list:dref") and x.safe:  # `map`: no `:=` limits

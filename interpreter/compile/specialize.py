@@ -302,12 +302,15 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
                                  or all(type(f) is str for f in faces)):
                 raise Unsupported("faces")
             attrs = spec.get("attributes") or {}
+            # Faces in a row kept as their index where no log nor position reads them (base.py).
+            off = faces[0] if (type(faces[0]) is int and not (self.logged or self.positioned)
+                               and faces == tuple(range(faces[0], faces[0] + len(faces)))) else 0
             if "count" in spec:
                 k = self._const(spec["count"])
-                self.dice[name] = tuple(_Die(f"F_{name}_{i}", faces, f"{name}[{i}]", attrs)
+                self.dice[name] = tuple(_Die(f"F_{name}_{i}", faces, f"{name}[{i}]", attrs, off)
                                         for i in range(k))
             else:
-                self.dice[name] = (_Die(f"F_{name}", faces, name, attrs),)
+                self.dice[name] = (_Die(f"F_{name}", faces, name, attrs, off),)
                 self.single.add(name)
         self.timers = list(comps.get("timers") or {})
         names = data["players"].get("seat_names") or []

@@ -51,6 +51,7 @@ from dsl import nodes as n
 from dsl.builtins import PAST_LIMIT, cannot_set
 from dsl.compiler import builtin_said, no_field
 from interpreter.compile.base import _NO, Ex, _Ctx, _node
+from interpreter.compile.offsets import compared, number
 from interpreter.engine.signals import (
     Break,
     RuleError,
@@ -349,8 +350,9 @@ class StopWriter:
     def ordered(self, op: str, a: Any, b: Any, pos: tuple | None) -> str:
         """`a op b` for `<`, `<=`, `>` and `>=`: tested (`_ordered`) where `kinds_tested`."""
         site = self.site(pos) if self.kinds_tested(a, b) else None
-        return f"({a.src} {op} {b.src})" if site is None else \
-            f"_ordered({a.src}, {b.src}, {op!r}, {site})"
+        if site is None:  # none raises here: a face kept as its index is not tested for it
+            return compared(op, a, b) or f"({number(a)} {op} {number(b)})"
+        return f"_ordered({a.src}, {b.src}, {op!r}, {site})"
 
     def sum_site(self, text: str) -> str:
         """The last argument of `_added`, the sum an `add` step makes of its target `text`

@@ -1,0 +1,123 @@
+"""Phase 5b, compile (faces kept as indexes): arithmetic and comparisons of whole numbers held
+as a source plus a constant.
+
+Input: two written operands (`Ex`), one or both of them a die's face that the generated code
+keeps as its index (interpreter/compile/base.py `_Die.off`: faces 1 to 6 held as 0 to 5), or
+a sum, difference or multiple of such faces (`Ex.raw`). Output: the Python source of the
+operator, with the constants folded: `a.face + b.face > c.face + d.face` compares the indexes
+(`(F_a + F_b) > (F_c + F_d)`), `10 * a.face + b.face` is `((10 * F_a) + F_b) + 11`. None where
+the operator gains nothing so, and the caller writes it on the faces. Also `total` and
+`doubles` of dice known now, which read the indexes.
+
+Why: adding the first face to every roll costs as much as a quarter of a dice game's turn in
+the generated code (Wreckdivers rolls four dice a turn and compares their sums), where a
+hand-written game simply draws 0 to 5 and compares those.
+
+What stays exact: a face that is none (the die not rolled yet) is none in the index too, so
+`==` and `!=` give what they gave on the faces where both sides keep the same constant (or the
+other side is a literal: `none == 2` is false as `none == 3` was), and every other operator
+raises Python's `TypeError` on it as it did on the face (the caller's rule error). Where a
+result would be the bare index of a die that may be none, it is written `(F + 0)`, so it
+raises still. Only operators the caller writes plain come here: the checked version's and a
+located expression's (`_plus`, `_times`, `_ordered`) take the faces themselves, for the words
+of their errors.
+"""
+
+from __future__ import annotations
+
+from interpreter.compile.base import _NO, Ex, Unsupported, _Die, _lit, face_src
+
+
+def _parts(e: Ex) -> tuple[str | None, int] | None:
+    """`e` as (source, constant): its raw parts, a literal's (none, value), or (source, 0) of
+    any other whole number."""
+    if e.raw is not None:
+        return e.raw
+    if type(e.const) is int:
+        return None, e.const
+    return (e.src, 0) if e.kind == "int" else None
+
+
+def number(e: Ex) -> str:
+    """`e`'s source where a none would raise anyway (an ordering, a sum): a face kept as its
+    index is the index plus its constant, with no test for none."""
+    return e.src if e.raw is None else _plus(*e.raw)
+
+
+def _plus(src: str, k: int) -> str:
+    if k == 0:
+        return src if not src.isidentifier() else f"({src} + 0)"  # a bare index may be none
+    return f"({src} + {k})" if k > 0 else f"({src} - {-k})"
+
+
+def compared(op: str, a: Ex, b: Ex) -> str | None:
+    """`a op b` (`==`, `!=`, `<`, `<=`, `>`, `>=`) on the indexes, where one side keeps a
+    constant and the other keeps the same (or is a literal, which takes the difference)."""
+    pa, pb = _parts(a), _parts(b)
+    if (a.raw is None and b.raw is None) or pa is None or pb is None:
+        return None
+    (sa, ka), (sb, kb) = pa, pb
+    if sa is None:
+        return f"({ka - kb} {op} {sb})" if sb is not None else None
+    if sb is None:
+        return f"({sa} {op} {kb - ka})"
+    if ka == kb:
+        return f"({sa} {op} {sb})"
+    if op in ("==", "!="):  # a constant added to an index that is none would raise
+        return None
+    return f"({_plus(sa, ka - kb)} {op} {sb})"
+
+
+def combined(op: str, a: Ex, b: Ex) -> tuple[str, tuple[str, int] | None] | None:
+    """`a op b` (`+`, `-`, or `*` by a literal) with the constants folded: its source and its
+    raw parts (none where the constant is 0)."""
+    pa, pb = _parts(a), _parts(b)
+    if (a.raw is None and b.raw is None) or pa is None or pb is None:
+        return None
+    (sa, ka), (sb, kb) = pa, pb
+    if op == "*":
+        if sa is None and a.const is not _NO:
+            (sa, ka), (sb, kb) = (sb, kb), (sa, ka)  # the literal on the right
+        if sa is None or sb is not None:
+            return None
+        src, k = f"({kb} * {sa})", kb * ka
+    elif sa is not None and sb is not None:
+        src, k = f"({sa} {op} {sb})", ka + kb if op == "+" else ka - kb
+    elif sa is not None:
+        src, k = sa, ka + kb if op == "+" else ka - kb
+    elif op == "+":
+        src, k = sb, ka + kb
+    else:  # a literal less a face: the literal less the constant, less the index
+        src, k = f"({ka - kb} - {sb})", 0
+    return _plus(src, k), ((src, k) if k else None)
+
+
+def extreme(f: str, args: list[Ex]) -> tuple[str, tuple[str, int] | None]:
+    """`max` or `min` of numbers (which raises on none, as the built-in's comparisons do):
+    of indexes that keep the same constant, the constant added once to the result."""
+    ks = {a.raw[1] if a.raw is not None else None for a in args}
+    if len(ks) == 1 and None not in ks:
+        src = f"{f}({', '.join(a.raw[0] for a in args)})"
+        k = ks.pop()
+        return _plus(src, k), (src, k)
+    return f"{f}({', '.join(number(a) for a in args)})", None
+
+
+def dice_total(ds: tuple[_Die, ...]) -> Ex:
+    """`total` of dice known now: the sum of their indexes and of their first faces."""
+    if type(ds[0].faces[0]) is not int:
+        raise Unsupported("total of text faces")
+    raw = "(" + " + ".join(d.var for d in ds) + ")" if ds else "0"
+    off = sum(d.off for d in ds)
+    return Ex(_plus(raw, off) if off else raw, "int",
+              bound=sum(max(abs(x) for x in d.faces) for d in ds),
+              raw=(raw, off) if off else None)
+
+
+def dice_doubles(ds: tuple[_Die, ...]) -> Ex:
+    """`doubles` of dice known now: all faces equal (two unrolled dice never raise, even
+    before a roll); dice whose indexes count from the same first face compare the indexes."""
+    if len(ds) < 2:
+        return _lit(False)
+    same = len({d.off for d in ds}) == 1
+    return Ex("(" + " == ".join(d.var if same else face_src(d) for d in ds) + ")", "bool", True)
