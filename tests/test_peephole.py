@@ -167,6 +167,23 @@ def test_a_count_before_an_if_that_does_not_always_leave_stays():
     assert _same_results(lines) == lines
 
 
+def test_a_count_before_an_if_that_may_leave_moves_past_it_and_to_each_way_out():
+    # Events of a stretch of time: the body may end the dive (a flag set in its own loop,
+    # whose `break` leaves only that loop) or the game (`return`), or flow on to the roll.
+    lines = ["steps = n = 0", "while True:", "    n += 1", "    steps += 1",
+             "    if rnd() < 0.7:", "        hit = False", "        for _ in range(3):",
+             "            if rnd() < 0.2:", "                hit = True", "                break",
+             "        if hit:", "            break", "        if rnd() < 0.01:",
+             "            return n", "    steps += 2", "    if n > 20:", "        break",
+             "return (n, steps)"]
+    out = _same_results(lines)
+    assert [ln.strip() for ln in out if "steps" in ln] == [
+        "steps = n = 0", "steps += 1", "steps += 1", "steps += 3", "steps += 3",
+        "return (n, steps)"]  # the pass's last `if` takes its merged count in (and after)
+    assert out[out.index("            break") - 1] == "            steps += 1"  # `if hit:`
+    assert out[out.index("                break") - 1] == "                hit = True"
+
+
 def test_a_decisions_value_that_no_test_reads_once_threaded_is_not_stored():
     # The Pig turn again, its pick not returned: once the test of the pick is threaded into
     # the branches that made it, nothing reads `D_x`, and only a store alone in its block

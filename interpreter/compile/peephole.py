@@ -101,7 +101,10 @@ def _sink_steps(lines: list[str]) -> list[str]:
     """A step count just before an `if` (no `elif`/`else`) whose body always leaves (its last
     statement a `break`, `continue`, `raise` or `return`) moves into the body and after it:
     each way through adds the count once, and the counts then meet the ones beside them
-    (`_merge_steps`), so a loop's pass adds once per way it takes, not twice."""
+    (`_merge_steps`), so a loop's pass adds once per way it takes, not twice. Before an `if`
+    whose body may leave or flow on (Wreckdivers' events of a stretch of time, which may end
+    the dive), it moves after the `if` and before each statement by which the body leaves
+    (`_exits`)."""
     out = list(lines)
     i = 0
     while i + 1 < len(out):
@@ -120,17 +123,49 @@ def _sink_steps(lines: list[str]) -> list[str]:
             continue
         level = _indent(inner[0])
         last = [ln for ln in inner if _indent(ln) == level][-1].lstrip()
-        if not last.startswith(_EXITS) or any(
-                ln.lstrip().startswith(("elif ", "else:")) and _indent(ln) == indent
-                for ln in out[i + 2:end]):
+        if any(ln.lstrip().startswith(("elif ", "else:")) and _indent(ln) == indent
+               for ln in out[i + 2:end]):
             i += 1
             continue
         count = out[i]
-        out.insert(end, count)                      # the way past the `if`
-        out.insert(i + 2, " " * level + body)       # the way into it
+        if last.startswith(_EXITS):
+            out.insert(end, count)                      # the way past the `if`
+            out.insert(i + 2, " " * level + body)       # the way into it
+            del out[i]
+            i += 1
+            continue
+        exits = _exits(out, i + 2, end)
+        if exits is None or len(exits) > _SMALL:
+            i += 1
+            continue
+        out.insert(end, count)  # the way past the `if`, and each way out of its body
+        for k in reversed(exits):
+            out.insert(k, out[k][:_indent(out[k])] + body)
         del out[i]
         i += 1
     return out
+
+
+def _exits(lines: list[str], start: int, end: int) -> list[int] | None:
+    """The statements of the body `lines[start:end]` that leave the code around it (a
+    `raise` or `return` anywhere, a `break` or `continue` outside the body's own loops),
+    where a count moved past the body's `if` goes too (`_sink_steps`); None when the body
+    reads the count, may stop where located (base.LOCATES) or catches what it raises."""
+    exits: list[int] = []
+    loops: list[int] = []  # the indents of the loops the body opens, around the line
+    for k in range(start, end):
+        body = lines[k].lstrip()
+        indent = _indent(lines[k])
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        if body.startswith(("try", "def ", "with ")) or LOCATES.search(body) or (
+                "steps" in body and not body.startswith("steps += ")):
+            return None
+        if body.startswith(("for ", "while ")):
+            loops.append(indent)
+        elif re.match(r"(raise|return)\b", body) or (body in ("break", "continue") and not loops):
+            exits.append(k)
+    return exits
 
 
 # A temporary (`_ch5`) or a decision's value (`D_keep_or_pass`): stored where nothing reads it.
