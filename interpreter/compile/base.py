@@ -397,7 +397,7 @@ class Ex:
     some: bool = False   # never none, though it may raise (a grid's cell looked up by id)
     # A whole number as (source, k), its value the source's plus k: a die's face kept as its
     # index (`_Die.off`), and sums, differences and multiples of them, where the k cancel or
-    # fold into a literal (interpreter/compile/exprs.py `offset_form`). The source is none
+    # fold into a literal (interpreter/compile/offsets.py). The source is none
     # where the face is (a die not rolled); `src` says none then too, and arithmetic on
     # either raises as Python's does on none.
     raw: tuple[str, int] | None = None
@@ -410,7 +410,7 @@ class _Die:
     id: str
     attrs: dict
     # Faces that are whole numbers in a row from `off` (1 to 6) are kept as their index
-    # (`var` holds the face minus `off`) in the generated code that writes no log: a roll is
+    # (`var` holds the face minus `off`) in the fast version that writes no log: a roll is
     # `int(rnd() * 6)`, and `a.face + b.face > c.face + d.face` compares the indexes.
     off: int = 0
 

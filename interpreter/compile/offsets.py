@@ -46,7 +46,8 @@ def number(e: Ex) -> str:
 
 def _plus(src: str, k: int) -> str:
     if k == 0:
-        return src if not src.isidentifier() else f"({src} + 0)"  # a bare index may be none
+        # A bare index (`F_a`, a set of one die's `(F_one_0)`) may be none: it must raise.
+        return f"({src} + 0)" if src.strip("()").isidentifier() else src
     return f"({src} + {k})" if k > 0 else f"({src} - {-k})"
 
 

@@ -302,8 +302,10 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
                                  or all(type(f) is str for f in faces)):
                 raise Unsupported("faces")
             attrs = spec.get("attributes") or {}
-            # Faces in a row kept as their index where no log nor position reads them (base.py).
-            off = faces[0] if (type(faces[0]) is int and not (self.logged or self.positioned)
+            # Faces in a row kept as their index in the fast version where no log nor position
+            # reads them (base.py); the checked version, which locates errors, keeps the faces.
+            off = faces[0] if (type(faces[0]) is int
+                               and not (self.logged or self.positioned or self.wide)
                                and faces == tuple(range(faces[0], faces[0] + len(faces)))) else 0
             if "count" in spec:
                 k = self._const(spec["count"])
