@@ -20,7 +20,6 @@ from interpreter.compile.base import (
     _NONEABLE,
     _NUMS,
     ITEM_KINDS,
-    SAFE_INT,
     SMALL_STEP,
     Ex,
     ItemSet,
@@ -201,8 +200,7 @@ class EffectWriter:
             # the checks at the writes that can jump (sets, large adds) keep it in range.
             if not self.wide and (low is None or high is None) and (
                     v.bound is None or v.bound > SMALL_STEP):
-                self.emit(d, f"if not -{SAFE_INT} <= {now} <= {SAFE_INT}:")
-                self.emit(d + 1, "raise _Fallback()")
+                self.past_safe(now, d)
             self.changed(text, target, held, old, d, ctx)
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 

@@ -166,6 +166,12 @@ class NumberWriter:
     and `max`/`min` with a `default`; the range test of a value a write stores (a mixin of
     the specializer's writer)."""
 
+    def past_safe(self, value: str, d: int) -> None:
+        """The fast version's test of a whole number it keeps (`value`: a name or an item):
+        past ±SAFE_INT, the checked version plays the seed (`_Fallback`)."""
+        self.emit(d, f"if not -{SAFE_INT} <= {value} <= {SAFE_INT}:")
+        self.emit(d + 1, "raise _Fallback()")
+
     def sized(self, v: Ex, d: int, into: str | None = None) -> str:
         """The source of a value a write stores (in the temporary `into`, if given), never
         shared with where it was read, within the size limits: what could grow in a loop
@@ -176,8 +182,7 @@ class NumberWriter:
                 v.bound is None or v.bound > SAFE_INT):
             t = into or self.temp()
             self.emit(d, f"{t} = {src}")
-            self.emit(d, f"if not -{SAFE_INT} <= {t} <= {SAFE_INT}:")
-            self.emit(d + 1, "raise _Fallback()")
+            self.past_safe(t, d)
             return t
         if v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
             src = f"_within({src})"

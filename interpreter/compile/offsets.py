@@ -9,8 +9,8 @@ operator, with the constants folded: `a.face + b.face > c.face + d.face` compare
 the operator gains nothing so, and the caller writes it on the faces. Also `total` and
 `doubles` of dice known now, which read the indexes.
 
-Why: adding the first face to every roll costs as much as a quarter of a dice game's turn in
-the generated code (Wreckdivers rolls four dice a turn and compares their sums), where a
+Why: adding the first face to every die rolled costs as much as a quarter of a roll's work in
+the generated code of a game that rolls several dice and compares their sums, where a
 hand-written game simply draws 0 to 5 and compares those.
 
 What stays exact: a face that is none (the die not rolled yet) is none in the index too, so

@@ -102,8 +102,8 @@ def _sink_steps(lines: list[str]) -> list[str]:
     statement a `break`, `continue`, `raise` or `return`) moves into the body and after it:
     each way through adds the count once, and the counts then meet the ones beside them
     (`_merge_steps`), so a loop's pass adds once per way it takes, not twice. Before an `if`
-    whose body may leave or flow on (Wreckdivers' events of a stretch of time, which may end
-    the dive), it moves after the `if` and before each statement by which the body leaves
+    whose body may leave or flow on (the events of a stretch of time, which may end the
+    turn), it moves after the `if` and before each statement by which the body leaves
     (`_exits`)."""
     out = list(lines)
     i = 0
@@ -349,8 +349,8 @@ _STATE_SET = re.compile(r"^\s*(V_\w+) [+-]?= (-?\d+|'[^'\\]*'|True|False|None|[A
 
 
 def _drop_unread_state(lines: list[str]) -> list[str]:
-    """Writes of a state variable that the function never reads (`V_dive_rolls += 1` where
-    no policy or rule of this game reads `dive_rolls`, and the function does not return or
+    """Writes of a state variable that the function never reads (`V_rolls_made += 1` where
+    no policy or rule of this game reads `rolls_made`, and the function does not return or
     show its state) are not made, when what each of them writes is a literal or a name:
     nothing whose evaluation could matter is removed. A variable added to by anything else
     keeps all of its writes (`V_total += (F_d + 1)` needs its `V_total = 0`). A write alone
