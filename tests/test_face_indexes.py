@@ -91,7 +91,8 @@ def test_the_game_loop_draws_the_index_and_compares_indexes(tmp_path):
 def test_a_total_read_before_its_dice_are_rolled_is_a_rule_error_not_a_fault(tmp_path):
     # `total(one) - 1`: the first face and the 1 cancel, and the index of a die not rolled
     # yet (none) must not pass for a number. The fast version meets none and hands the game
-    # to its checked version, which keeps the faces and stops where it did before.
+    # to its checked version, which keeps the faces and stops at `total`'s call, in the
+    # interpreter's words.
     text = FACES.replace("    w: {sides: 6, count: 2}\n",
                          "    w: {sides: 6, count: 2}\n    one: {sides: 6, count: 1}\n")
     text = text.replace("        - set: {early: c.face}\n",
@@ -101,4 +102,4 @@ def test_a_total_read_before_its_dice_are_rolled_is_a_rule_error_not_a_fault(tmp
     special = specialize(load(_write(tmp_path, text)).program)
     played = special.play(0)
     assert special.checked == 0 and played.result.error is not None
-    assert played.result.to_json()["reason"] == "stopped: '-' works on numbers, not none"
+    assert played.result.to_json()["reason"] == "stopped: total() cannot work with a list"

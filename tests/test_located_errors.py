@@ -250,6 +250,32 @@ def test_none_where_an_operator_takes_numbers_stops_the_game_where_the_interpret
     assert {stop[1] for stop in stops} == {said}
 
 
+@pytest.mark.parametrize("read,said", [
+    ("total(pair)", "total() cannot work with a list"),
+    ("total(single) - 1", "total() cannot work with a list"),
+    ("total(cup) + 1", "total() cannot work with a zone"),
+    ("highest(cup).face", "highest() cannot work with a zone"),
+    ("lowest(cup).face - 1", "lowest() cannot work with a zone"),
+])
+def test_a_built_in_on_dice_not_rolled_yet_stops_the_game_where_the_interpreter_does(
+        tmp_path, read, said):
+    # Dice known now (a pair, a set of one: no zone in the ruleset) and dice known at run time
+    # (a zone's), read before their first roll: the built-in stops the game at its call, in
+    # the interpreter's words (which tell a zone as a zone), on the generated code itself.
+    # Before, the checked version met Python's TypeError there, which it could not locate: a
+    # generator fault.
+    dice = ("    die: {sides: 6, doc: The one die both players roll.}\n"
+            "    pair: {sides: 6, count: 2}\n    single: {sides: 6, count: 1}\n")
+    if "cup" in read:
+        dice += "    loose: {sides: 6, count: 3, in: cup}\n  zones:\n    cup: {kind: row}\n"
+    old = "        - repeat:\n            - roll: die\n"
+    stops = _logged_stops(tmp_path, [
+        ("    die: {sides: 6, doc: The one die both players roll.}\n", dice),
+        (old, f"        - set: {{turn_total: '{read}'}}\n{old}")])
+    assert {stop[1] for stop in stops} == {said}
+    assert {stop[2][-1] for stop in stops} == {"turn_total"}
+
+
 def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_does(tmp_path):
     # The turn total set to the face of a die not yet rolled (none): the first roll's add
     # stops the game, unless that roll is a 1 (the turn ends first).

@@ -472,7 +472,7 @@ class ExprWriter:
             if counted is not None:
                 return counted
         args = self._charged_args(node, [self.expr(a, scope) for a in node.args])
-        dice = self._dice_call(f, args)
+        dice = self._dice_call(f, args, node.pos)
         if dice is not None:
             return dice
         if f == "count" and len(args) == 1:
@@ -545,8 +545,14 @@ class ExprWriter:
                       args[0].safe)
         if f in ("floor", "ceil", "round", "clamp"):
             return self.rounded(f, args, node.pos)  # interpreter/compile/numbers.py
-        if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
-            return dice_total(args[0].dice) if f == "total" else dice_doubles(args[0].dice)
+        if f == "total" and len(args) == 1 and args[0].kind in ("die", "dice"):
+            # Where the expression is located, a die not rolled yet (none) stops the game in
+            # the built-in's words, as in the interpreter (its faces are a list there).
+            faces = Ex("(" + "".join(face_src(d) + ", " for d in args[0].dice) + ")", "list:int")
+            tested, plain = self.call_at(node.pos, f, "sum", [faces]), dice_total(args[0].dice)
+            return Ex(tested, "int", bound=plain.bound) if tested else plain
+        if f == "doubles" and len(args) == 1 and args[0].kind in ("die", "dice"):
+            return dice_doubles(args[0].dice)
         if f == "of_a_kind" and len(args) == 2 and args[1].kind in _NUMS and (
                 args[0].kind == "dice" or self._as_list(args[0]).kind == "list:dref"):
             # The built-in's own test, on the faces (a die not rolled yet shows none there too).

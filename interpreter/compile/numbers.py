@@ -142,6 +142,13 @@ def least(values: list, default: Any = 0) -> Any:
     return min(values) if values else default
 
 
+def extreme_die(dice: list, faces: list, highest: bool) -> Any:
+    """`highest` (or `lowest`) of dice known at run time, a list not empty: the first die of
+    the highest (lowest) face, as the built-in (a die not rolled yet: Python's TypeError,
+    which `called` tells in the interpreter's words)."""
+    return (max if highest else min)(dice, key=faces.__getitem__)
+
+
 def clamped(x: Any, low: Any, high: Any) -> Any:
     """`clamp`, as the built-in."""
     return max(low, min(high, x))
@@ -228,13 +235,15 @@ class NumberWriter:
             return Ex(f"int({a.src} // {b.src})", kind, divides)
         return Ex(f"({a.src} {op} {b.src})", kind, divides and op != "/")
 
-    def summed(self, xs: Ex, pos: tuple) -> str:
-        """`sum` of a list of numbers: the checked version's tests the limit (`_sum`), at
-        the call where it is located."""
+    def summed(self, xs: Ex, pos: tuple, name: str = "sum", shown: tuple = ()) -> str:
+        """`sum` of a list of numbers (or the built-in `name` that sums them: `total` of
+        the faces of dice, `shown` telling its argument as `call_at` does): the checked
+        version's tests the limit (`_sum`), at the call where it is located."""
         if not self.wide:
-            return self.call_at(pos, "sum", "sum", [xs]) or f"sum({xs.src})"
-        limit = self.builtin_site(pos, "sum", PAST_LIMIT)  # ", SITE" where located
-        return self.call_at(pos, "sum", "_sum", [xs], limit) or f"_sum({xs.src}{limit})"
+            return self.call_at(pos, name, "sum", [xs], shown=shown) or f"sum({xs.src})"
+        limit = self.builtin_site(pos, name, PAST_LIMIT)  # ", SITE" where located
+        return (self.call_at(pos, name, "_sum", [xs], limit, shown)
+                or f"_sum({xs.src}{limit})")
 
     def rounded(self, f: str, args: list[Ex], pos: tuple) -> Ex:
         """The built-in `f` of `args`: its own rounding (`round` of a whole number goes

@@ -29,6 +29,7 @@ from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS, no_field
 from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, stored
+from interpreter.compile.numbers import extreme_die
 from interpreter.compile.stops import count_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
@@ -180,8 +181,9 @@ class ZoneWriter:
             return Ex(e.src, "list:" + self.item_kind, e.safe)
         return e
 
-    def _dice_call(self, f: str, args: list[Ex]) -> Ex | None:
-        """The built-ins on dice known at run time, as dsl/builtins.py, or None."""
+    def _dice_call(self, f: str, args: list[Ex], pos: tuple) -> Ex | None:
+        """The built-ins on dice known at run time (called at `pos`), as dsl/builtins.py, or
+        None."""
         if not self.dyn or len(args) != 1 and f != "range":
             return None
         if f == "range":
@@ -201,17 +203,25 @@ class ZoneWriter:
         if f in ("first", "last"):
             return Ex(f"({t}[{0 if f == 'first' else -1}] if ({t} := {a.src}) else None)",
                       "dref", False)
+        shown = ("a zone",) if args[0].kind == "zone" else ()  # the interpreter's words
         if f in ("highest", "lowest"):
-            # The first die of equal faces, as max/min with a key; none when empty.
+            # The first die of equal faces, as max/min with a key; none when empty. Located,
+            # a die not rolled yet stops the game in the built-in's words.
             fn = "max" if f == "highest" else "min"
-            return Ex(f"({fn}({t}, key=F.__getitem__) if ({t} := {a.src}) else None)",
-                      "dref", False)
+            tested = self.expr_path is not None and self.call_at(
+                pos, f, self.const(extreme_die, "XD"), [Ex(t, "list:dref")],
+                f", F, {f == 'highest'}", shown)
+            return Ex(f"({tested or f'{fn}({t}, key=F.__getitem__)'} if ({t} := {a.src}) "
+                      "else None)", "dref", False)
         if f == "faces":  # `map`: the list may bind the work meter (`:=`), which a
             # comprehension's iterable may not hold
             return Ex(f"list(map(F.__getitem__, {a.src}))", "list:" + self.face_kind, False)
-        if f == "total" and self.face_kind == "int":  # the faces' sum (a die not rolled: none)
-            total = "_sum" if self.wide else "sum"  # the checked version's tests the limit
-            return Ex(f"{total}(map(F.__getitem__, {a.src}))", "int", False)
+        if f == "total" and self.face_kind == "int":  # the faces' sum (a die not rolled: none,
+            # which stops a located expression in the built-in's words, telling a zone so)
+            faces = f"map(F.__getitem__, {a.src})"
+            if self.expr_path is not None:  # located: a list, as the interpreter's faces
+                faces = f"list({faces})"
+            return Ex(self.summed(Ex(faces, "list:int"), pos, f, shown), "int", False)
         if f == "doubles":  # two or more, every face the same
             return Ex(f"(len({t} := list(map(F.__getitem__, {a.src}))) >= 2 and "
                       f"len(set({t})) == 1)", "bool", a.safe)
