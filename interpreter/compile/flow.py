@@ -22,6 +22,7 @@ from interpreter.compile.base import (
     _node,
 )
 from interpreter.compile.counted import counted_loops
+from interpreter.compile.ending import end_by_flag
 from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.raised import shared_names
@@ -149,7 +150,7 @@ class FlowWriter:
         self.scoring(d)
         at = self.lines.index("    " + str(_Late("raisers")))
         self.lines[at:at + 1] = self.raiser_lines
-        src = "\n".join(counted_loops(tidy(self.lines), self.const))
+        src = "\n".join(end_by_flag(counted_loops(tidy(self.lines), self.const)))
         uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
                        for k in self.uses.values())  # per seat: the period, the uses in it
         # Trigger counts are locals (`fi3 += 1` costs far less than an item of a list).
