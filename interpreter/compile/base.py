@@ -422,6 +422,11 @@ def face_src(die: _Die) -> str:
     return f"(None if {die.var} is None else {die.var} + {die.off})"
 
 
+def faces_src(dice: tuple[_Die, ...]) -> str:
+    """The source of a tuple of the dice's faces, each of which may be none."""
+    return "(" + "".join(face_src(d) + ", " for d in dice) + ")"
+
+
 @dataclass
 class _Ctx:
     """Where steps are written: names bound here, the interpreter's nesting depth (calls and

@@ -29,6 +29,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
     face_src,
+    faces_src,
     next_player_of,
     opponents_of,
     seats_after,
@@ -37,7 +38,6 @@ from interpreter.compile.offsets import (
     combined,
     compared,
     dice_doubles,
-    dice_total,
     extreme,
     number,
 )
@@ -545,19 +545,13 @@ class ExprWriter:
                       args[0].safe)
         if f in ("floor", "ceil", "round", "clamp"):
             return self.rounded(f, args, node.pos)  # interpreter/compile/numbers.py
-        if f == "total" and len(args) == 1 and args[0].kind in ("die", "dice"):
-            # Where the expression is located, a die not rolled yet (none) stops the game in
-            # the built-in's words, as in the interpreter (its faces are a list there).
-            faces = Ex("(" + "".join(face_src(d) + ", " for d in args[0].dice) + ")", "list:int")
-            tested, plain = self.call_at(node.pos, f, "sum", [faces]), dice_total(args[0].dice)
-            return Ex(tested, "int", bound=plain.bound) if tested else plain
-        if f == "doubles" and len(args) == 1 and args[0].kind in ("die", "dice"):
-            return dice_doubles(args[0].dice)
+        if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
+            ds = args[0].dice
+            return self.known_total(ds, node.pos) if f == "total" else dice_doubles(ds)
         if f == "of_a_kind" and len(args) == 2 and args[1].kind in _NUMS and (
                 args[0].kind == "dice" or self._as_list(args[0]).kind == "list:dref"):
             # The built-in's own test, on the faces (a die not rolled yet shows none there too).
-            fs = ("(" + "".join(face_src(d) + ", " for d in args[0].dice) + ")"
-                  if args[0].kind == "dice" else
+            fs = (faces_src(args[0].dice) if args[0].kind == "dice" else
                   f"list(map(F.__getitem__, {self._as_list(args[0]).src}))")
             fn = self.const(faces_of_a_kind, "OK")
             # Told as the interpreter tells its arguments: a zone, else a list.

@@ -28,8 +28,19 @@ from __future__ import annotations
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS, no_field
-from interpreter.compile.base import _NO, _NONEABLE, Ex, Unsupported, _Ctx, _lit, stored
+from interpreter.compile.base import (
+    _NO,
+    _NONEABLE,
+    Ex,
+    Unsupported,
+    _Ctx,
+    _Die,
+    _lit,
+    faces_src,
+    stored,
+)
 from interpreter.compile.numbers import extreme_die
+from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
@@ -180,6 +191,13 @@ class ZoneWriter:
         if e.kind == "zone":
             return Ex(e.src, "list:" + self.item_kind, e.safe)
         return e
+
+    def known_total(self, dice: tuple[_Die, ...], pos: tuple) -> Ex:
+        """`total` of dice known now, called at `pos`: their indexes' sum (offsets.py);
+        located, a die not rolled yet (none) stops the game in the built-in's words."""
+        plain = dice_total(dice)
+        tested = self.call_at(pos, "total", "sum", [Ex(faces_src(dice), "list:int")])
+        return Ex(tested, "int", bound=plain.bound) if tested else plain
 
     def _dice_call(self, f: str, args: list[Ex], pos: tuple) -> Ex | None:
         """The built-ins on dice known at run time (called at `pos`), as dsl/builtins.py, or
