@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from interpreter.compile.peephole import tidy
 
 
@@ -224,3 +226,23 @@ def test_a_state_variable_that_nobody_reads_is_not_written():
         "V_total = 0", "V_sum = 0", "V_total += f", "V_last = rnd()", "V_sum += (f + 1)",
         "return V_total"]
     assert "        pass" in out
+
+
+def test_an_addition_to_a_variable_that_may_not_hold_a_number_is_made():
+    # Nobody reads `V_f`, but it is set from an expression that may give none (a die not
+    # rolled, the first of an empty list): the interpreter's `add` stops the game there, so
+    # the addition stays, as does every write of it. `V_n`, only ever numbers written out,
+    # still goes.
+    lines = ["V_f = 0", "V_n = 0", "for _ in range(3):", "    V_n += 1",
+             "    V_f = (None if rnd() < 0.2 else 1.5)", "    V_f += 1", "return 0"]
+    out = tidy(lines)
+    assert [ln.strip() for ln in out if "V_" in ln] == [
+        "V_f = 0", "V_f = (None if rnd() < 0.2 else 1.5)", "V_f += 1"]
+    for seed in range(50):
+        try:
+            want = _run(lines, seed)
+        except TypeError:
+            with pytest.raises(TypeError):
+                _run(out, seed)
+        else:
+            assert _run(out, seed) == want

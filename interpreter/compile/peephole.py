@@ -343,7 +343,9 @@ def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name:
     return moves
 
 
-_STATE_ADD = re.compile(r"^\s*(V_\w+) [+-]= ")  # an addition to a state variable
+# A write of a state variable, and one of a number written out.
+_STATE_WRITE = re.compile(r"^\s*(V_\w+) ([+-]?=) ")
+_NUMBER_WRITE = re.compile(r"^\s*(V_\w+) [+-]?= -?\d+(?:\.\d+)?$")
 # A write of a state variable (global, turn or round: one name each) of a literal or a name.
 _STATE_SET = re.compile(r"^\s*(V_\w+) [+-]?= (-?\d+|'[^'\\]*'|True|False|None|[A-Za-z_]\w*)$")
 
@@ -352,12 +354,16 @@ def _drop_unread_state(lines: list[str]) -> list[str]:
     """Writes of a state variable that the function never reads (`V_rolls_made += 1` where
     no policy or rule of this game reads `rolls_made`, and the function does not return or
     show its state) are not made, when what each of them writes is a literal or a name:
-    nothing whose evaluation could matter is removed. A variable added to by anything else
-    keeps all of its writes (`V_total += (F_d + 1)` needs its `V_total = 0`). A write alone
-    in its block is `pass`."""
+    nothing whose evaluation could matter is removed. A variable added to keeps all of its
+    writes unless every one of them is a number written out: `V_total += (F_d + 1)` needs
+    its `V_total = 0`, and `V_f += 1` raises where `V_f` may be none or a text (set from an
+    expression, or a name), as the interpreter's `add` stops the game there. A write alone in
+    its block is `pass`."""
     reads = _reads(lines, r"V_\w+", "[+-]?=")
-    kept = {m.group(1) for line in lines if (m := _STATE_ADD.match(line))
-            and not _STATE_SET.match(line)}
+    writes = [(m.group(1), m.group(2) != "=", line) for line in lines
+              if (m := _STATE_WRITE.match(line))]
+    kept = {v for v, added, _ in writes if added} & {
+        v for v, _, line in writes if not _NUMBER_WRITE.match(line)}
     out: list[str] = []
     for i, line in enumerate(lines):
         m = _STATE_SET.match(line)
