@@ -103,3 +103,44 @@ def test_a_total_read_before_its_dice_are_rolled_is_a_rule_error_not_a_fault(tmp
     played = special.play(0)
     assert special.checked == 0 and played.result.error is not None
     assert played.result.to_json()["reason"] == "stopped: total() cannot work with a list"
+
+
+STORED = """\
+meeple: 1
+metadata: {name: A face stored before its roll}
+players: {min: 2, max: 2}
+components:
+  dice:
+    a: {sides: 6}
+    loose: {sides: 6, count: 2, in: box}
+  zones:
+    box: {kind: row}
+state:
+  global:
+    seen: {type: int, initial: 0}
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 3"
+      do:
+        - set: {seen: a.face}
+        - say: "seen {seen}"
+        - roll: a
+        - roll: box
+        - add: {current.score: "a.face + total(box)"}
+      next: end
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("option", [{}, {"wide": True}, {"logged": True}])
+def test_a_face_stored_before_its_roll_is_none_in_every_version(tmp_path, option):
+    # With a zone's dice, a face is read at run time (`F[0]`) and its range is not known: the
+    # stored number's range test passes none (the die not rolled yet), which the interpreter
+    # stores as it is. Before, the test compared none with a number: a fault.
+    special, want = plays_as_the_interpreter(tmp_path, STORED, seeds=10, **option)
+    assert want[0]["reason"] == "the flow reached its end"

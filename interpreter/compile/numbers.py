@@ -173,10 +173,12 @@ class NumberWriter:
     and `max`/`min` with a `default`; the range test of a value a write stores (a mixin of
     the specializer's writer)."""
 
-    def past_safe(self, value: str, d: int) -> None:
+    def past_safe(self, value: str, d: int, none: bool = False) -> None:
         """The fast version's test of a whole number it keeps (`value`: a name or an item):
-        past ±SAFE_INT, the checked version plays the seed (`_Fallback`)."""
-        self.emit(d, f"if not -{SAFE_INT} <= {value} <= {SAFE_INT}:")
+        past ±SAFE_INT, the checked version plays the seed (`_Fallback`). `none`: the value
+        may be none (a die not rolled yet, stored as it is), which passes."""
+        test = f"{value} is not None and not" if none else "not"
+        self.emit(d, f"if {test} -{SAFE_INT} <= {value} <= {SAFE_INT}:")
         self.emit(d + 1, "raise _Fallback()")
 
     def sized(self, v: Ex, d: int, into: str | None = None) -> str:
@@ -189,7 +191,7 @@ class NumberWriter:
                 v.bound is None or v.bound > SAFE_INT):
             t = into or self.temp()
             self.emit(d, f"{t} = {src}")
-            self.past_safe(t, d)
+            self.past_safe(t, d, True)
             return t
         if v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
             src = f"_within({src})"
