@@ -276,6 +276,25 @@ def test_a_built_in_on_dice_not_rolled_yet_stops_the_game_where_the_interpreter_
     assert {stop[2][-1] for stop in stops} == {"turn_total"}
 
 
+@pytest.mark.parametrize("read,said", [
+    ("cup[3].face", "no item 3 in a zone"),
+    ("cup[-4].face", "no item -4 in a zone"),
+    ("cup[round + 2].face + 1", "no item 3 in a zone"),
+])
+def test_a_zone_read_where_it_has_no_item_stops_the_game_where_the_interpreter_does(
+        tmp_path, read, said):
+    # A zone is indexed as the interpreter's zone is (negative indexes count from its end):
+    # where it has no such item, the game stops at the read, in the interpreter's words, on
+    # the generated code itself. Before, Python's IndexError was a generator fault.
+    dice = ("    die: {sides: 6, doc: The one die both players roll.}\n"
+            "    loose: {sides: 6, count: 3, in: cup}\n  zones:\n    cup: {kind: row}\n")
+    old = "        - repeat:\n            - roll: die\n"
+    stops = _logged_stops(tmp_path, [
+        ("    die: {sides: 6, doc: The one die both players roll.}\n", dice),
+        (old, f"        - set: {{turn_total: '{read}'}}\n{old}")])
+    assert {stop[1] for stop in stops} == {said}
+
+
 def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_does(tmp_path):
     # The turn total set to the face of a die not yet rolled (none): the first roll's add
     # stops the game, unless that roll is a 1 (the turn ends first).

@@ -23,6 +23,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS, MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized
 from dsl.compiler import (
     by_zero,
+    no_item,
     no_key,
     not_an_index,
     not_negated,
@@ -304,6 +305,16 @@ def item_at(items: Any, k: int, site: tuple) -> Any:
     if 0 <= k < len(items):
         return items[k]
     raise Stop(site, out_of_range(k, len(items)))
+
+
+def zone_item(items: list, k: Any, site: tuple) -> Any:
+    """A zone's item (`items`: what it holds) at `k`, indexed as the interpreter's zone is
+    (Python's indexing, negative indexes too), in the versions that locate their rule errors:
+    where it has no such item, the game stops at `site` with the interpreter's words."""
+    try:
+        return items[k]
+    except (IndexError, TypeError):
+        raise Stop(site, no_item(k, "a zone")) from None
 
 
 def map_value(table: Any, k: Any, site: tuple) -> Any:

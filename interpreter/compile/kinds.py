@@ -35,7 +35,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.compiler import no_field
-from interpreter.compile.base import _NO, LOCATES, Ex, Unsupported
+from interpreter.compile.base import _NO, LOCATES, Ex, Unsupported, zone_item
 
 _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working out once
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
@@ -221,7 +221,10 @@ class KindWriter:
         if key.kind != "int":
             raise Unsupported("a list indexed by something not a whole number")
         if kind == "zone":  # the zone's own indexing: Python's, negative indexes included
-            return Ex(f"{obj.src}[{key.src}]", self.item_kind, False, some=True)
+            site = self.site(node.pos)  # where it has no such item: the interpreter's stop
+            src = (f"{obj.src}[{key.src}]" if site is None else
+                   f"{self.const(zone_item, 'ZI')}({obj.src}, {key.src}, {site})")
+            return Ex(src, self.item_kind, False, some=True)
         if type(key.const) is int and key.const >= 0:
             k = key.src
         else:  # a negative index fails, as the interpreter's does
