@@ -295,6 +295,28 @@ def test_a_zone_read_where_it_has_no_item_stops_the_game_where_the_interpreter_d
     assert {stop[1] for stop in stops} == {said}
 
 
+@pytest.mark.parametrize("step,said", [
+    ("set: {turn_total: 'sum(d.face for d in [first(bag)])'}", "none has no field 'face'"),
+    ("set: {turn_total: 'count(d for d in [last(bag), first(cup)] if d.face > 0)'}",
+     "none has no field 'face'"),
+    ("for_each: d\n          in: '[loose[0], first(bag)]'\n          do: [set: {turn_total: d.face}]",
+     "none has no field 'face'"),
+])
+def test_a_die_of_a_list_that_may_hold_none_stops_the_game_where_the_interpreter_does(
+        tmp_path, step, said):
+    # `first` of an empty zone is none: a comprehension's or a `for_each`'s name bound to it
+    # reads no field of it, in the interpreter's words, on the generated code itself. Before,
+    # the name was taken for a die that is never none: Python's TypeError, a generator fault.
+    dice = ("    die: {sides: 6, doc: The one die both players roll.}\n"
+            "    loose: {sides: 6, count: 3, in: cup}\n"
+            "  zones:\n    cup: {kind: row}\n    bag: {kind: row}\n")
+    old = "        - repeat:\n            - roll: die\n"
+    stops = _logged_stops(tmp_path, [
+        ("    die: {sides: 6, doc: The one die both players roll.}\n", dice),
+        (old, f"        - {step}\n{old}")])
+    assert {stop[1] for stop in stops} == {said}
+
+
 def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_does(tmp_path):
     # The turn total set to the face of a die not yet rolled (none): the first roll's add
     # stops the game, unless that roll is a 1 (the turn ends first).

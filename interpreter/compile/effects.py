@@ -355,7 +355,8 @@ class EffectWriter:
             raise Unsupported("for_each over something not a list")
         v = self.temp("fe")
         self.emit(d, f"for {v} in {'list(' + items.src + ')' if snapshot else items.src}:")
-        scope = {**ctx.scope, spec["for_each"]: Ex(v, items.kind[5:], True)}
+        item = items.kind[5:]  # a die of a list that may hold none may be none
+        scope = {**ctx.scope, spec["for_each"]: Ex(v, item, items.safe or item != "dref")}
         exits = self.flag_exits
         self.block(spec.get("do"), d + 1, ctx.inside(scope, in_loop=True))
         if self.flag_exits != exits:

@@ -370,8 +370,8 @@ class ExprWriter:
             filtered = self._unrolled_filter(node, scope, it)
             if filtered is not None:
                 return filtered
-        var = self.temp("c")
-        inner = {**scope, node.var: Ex(var, item_kind, True)}
+        var = self.temp("c")  # a die of a list that may hold none may be none
+        inner = {**scope, node.var: Ex(var, item_kind, it.safe or item_kind != "dref")}
         if not hasattr(self, "hoists"):
             self.hoists = []
         moved: list[tuple[str, str]] = []
