@@ -264,14 +264,10 @@ def test_a_built_in_on_dice_not_rolled_yet_stops_the_game_where_the_interpreter_
     # the interpreter's words (which tell a zone as a zone), on the generated code itself.
     # Before, the checked version met Python's TypeError there, which it could not locate: a
     # generator fault.
-    dice = ("    die: {sides: 6, doc: The one die both players roll.}\n"
-            "    pair: {sides: 6, count: 2}\n    single: {sides: 6, count: 1}\n")
+    dice = "    pair: {sides: 6, count: 2}\n    single: {sides: 6, count: 1}\n"
     if "cup" in read:
         dice += "    loose: {sides: 6, count: 3, in: cup}\n  zones:\n    cup: {kind: row}\n"
-    old = "        - repeat:\n            - roll: die\n"
-    stops = _logged_stops(tmp_path, [
-        ("    die: {sides: 6, doc: The one die both players roll.}\n", dice),
-        (old, f"        - set: {{turn_total: '{read}'}}\n{old}")])
+    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{read}'}}", dice)
     assert {stop[1] for stop in stops} == {said}
     assert {stop[2][-1] for stop in stops} == {"turn_total"}
 
@@ -286,12 +282,9 @@ def test_a_zone_read_where_it_has_no_item_stops_the_game_where_the_interpreter_d
     # A zone is indexed as the interpreter's zone is (negative indexes count from its end):
     # where it has no such item, the game stops at the read, in the interpreter's words, on
     # the generated code itself. Before, Python's IndexError was a generator fault.
-    dice = ("    die: {sides: 6, doc: The one die both players roll.}\n"
-            "    loose: {sides: 6, count: 3, in: cup}\n  zones:\n    cup: {kind: row}\n")
-    old = "        - repeat:\n            - roll: die\n"
-    stops = _logged_stops(tmp_path, [
-        ("    die: {sides: 6, doc: The one die both players roll.}\n", dice),
-        (old, f"        - set: {{turn_total: '{read}'}}\n{old}")])
+    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{read}'}}",
+                              "    loose: {sides: 6, count: 3, in: cup}\n"
+                              "  zones:\n    cup: {kind: row}\n")
     assert {stop[1] for stop in stops} == {said}
 
 
@@ -307,13 +300,8 @@ def test_a_die_of_a_list_that_may_hold_none_stops_the_game_where_the_interpreter
     # `first` of an empty zone is none: a comprehension's or a `for_each`'s name bound to it
     # reads no field of it, in the interpreter's words, on the generated code itself. Before,
     # the name was taken for a die that is never none: Python's TypeError, a generator fault.
-    dice = ("    die: {sides: 6, doc: The one die both players roll.}\n"
-            "    loose: {sides: 6, count: 3, in: cup}\n"
-            "  zones:\n    cup: {kind: row}\n    bag: {kind: row}\n")
-    old = "        - repeat:\n            - roll: die\n"
-    stops = _logged_stops(tmp_path, [
-        ("    die: {sides: 6, doc: The one die both players roll.}\n", dice),
-        (old, f"        - {step}\n{old}")])
+    stops = _turn_begins_with(tmp_path, step, "    loose: {sides: 6, count: 3, in: cup}\n"
+                              "  zones:\n    cup: {kind: row}\n    bag: {kind: row}\n")
     assert {stop[1] for stop in stops} == {said}
 
 
@@ -327,11 +315,15 @@ def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_doe
         assert stop[2][-2:] == ("add", "turn_total") and stop[3] is None
 
 
-def _turn_begins_with(tmp_path, step: str) -> list:
-    """Pig whose turn begins with `step` plays as the interpreter plays it, logged too, its
-    games stopped by the generated code itself; the error of each seed's game."""
+_DIE = "    die: {sides: 6, doc: The one die both players roll.}\n"
+
+
+def _turn_begins_with(tmp_path, step: str, dice: str = "") -> list:
+    """Pig whose turn begins with `step` (and which has the components `dice` besides its
+    die) plays as the interpreter plays it, logged too, its games stopped by the generated
+    code itself; the error of each seed's game."""
     old = "        - repeat:\n            - roll: die\n"
-    return _logged_stops(tmp_path, [(old, f"        - {step}\n{old}")])
+    return _logged_stops(tmp_path, [(_DIE, _DIE + dice), (old, f"        - {step}\n{old}")])
 
 
 def _logged_stops(tmp_path, edits: list, name: str = "pig") -> list:
