@@ -58,16 +58,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from interpreter.compile.peephole import line_indent
+
 _GUARD = re.compile(r"^if (_p\d+|passes) > (\d+)(?: or (steps > \d+))?:$")
 _DRAW = re.compile(r"^F_\w+ = (?:int\(rnd\(\) \* \d+\)(?: \+ -?\d+)?"
                    r"|_FA\d+\[int\(rnd\(\) \* \d+\)\])$")
 _COUNT = "rolls += 1"
 _ROLLS = re.compile(r"\brolls\b")  # the game's count of rolls (not a ruleset's `V_x_rolls`)
 _TALLY = re.compile(r"^(steps|ch\d+|fi\d+) \+= (\d+)$")  # counts of steps, choices, triggers
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def counted_loops(lines: list[str], const: Callable[[object, str], str]) -> list[str]:
@@ -96,26 +94,26 @@ def _loop(out: list[str], i: int) -> tuple[int, int, list[str], int] | None:
     when it is not one."""
     if out[i].strip() != "while True:" or i + 4 > len(out):
         return None
-    ind = _indent(out[i])
+    ind = line_indent(out[i])
     step = " " * (ind + 4)
     m = _GUARD.match(out[i + 2].strip())
-    if m is None or _indent(out[i + 2]) != ind + 4:
+    if m is None or line_indent(out[i + 2]) != ind + 4:
         return None
     passes, most, steps = m.group(1), int(m.group(2)), m.group(3)
     named = re.compile(rf"\b{passes}\b")
     stop = out[i + 3]
-    if out[i + 1] != f"{step}{passes} += 1" or _indent(stop) != ind + 8 \
+    if out[i + 1] != f"{step}{passes} += 1" or line_indent(stop) != ind + 8 \
             or not stop.lstrip().startswith("raise _Stop("):
         return None
     end = i + 4
-    while end < len(out) and _indent(out[end]) > ind:
+    while end < len(out) and line_indent(out[end]) > ind:
         end += 1
     body = out[i + 4:end]
-    if not body or _indent(body[0]) != ind + 4 or any(named.search(ln) for ln in body) or (
-            end < len(out) and _indent(out[end]) == ind and out[end].strip() == "else:"):
+    if not body or line_indent(body[0]) != ind + 4 or any(named.search(ln) for ln in body) or (
+            end < len(out) and line_indent(out[end]) == ind and out[end].strip() == "else:"):
         return None
     start = i - 1  # the counter's `= 0`, before the loop with nothing between that names it
-    while start >= 0 and _indent(out[start]) >= ind and not named.search(out[start]):
+    while start >= 0 and line_indent(out[start]) >= ind and not named.search(out[start]):
         start -= 1
     if start < 0 or out[start] != f"{' ' * ind}{passes} = 0":
         return None
@@ -139,7 +137,7 @@ def _moved_counts(body: list[str], ind: int) -> tuple[list[str], int]:
     """The body without the counts of rolls that open each pass, and how many there were;
     the body as it was, and 0, when none may move (the module's docstring)."""
     k, rolls = 0, 0
-    while k < len(body) and _indent(body[k]) == ind:
+    while k < len(body) and line_indent(body[k]) == ind:
         line = body[k].strip()
         if line == _COUNT:
             rolls += 1
@@ -163,14 +161,14 @@ def _closing_counts(body: list[str], ind: int, stop: str) -> tuple[list[str], di
     if any(ln.strip() == "continue" for ln in body):
         return body, {}
     k = len(body)
-    while k > 0 and _indent(body[k - 1]) == ind and _TALLY.match(body[k - 1].strip()):
+    while k > 0 and line_indent(body[k - 1]) == ind and _TALLY.match(body[k - 1].strip()):
         k -= 1
     cut = k
     j = k - 1  # an `else:` of counts alone just before them
-    while j >= 0 and _indent(body[j]) > ind:
+    while j >= 0 and line_indent(body[j]) > ind:
         j -= 1
     if j >= 0 and body[j].strip() == "else:" and all(
-            _indent(ln) == ind + 4 and _TALLY.match(ln.strip()) for ln in body[j + 1:k]) \
+            line_indent(ln) == ind + 4 and _TALLY.match(ln.strip()) for ln in body[j + 1:k]) \
             and _branches_leave(body, j, ind):
         cut = j
     counts: dict[str, int] = {}
@@ -179,7 +177,7 @@ def _closing_counts(body: list[str], ind: int, stop: str) -> tuple[list[str], di
             name, n = _TALLY.match(ln.strip()).groups()
             counts[name] = counts.get(name, 0) + int(n)
     rest = body[:cut]
-    if not counts or not any(_indent(ln) == ind for ln in rest):
+    if not counts or not any(line_indent(ln) == ind for ln in rest):
         return body, {}
     for name in counts:
         named = re.compile(rf"\b{name}\b")
@@ -195,7 +193,7 @@ def _branches_leave(body: list[str], j: int, ind: int) -> bool:
     heads = [j]
     k = j - 1
     while k >= 0:
-        if _indent(body[k]) == ind:
+        if line_indent(body[k]) == ind:
             if not body[k].lstrip().startswith(("if ", "elif ")):
                 return False
             heads.append(k)
@@ -205,7 +203,7 @@ def _branches_leave(body: list[str], j: int, ind: int) -> bool:
     else:
         return False
     for head, nxt in zip(heads[1:], heads, strict=False):
-        top = [ln for ln in body[head + 1:nxt] if _indent(ln) == ind + 4]
+        top = [ln for ln in body[head + 1:nxt] if line_indent(ln) == ind + 4]
         if not top or not top[-1].lstrip().startswith(("break", "raise", "return")):
             return False
     return True

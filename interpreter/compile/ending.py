@@ -8,7 +8,8 @@ and where the phases' loop ends, the reason is taken as the `except _EndGame` ha
 it. The handler stays, for the raises this pass leaves as they are.
 
 Why: a game ends once, but raising and catching the exception that ends it costs about 4,000
-machine instructions, near 2% of a generated Pig game, and a hand-written game returns.
+machine instructions, near 2% of a short dice game's generated code, where a hand-written
+game simply returns.
 
 What stays exact: what Python ran between the raise and the handler runs as before (`break`
 runs a `finally` as a raise does; a loop's `else` is skipped by both), and nothing else runs:
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from interpreter.compile.peephole import line_indent, statement_end
+
 _TOP = "while ph >= 0:"
 _FLOWED = "reason = 'the flow reached its end'"
 _HANDLER = "except _EndGame as _eg:"
@@ -31,31 +34,12 @@ _RAISE = re.compile(r"raise _EndGame\((.*)\)$")
 _PASSED = ("except _EndTurn:", "except _EndPhase:", "except (_EndTurn, _EndPhase) as _sig:")
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def _statement_end(lines: list[str], h: int) -> int:
-    """The index after the compound statement headed at `h`: its body, and the clauses at
-    its indent that belong to it (`elif`, `else`, `except`, `finally`)."""
-    indent = _indent(lines[h])
-    k = h + 1
-    while k < len(lines):
-        body = lines[k].lstrip()
-        level = _indent(lines[k])
-        if body and (level < indent or level == indent and not body.startswith(
-                ("elif ", "else:", "except", "finally:"))):
-            break
-        k += 1
-    return k
-
-
 def _catches(lines: list[str], h: int) -> bool:
     """Whether the `try` headed at `h` has a handler that could catch `_EndGame`."""
-    indent, k = _indent(lines[h]), h + 1
+    indent, k = line_indent(lines[h]), h + 1
     while k < len(lines):
         body = lines[k].lstrip()
-        level = _indent(lines[k])
+        level = line_indent(lines[k])
         if level < indent:
             return False
         if level == indent:
@@ -71,9 +55,9 @@ def _loops_out(lines: list[str], i: int, top: int) -> list[int] | None:
     """The loops the raise at `i` leaves on its way out of the phases' loop (headed at `top`),
     innermost first; None where something on the way could see the exception."""
     loops: list[int] = []
-    indent = _indent(lines[i])
+    indent = line_indent(lines[i])
     for h in range(i - 1, top - 1, -1):
-        level = _indent(lines[h])
+        level = line_indent(lines[h])
         if level >= indent or not lines[h].strip():
             continue
         indent = level
@@ -95,16 +79,16 @@ def end_by_flag(lines: list[str]) -> list[str]:
     top = next((i for i, line in enumerate(lines) if line.lstrip() == _TOP), None)
     if top is None or any("_egv" in line for line in lines):
         return lines
-    after = _statement_end(lines, top)
+    after = statement_end(lines, top)
     handler = after + 1
     if handler + 2 >= len(lines) or lines[after].strip() != _FLOWED or \
             lines[handler].strip() != _HANDLER:
         return lines
     reason = _REASON.match(lines[handler + 1].strip())
-    if reason is None or _indent(lines[handler + 2]) > _indent(lines[handler]):
+    if reason is None or line_indent(lines[handler + 2]) > line_indent(lines[handler]):
         return lines  # the handler does more than take the reason
     start = max((i for i in range(top) if lines[i].strip() == "try:"
-                 and _indent(lines[i]) == _indent(lines[handler])), default=None)
+                 and line_indent(lines[i]) == line_indent(lines[handler])), default=None)
     if start is None:
         return lines
     ends: dict[int, str] = {}
@@ -116,14 +100,14 @@ def end_by_flag(lines: list[str]) -> list[str]:
             continue
         ends[i] = f"_egv = ({raised.group(1)},)" if raised.group(1) else "_egv = True"
         for h in loops:
-            at = tests.setdefault(_statement_end(lines, h), [])
-            if _indent(lines[h]) not in at:
-                at.append(_indent(lines[h]))
+            at = tests.setdefault(statement_end(lines, h), [])
+            if line_indent(lines[h]) not in at:
+                at.append(line_indent(lines[h]))
     if not ends:
         return lines
     out: list[str] = []
     for i, line in enumerate(lines):
-        pad = " " * _indent(line)
+        pad = " " * line_indent(line)
         for indent in sorted(tests.get(i, ()), reverse=True):  # the inner loop's test first
             out += [" " * indent + "if _egv:", " " * indent + "    break"]
         if i == start:

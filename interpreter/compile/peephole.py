@@ -80,18 +80,21 @@ def _merge_steps(lines: list[str]) -> list[str]:
     return out
 
 
-def _indent(line: str) -> int:
+def line_indent(line: str) -> int:
+    """The indent of a generated line (the passes over the lines read blocks by it)."""
     return len(line) - len(line.lstrip())
 
 
-def _block_end(lines: list[str], j: int) -> int:
-    """The index after the `if` chain headed at `j` (its `elif`/`else` branches included)."""
-    indent = _indent(lines[j])
+def statement_end(lines: list[str], j: int) -> int:
+    """The index after the compound statement of generated lines headed at `j`: its body and
+    the clauses at its indent that belong to it (`elif`, `else`, `except`, `finally`)."""
+    indent = line_indent(lines[j])
     k = j + 1
     while k < len(lines):
         body = lines[k].lstrip()
         level = len(lines[k]) - len(body)
-        if level < indent or (level == indent and not body.startswith(("elif ", "else:"))):
+        if level < indent or (level == indent and not body.startswith(
+                ("elif ", "else:", "except", "finally:"))):
             break
         k += 1
     return k
@@ -113,17 +116,17 @@ def _sink_steps(lines: list[str]) -> list[str]:
         indent = len(out[i]) - len(body)
         if not (body.startswith("steps += ") and head.startswith("if ") and head.endswith(":")
                 and "steps" not in head and not LOCATES.search(head)
-                and _indent(out[i + 1]) == indent):
+                and line_indent(out[i + 1]) == indent):
             i += 1
             continue
-        end = _block_end(out, i + 1)
-        inner = [ln for ln in out[i + 2:end] if _indent(ln) > indent]
+        end = statement_end(out, i + 1)
+        inner = [ln for ln in out[i + 2:end] if line_indent(ln) > indent]
         if (end < len(out) and out[end].lstrip().startswith(("elif ", "else:"))) or not inner:
             i += 1
             continue
-        level = _indent(inner[0])
-        last = [ln for ln in inner if _indent(ln) == level][-1].lstrip()
-        if any(ln.lstrip().startswith(("elif ", "else:")) and _indent(ln) == indent
+        level = line_indent(inner[0])
+        last = [ln for ln in inner if line_indent(ln) == level][-1].lstrip()
+        if any(ln.lstrip().startswith(("elif ", "else:")) and line_indent(ln) == indent
                for ln in out[i + 2:end]):
             i += 1
             continue
@@ -140,7 +143,7 @@ def _sink_steps(lines: list[str]) -> list[str]:
             continue
         out.insert(end, count)  # the way past the `if`, and each way out of its body
         for k in reversed(exits):
-            out.insert(k, out[k][:_indent(out[k])] + body)
+            out.insert(k, out[k][:line_indent(out[k])] + body)
         del out[i]
         i += 1
     return out
@@ -155,7 +158,7 @@ def _exits(lines: list[str], start: int, end: int) -> list[int] | None:
     loops: list[int] = []  # the indents of the loops the body opens, around the line
     for k in range(start, end):
         body = lines[k].lstrip()
-        indent = _indent(lines[k])
+        indent = line_indent(lines[k])
         while loops and indent <= loops[-1]:
             loops.pop()
         if body.startswith(("try", "def ", "with ")) or LOCATES.search(body) or (
@@ -180,7 +183,7 @@ _PURE_SET = re.compile(r"^(\s*)(?:(_lq\d+) = .+|(D_\w+) = _VA\d+\[_ch\d+\])$")
 def _alone(out: list[str], lines: list[str], i: int, indent: int) -> bool:
     """Whether line `i` (at `indent`) is the only statement of its block: it stays."""
     return bool(out) and out[-1].rstrip().endswith(":") and (
-        i + 1 >= len(lines) or _indent(lines[i + 1]) < indent)
+        i + 1 >= len(lines) or line_indent(lines[i + 1]) < indent)
 
 
 def _reads(lines: list[str], name: str, store: str) -> dict[str, int]:
@@ -220,7 +223,7 @@ def _drop_temps(lines: list[str]) -> list[str]:
             i += 1  # stored, never read
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if (uses.get(name) == 1 and value.isidentifier() and _indent(nxt) == len(m.group(1))
+        if (uses.get(name) == 1 and value.isidentifier() and line_indent(nxt) == len(m.group(1))
                 and ":=" not in nxt and len(re.findall(rf"\b{name}\b", nxt)) == 1
                 and not alone and value not in ("True", "False", "None")):
             lines = lines[:i + 1] + [re.sub(rf"\b{name}\b", value, nxt)] + lines[i + 2:]
@@ -252,14 +255,14 @@ def _tested(line: str, word: str) -> tuple[str, str] | None:
 def _arms(out: list[str], j: int, indent: int) -> tuple[str, list, int] | None:
     """The tested name, the arms (constant or None for `else`, body) and the end of a chain of
     tests of one name against constants headed at `j`; None when it is not one."""
-    first = _tested(out[j], "if") if j < len(out) and _indent(out[j]) == indent else None
+    first = _tested(out[j], "if") if j < len(out) and line_indent(out[j]) == indent else None
     if first is None:
         return None
     name, arms, k = first[0], [], j
-    t_end = _block_end(out, j)
+    t_end = statement_end(out, j)
     while k < t_end:
         b = k + 1
-        while b < t_end and _indent(out[b]) > indent:
+        while b < t_end and line_indent(out[b]) > indent:
             b += 1
         arm = first if k == j else _tested(out[k], "elif")
         if out[k].strip() == "else:":
@@ -287,14 +290,14 @@ def _thread_tests(lines: list[str]) -> list[str]:
         if not (head.startswith("if ") and head.endswith(":")):
             i += 1
             continue
-        indent = _indent(out[i])
-        end = _block_end(out, i)
+        indent = line_indent(out[i])
+        end = statement_end(out, i)
         j = end  # step counts between the chain and the tests
-        while j < len(out) and _indent(out[j]) == indent and \
+        while j < len(out) and line_indent(out[j]) == indent and \
                 out[j].lstrip().startswith("steps += "):
             j += 1
         found = _arms(out, j, indent)
-        heads = [k for k in range(i, end) if _indent(out[k]) == indent]
+        heads = [k for k in range(i, end) if line_indent(out[k]) == indent]
         if found is None or not out[heads[-1]].lstrip().startswith("else:"):
             i += 1
             continue
@@ -325,9 +328,9 @@ def _branch_moves(out: list[str], heads: list[int], end: int, indent: int, name:
     wrote = re.compile(rf"\b{re.escape(name)}\b\s*(?:[-+*/]?=(?!=)|:=)")
     for k, h in enumerate(heads):
         stop = heads[k + 1] if k + 1 < len(heads) else end
-        inner = [j for j in range(h + 1, stop) if _indent(out[j]) > indent]
-        level = _indent(out[inner[0]]) if inner else 0
-        top = [j for j in inner if _indent(out[j]) == level]
+        inner = [j for j in range(h + 1, stop) if line_indent(out[j]) > indent]
+        level = line_indent(out[inner[0]]) if inner else 0
+        top = [j for j in inner if line_indent(out[j]) == level]
         if top and out[top[-1]].lstrip().startswith(_EXITS):
             continue  # it never reaches the tests
         stores = [j for j in top if (m := _STORE.match(out[j])) and m.group(1) == name]
@@ -369,8 +372,8 @@ def _drop_unread_state(lines: list[str]) -> list[str]:
         m = _STATE_SET.match(line)
         if m is None or reads[m.group(1)] != 0 or m.group(1) in kept:
             out.append(line)
-        elif _alone(out, lines, i, _indent(line)):
-            out.append(line[:_indent(line)] + "pass")
+        elif _alone(out, lines, i, line_indent(line)):
+            out.append(line[:line_indent(line)] + "pass")
     return out
 
 
