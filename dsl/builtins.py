@@ -95,6 +95,18 @@ def sized(value: Any) -> Any:
     return value
 
 
+def whole_quotient(a: Any, b: Any) -> int:
+    """`a // b` of two numbers (b not zero): a whole number within the limit. Of numbers that
+    are not whole, the quotient may be past any whole number (`1e300 // 1`, or infinity,
+    which `1e300 * 1e300` makes): the same error as a whole number past the limit."""
+    q = a // b
+    if type(q) is float:
+        if not math.isfinite(q):  # infinity, or what infinity // 2 makes (nan)
+            raise EvalError(PAST_LIMIT)
+        q = int(q)
+    return sized(q)
+
+
 def get(value: Any, name: str) -> Any:
     """Reads a field of a runtime value: a mapping's key, or one of the fields the object opens
     to expressions (`_readable`: built-in and declared fields). Nothing else: the language is

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS, MAX_INT, PAST_LIMIT, EvalError, get, sized
+from dsl.builtins import BUILTINS, MAX_INT, PAST_LIMIT, EvalError, get, sized, whole_quotient
 
 Compiled = Callable[[Mapping[str, Any]], Any]
 
@@ -363,7 +363,7 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "-": _numeric("-", lambda a, b: sized(a - b)),
     "*": _numeric("*", lambda a, b: _times(a, b)),
     "/": _numeric("/", lambda a, b: a / b),
-    "//": _numeric("//", lambda a, b: int(a // b)),
+    "//": _numeric("//", whole_quotient),
     "%": _numeric("%", lambda a, b: a % b),
     "==": _eq,
     "!=": lambda a, b: not _eq(a, b),

@@ -272,6 +272,21 @@ def test_a_built_in_on_dice_not_rolled_yet_stops_the_game_where_the_interpreter_
     assert {stop[2][-1] for stop in stops} == {"turn_total"}
 
 
+_BIG = "1" + "0" * 200 + ".0"  # 1e200, written out: the grammar has no exponent
+
+
+@pytest.mark.parametrize("quotient", [f"round * {_BIG} // 1", f"round * {_BIG} * {_BIG} // 2"])
+def test_a_whole_quotient_past_any_whole_number_stops_the_game_where_the_interpreter_does(
+        tmp_path, quotient):
+    # `//` of numbers that are not whole makes a whole number: of 1e200, one past the limit;
+    # of infinity (1e200 * 1e200), none at all (Python's infinity // 2 is nan). Both are the
+    # limit's error at the operator, on the generated code itself. Before, the first went on
+    # with a whole number past the limit, and the second crashed the interpreter.
+    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{quotient}'}}")
+    assert {stop[1] for stop in stops} == {PAST_LIMIT}
+    assert {stop[2][-1] for stop in stops} == {"turn_total"}
+
+
 @pytest.mark.parametrize("read,said", [
     ("cup[3].face", "no item 3 in a zone"),
     ("cup[-4].face", "no item -4 in a zone"),

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import BUILTINS, MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized
+from dsl.builtins import BUILTINS, MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, EvalError, sized, whole_quotient
 from dsl.compiler import (
     by_zero,
     no_item,
@@ -292,7 +292,12 @@ def divided(a: Any, b: Any, op: str, site: tuple) -> Any:
     if type(a) in (int, float) and type(b) in (int, float):
         if b == 0:
             raise Stop(site, by_zero(op))
-        return a / b if op == "/" else int(a // b) if op == "//" else a % b
+        if op != "//":
+            return a / b if op == "/" else a % b
+        try:
+            return whole_quotient(a, b)
+        except EvalError as err:  # past the limit, or past any whole number
+            raise Stop(site, str(err)) from None
     raise refused(op, a, b, site)
 
 

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from dsl import nodes as n
-from dsl.builtins import MAX_INT, RANGE_TOO_LONG, faces_of_a_kind
+from dsl.builtins import MAX_INT, RANGE_TOO_LONG, EvalError, faces_of_a_kind, whole_quotient
 from dsl.compiler import UNCHARGED_ITEMS, builtin_said, no_field
 from interpreter.compile.base import (
     _NO,
@@ -296,7 +296,7 @@ class ExprWriter:
                 op in ("/", "//", "%") and b.const == 0):
             try:
                 v = _FOLD[op](a.const, b.const)  # as dsl/compiler.py's operators
-            except (ArithmeticError, ValueError):
+            except (ArithmeticError, ValueError, EvalError):
                 v = None  # left to run time (and to the interpreter)
             past = type(v) is int and not -INT_RANGE[0] <= v <= INT_RANGE[0]
             if (type(v) is int and not (past and self.wide)) or (
@@ -586,7 +586,7 @@ def _same_kind(items: list[Ex]) -> str:
 # texts, for ordering), as dsl/compiler.py's _OPS.
 _FOLD = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
          "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-         "//": lambda a, b: int(a // b), "%": operator.mod}
+         "//": whole_quotient, "%": operator.mod}
 
 
 def _join(a: str, b: str) -> str:
