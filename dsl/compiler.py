@@ -128,6 +128,14 @@ def kind(value: Any) -> str:
     return "a " + type(value).__name__.lower()
 
 
+def spelled(value: Any) -> str:
+    """A key or index in a message, as the language writes it: none, true and false in its
+    words, a text in quotes, a number as it is."""
+    if value is None or value is True or value is False:
+        return {None: "none", True: "true", False: "false"}[value]
+    return repr(value)
+
+
 def compile_expression(node: n.Node) -> Compiled:
     """Returns a function that evaluates `node` against an env of names."""
     return _COMPILERS[type(node)](node)
@@ -196,7 +204,13 @@ def no_field(value: Any, name: str, shown: str | None = None) -> str:
 def no_item(k: Any, shown: str) -> str:
     """The words of a read at `k` of a container the interpreter provides that has no such
     item (`shown`: its kind, `a grid`; the generated code's too)."""
-    return f"no item {k!r} in {shown}"
+    return f"no item {spelled(k)} in {shown}"
+
+
+def not_rolled(value: Any) -> str:
+    """The words of a `roll` of something that is not dice (none: a die not found), the
+    generated code's too."""
+    return f"only dice can be rolled, not {kind(value)}"
 
 
 def out_of_range(k: int, items: int) -> str:
@@ -211,7 +225,7 @@ def not_an_index(k: Any) -> str:
 
 def no_key(k: Any) -> str:
     """The words of a map read at a key it does not have (the generated code's too)."""
-    return f"the map has no key {k!r}"
+    return f"the map has no key {spelled(k)}"
 
 
 def _index(node: n.Index) -> Compiled:

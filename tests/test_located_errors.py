@@ -272,6 +272,26 @@ def test_a_built_in_on_dice_not_rolled_yet_stops_the_game_where_the_interpreter_
     assert {stop[2][-1] for stop in stops} == {"turn_total"}
 
 
+@pytest.mark.parametrize("rolled", ["first(empty)", "[first(cup), first(empty)]"])
+def test_a_roll_of_a_die_not_found_stops_the_game_at_the_roll_where_the_interpreter_does(
+        tmp_path, rolled):
+    # The first die of an empty zone is none: rolling it (alone or in a list) stops the game
+    # at the step's `roll`, in the language's words, on the generated code itself. Before,
+    # the generated code met Python's TypeError (a generator fault) and the interpreter said
+    # "not None".
+    stops = _turn_begins_with(tmp_path, f"roll: '{rolled}'", _CUPS)
+    assert {stop[1] for stop in stops} == {"only dice can be rolled, not none"}
+    assert {stop[2][-1] for stop in stops} == {"roll"}
+
+
+@pytest.mark.parametrize("rolled", ["[die, die]", "cup + [loose[0]]"])
+def test_a_die_rolled_twice_in_one_roll_is_logged_with_each_draw_as_the_interpreter_logs_it(
+        tmp_path, rolled):
+    # The die keeps its last draw; the log tells both (step_runtime.record_roll). Before, the
+    # generated log told the last face twice: `_logged_stops` compares the logs.
+    assert _turn_begins_with(tmp_path, f"roll: '{rolled}'", _CUPS) == [None] * len(SEEDS)
+
+
 _BIG = "1" + "0" * 200 + ".0"  # 1e200, written out: the grammar has no exponent
 
 
@@ -289,6 +309,7 @@ def test_a_whole_quotient_past_any_whole_number_stops_the_game_where_the_interpr
 
 @pytest.mark.parametrize("read,said", [
     ("cup[3].face", "no item 3 in a zone"),
+    ("cup[first(faces(empty))].face", "no item none in a zone"),
     ("cup[-4].face", "no item -4 in a zone"),
     ("cup[round + 2].face + 1", "no item 3 in a zone"),
 ])
@@ -297,9 +318,7 @@ def test_a_zone_read_where_it_has_no_item_stops_the_game_where_the_interpreter_d
     # A zone is indexed as the interpreter's zone is (negative indexes count from its end):
     # where it has no such item, the game stops at the read, in the interpreter's words, on
     # the generated code itself. Before, Python's IndexError was a generator fault.
-    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{read}'}}",
-                              "    loose: {sides: 6, count: 3, in: cup}\n"
-                              "  zones:\n    cup: {kind: row}\n")
+    stops = _turn_begins_with(tmp_path, f"set: {{turn_total: '{read}'}}", _CUPS)
     assert {stop[1] for stop in stops} == {said}
 
 
@@ -331,6 +350,9 @@ def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_doe
 
 
 _DIE = "    die: {sides: 6, doc: The one die both players roll.}\n"
+# Dice in a zone beside the die, and an empty zone (whose first die is none).
+_CUPS = ("    loose: {sides: 6, count: 3, in: cup}\n  zones:\n    cup: {kind: row}\n"
+         "    empty: {kind: row}\n")
 
 
 def _turn_begins_with(tmp_path, step: str, dice: str = "") -> list:

@@ -27,7 +27,6 @@ from interpreter.compile.base import (
     _Ctx,
     _lit,
     _node,
-    face_src,
     stored,
 )
 from interpreter.compile.offsets import number
@@ -405,6 +404,7 @@ class EffectWriter:
         self._only(spec, "roll", "duration", "by")
         dice = self._as_list(self.value_at(spec["roll"], ctx.scope, "roll"))
         if dice.kind in ("dref", "list:dref"):
+            dice = self.dice_rolled(dice, d)  # none stops the game (stops.py)
             if "duration" in spec or self.logged:
                 # As steps._roll: the dice are the ones named before the time passes (a
                 # trigger in that time may move others into the zone rolled).
@@ -415,7 +415,7 @@ class EffectWriter:
                 if "duration" in spec:
                     self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
             self.raised_at_roll(d, ctx)  # interpreter/compile/raised.py
-            self._roll_dyn(dice, d, ctx)
+            drawn = self._roll_dyn(dice, d, ctx)
             if self.logged:  # as step_runtime.record_roll: a die's roller is its zone's owner
                 listed = f"[{dice.src}]" if dice.kind == "dref" else dice.src
                 mine = f"({self.names_of()}[cur] if itn else None)"
@@ -424,7 +424,7 @@ class EffectWriter:
                            f"[ZO.get(id(W[_i]), {mine}) for _i in {listed}]")
                 self.rec_items(d, "roll", listed, None,
                                ("dice", f"[{self.item_ids()}[_i] for _i in {listed}]"),
-                               ("faces", f"[F[_i] for _i in {listed}]"), ("by", rollers))
+                               ("faces", drawn), ("by", rollers))
             self.emit(d, "rolls += 1")
             fields = None
             if self.reads_event("rolled"):  # the dice as rolled, whatever moves them after
@@ -440,10 +440,12 @@ class EffectWriter:
             self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
         # As SeededChance.roll: one draw per die, in order (a logged game asks its chance
         # source: seeded, or a dice file's faces).
+        drawn = None  # a logged game's faces as drawn: a die rolled twice keeps the last
         if self.logged:
             self.raised_at_roll(d, ctx)
-            self.table_roll(f"{', '.join(die.var for die in dice.dice)}, = "
-                            f"_CS.roll({[die.id for die in dice.dice]!r})", d, ctx)
+            drawn = self.temp("fd")
+            self.table_roll(f"{drawn} = _CS.roll({[die.id for die in dice.dice]!r})", d, ctx)
+            self.emit(d, f"{', '.join(die.var for die in dice.dice)}, = {drawn}")
         for die in dice.dice if not self.logged else ():
             sides = len(die.faces)
             first = die.faces[0]
@@ -456,8 +458,7 @@ class EffectWriter:
         if self.logged:  # as step_runtime.record_roll, for dice in no zone
             roller = (self.named_doer(spec["by"], d, ctx) if "by" in spec
                       else f"({self.names_of()}[cur] if itn else None)")
-            self.rec(d, "roll", ("dice", repr([die.id for die in dice.dice])),
-                     ("faces", f"[{', '.join(face_src(die) for die in dice.dice)}]"),
+            self.rec(d, "roll", ("dice", repr([die.id for die in dice.dice])), ("faces", drawn),
                      ("by", f"[{roller}] * {len(dice.dice)}"))
         self.emit(d, "rolls += 1")
         self.fire("rolled", d, ctx, {"dice": Ex("", "dice", True, dice=dice.dice)})

@@ -49,7 +49,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import PAST_LIMIT, cannot_set
-from dsl.compiler import builtin_said, no_field
+from dsl.compiler import builtin_said, no_field, not_rolled
 from interpreter.compile.base import _NO, Ex, _Ctx, _node
 from interpreter.compile.offsets import compared, number
 from interpreter.engine.signals import (
@@ -394,6 +394,22 @@ class StopWriter:
             if read:
                 return self.someone(obj, node.name_pos, no_field(None, node.name))
         return _some_at(obj, self.target_site(at, cannot_set(None, node.name)))
+
+    def dice_rolled(self, dice: Ex, d: int) -> Ex:
+        """The dice a `roll` step rolls, known at run time (a die or a list of them): where
+        one may be none (a die not found) and the version locates its stops, none stops the
+        game at the step's `roll`, as step_runtime.dice_in does; the fast version meets it as
+        Python's own error (its checked version then plays the game)."""
+        path = None if dice.safe or self.step_path is None else (*self.step_path, "roll")
+        site = self.target_site(path, not_rolled(None))
+        if site is None:
+            return dice
+        t = self.temp("rd")
+        one = dice.kind == "dref"
+        self.emit(d, f"{t} = {dice.src}" if one else f"{t} = list({dice.src})")
+        self.emit(d, f"if {t} is None: raise _Stop({site})" if one
+                  else f"if None in {t}: raise _Stop({site})")
+        return Ex(t, dice.kind, True)
 
     def target_site(self, path: tuple | None, said: str) -> str | None:
         """The constant of a site for a rule error met writing a `set` or `add` target at

@@ -431,9 +431,11 @@ class ZoneWriter:
                     self.emit(d, x.src)
         self.after_op(d, None, ctx)
 
-    def _roll_dyn(self, dice: Ex, d: int, ctx: _Ctx) -> None:
+    def _roll_dyn(self, dice: Ex, d: int, ctx: _Ctx) -> str | None:
         """The chance calls of a roll of dice known at run time (as SeededChance.roll; a
-        logged game asks its chance source)."""
+        logged game asks its chance source, and the name of the faces it gave is returned:
+        the log's, which tell each draw of a die rolled twice, where the die keeps the
+        last)."""
         faces = set(self.die_faces)
         e = self.emit
         if self.logged:
@@ -442,7 +444,7 @@ class ZoneWriter:
             self.table_roll(f"{f} = _CS.roll([{self.item_ids()}[_i] for _i in {x}])", d, ctx)
             e(d, f"for {x}_i, {f}_f in zip({x}, {f}):")
             e(d + 1, f"F[{x}_i] = {f}_f")
-            return
+            return f
         if len(faces) == 1:
             fs = faces.pop()
             if fs == tuple(range(1, len(fs) + 1)):
@@ -460,7 +462,7 @@ class ZoneWriter:
                 e(d, f"F[{x}] = {x}_f[int(rnd() * len({x}_f))]")
             else:
                 e(d, f"F[{x}] = {value}")
-            return
+            return None
         if dice.kind != "list:dref":
             raise Unsupported("roll of something not dice")
         i = self.temp("i")
@@ -470,6 +472,7 @@ class ZoneWriter:
             e(d + 1, f"F[{i}] = {x}_f[int(rnd() * len({x}_f))]")
         else:
             e(d + 1, f"F[{i}] = {value}")
+        return None
 
     def _face_target(self, node: n.Field, ctx: _Ctx, read: bool,
                      at: tuple | None) -> tuple[str, str, str] | None:

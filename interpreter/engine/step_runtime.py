@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl.builtins import EvalError
-from dsl.compiler import metered
+from dsl.compiler import metered, not_rolled
 from dsl.effects import EFFECTS
 from interpreter.engine.decisions import Option
 from interpreter.engine.signals import RuleError
@@ -79,7 +79,7 @@ def dice_in(value: Any, path: tuple) -> list[Die]:
         elif isinstance(v, Zone):
             walk(v.items)
         else:
-            raise RuleError("runtime-error", f"only dice can be rolled, not {v!r}",
+            raise RuleError("runtime-error", not_rolled(v),
                             path + ("roll",))
     walk(value)
     return out
