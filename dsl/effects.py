@@ -243,10 +243,10 @@ EFFECTS_LIST = [
            "before each pass), or until one holds (checked after each pass). A `max` bounds "
            "it; the ruleset's `limits.max_loop` bounds every loop.", "do", {
                "do": _f(STEPS, "The steps to repeat.", True),
-               "times": _f(EXPR, "How many times.", type="int"),
+               "times": _f(EXPR, "How many times (none stops the game).", type="int"),
                "while": _f(COND, "Repeat while this holds."),
                "until": _f(COND, "Stop once this holds."),
-               "max": _f(EXPR, "The most passes (an error if exceeded).", type="int"),
+               "max": _f(EXPR, "The most passes (an error if exceeded; none stops the game).", type="int"),
            }, "- repeat:\n    - roll: die\n  until: die.face == 6", "flow", loop=True),
     Effect("for_each", "Runs steps once for each item of a list, binding it to a name.", "name",
            {

@@ -153,11 +153,11 @@ def _phase() -> dict:
                           type="boolean"),
         }),
         "repeat": _obj("Run the phase again and again (rounds).", {
-            "times": {**EXPR, "description": "How many times."},
+            "times": {**EXPR, "description": "How many times (none stops the game)."},
             "until": {**COND, "description": "Stop after a pass in which this became true; "
                                              "also checked after every turn."},
             "while": {**COND, "description": "Run a pass only while this holds."},
-            "max": {**EXPR, "description": "The most passes (an error if exceeded)."},
+            "max": {**EXPR, "description": "The most passes (an error if exceeded; none stops the game)."},
         }),
         "do": {**STEPS, "description": "The steps of the phase (of each turn, with `turns`)."},
         "on_begin": {**STEPS, "description": "Steps run once when the phase begins."},

@@ -292,6 +292,32 @@ def test_a_die_rolled_twice_in_one_roll_is_logged_with_each_draw_as_the_interpre
     assert _turn_begins_with(tmp_path, f"roll: '{rolled}'", _CUPS) == [None] * len(SEEDS)
 
 
+@pytest.mark.parametrize("key,counts", [
+    ("times", "times: 'first(faces(empty))'"),
+    ("max", "until: 'turn_total == 0'\n          max: 'first(faces(empty))'"),
+])
+def test_a_repeat_counted_by_none_stops_the_game_at_its_count_where_the_interpreter_does(
+        tmp_path, key, counts):
+    # `times` or `max` of none (the face of a die not found) is no number of passes: the
+    # game stops there, on the generated code itself. Before, the interpreter read none as no
+    # count (a `times` ran to limits.max_loop, a `max` was ignored) and the generated code
+    # met Python's TypeError, a generator fault.
+    step = f"repeat:\n            - set: {{turn_total: 0}}\n          {counts}"
+    stops = _turn_begins_with(tmp_path, step, _CUPS)
+    assert {stop[1] for stop in stops} == {f"a repeat's {key} must be a whole number, not none"}
+    assert {stop[2][-1] for stop in stops} == {key}
+
+
+def test_a_phase_repeated_at_most_none_times_stops_the_game_at_its_max_where_the_interpreter_does(
+        tmp_path):
+    until = '        until: "any(p.score >= goal for p in players)"\n'
+    stops = _logged_stops(tmp_path, [(_DIE, _DIE + _CUPS),
+                                     (until, until + "        max: 'first(faces(empty))'\n")])
+    assert {stop[1:3] for stop in stops} == {(
+        "a repeat's max must be a whole number, not none",
+        ("flow", "phases", "play", "repeat", "max"))}
+
+
 _BIG = "1" + "0" * 200 + ".0"  # 1e200, written out: the grammar has no exponent
 
 

@@ -247,6 +247,10 @@ class EffectWriter:
         while_ = self.cond_at(spec["while"], sc, "while") if "while" in spec else None
         until = self.cond_at(spec["until"], sc, "until") if "until" in spec else None
         most = self.value_at(spec["max"], sc, "max") if "max" in spec else None
+        step = self.step_path
+        if step is not None:  # none stops the game at `times` or `max` (stops.py)
+            times, most = (self.passes_of(times, (*step, "times"), "times"),
+                           self.passes_of(most, (*step, "max"), "max"))
         for x in (times, most):
             if x is not None and x.kind != "int":
                 raise Unsupported("repeat count")

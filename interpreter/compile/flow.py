@@ -210,6 +210,8 @@ class FlowWriter:
         for x in (times, most):
             if x is not None and x.kind != "int":
                 raise Unsupported("phase repeat count")
+        times, most = self.passes_of(times, (*at, "times"), "times"), self.passes_of(
+            most, (*at, "max"), "max")  # none stops the game there (stops.py)
         once = times is None and until is None and while_ is None
         e(d, "try:")
         d1 = d + 1

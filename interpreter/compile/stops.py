@@ -64,6 +64,7 @@ from interpreter.engine.signals import (
     checks_hold,
     items_past_steps,
     moved_twice,
+    no_count,
     no_decider,
     no_legal_option,
     not_a_racer,
@@ -394,6 +395,14 @@ class StopWriter:
             if read:
                 return self.someone(obj, node.name_pos, no_field(None, node.name))
         return _some_at(obj, self.target_site(at, cannot_set(None, node.name)))
+
+    def passes_of(self, x: Ex | None, path: tuple, key: str) -> Ex | None:
+        """A repeat's `times` or `max` (`key`, worked out at `path`) that may be none: where
+        the version locates its stops, none stops the game there, as signals.counted_passes
+        does; the fast version meets it as Python's own error."""
+        if x is None or x.safe:
+            return x
+        return _some_at(x, self.target_site(path, no_count(key)))
 
     def dice_rolled(self, dice: Ex, d: int) -> Ex:
         """The dice a `roll` step rolls, known at run time (a die or a list of them): where

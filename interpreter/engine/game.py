@@ -40,6 +40,7 @@ from interpreter.engine.signals import (
     RuleError,
     calls_too_deep,
     checks_hold,
+    counted_passes,
     items_past_steps,
     past_passes,
     past_steps,
@@ -154,11 +155,13 @@ class Game(GameBuilding, GameAsking, GameResults):
             if self.resume is None:  # a position inside the phase has its beginning behind it
                 ph.on_begin(self, env)
                 self.fire("phase_start", {"phase": name})
-            n_times = ph.times(env) if ph.times is not None else (
-                None if (ph.until is not None or ph.while_ is not None) else 1)
-            cap = ph.most(env) if ph.most is not None else None
-            passes = 0
             where = ("flow", "phases", name, "repeat")
+            n_times = counted_passes(ph.times(env), "times", where + ("times",)) \
+                if ph.times is not None else (
+                    None if (ph.until is not None or ph.while_ is not None) else 1)
+            cap = counted_passes(ph.most(env), "max", where + ("max",)) \
+                if ph.most is not None else None
+            passes = 0
             while n_times is None or passes < n_times:
                 if ph.while_ is not None and not ph.while_(env):
                     break

@@ -202,6 +202,20 @@ def past_turns(max_turns: int, phase: str) -> RuleError:
                      hint="a phase's repeat may never end")
 
 
+def no_count(key: str) -> str:
+    """The words of a repeat's `times` or `max` (`key`) that is none (a die not rolled yet):
+    no number of passes (the generated code's too)."""
+    return f"a repeat's {key} must be a whole number, not none"
+
+
+def counted_passes(value: Any, key: str, path: tuple) -> Any:
+    """A repeat's `times` or `max` (`key`, worked out at `path`) as a number of passes; none
+    stops the game there (neither "no count" nor "no max")."""
+    if value is None:
+        raise RuleError("runtime-error", no_count(key), path)
+    return value
+
+
 def past_passes(passes: int, cap: Any, max_loop: int, what: str, cap_path: tuple,
                 loop_path: tuple) -> RuleError | None:
     """A loop's pass number `passes` past its own `max` (`cap`, None: none; the error at

@@ -31,6 +31,7 @@ from interpreter.engine.signals import (
     bad_count,
     bad_transfer,
     cannot_add,
+    counted_passes,
     moved_twice,
     not_eliminable,
     not_movable,
@@ -404,8 +405,9 @@ class StepCompiler(DecisionSteps):
         where = path + ("repeat",)
 
         def repeat(g, env):
-            n_times = times(env) if times is not None else None
-            cap = most(env) if most is not None else None
+            n_times = counted_passes(times(env), "times", path + ("times",)) \
+                if times is not None else None
+            cap = counted_passes(most(env), "max", path + ("max",)) if most is not None else None
             passes = 0
             try:
                 while True:
