@@ -318,6 +318,25 @@ def test_a_phase_repeated_at_most_none_times_stops_the_game_at_its_max_where_the
         ("flow", "phases", "play", "repeat", "max"))}
 
 
+_TEXT_NONE = "set: {called: \"first(['x' for d in empty])\"}\n        - "
+
+
+@pytest.mark.parametrize("then,said", [
+    ("set: {called: \"called + 'y'\"}", "cannot add none and a text"),
+    ("say: 'called {called}'", None),
+])
+def test_a_text_set_to_none_is_read_as_the_interpreter_reads_it(tmp_path, then, said):
+    # A text state set to none (the first of an empty list of texts): `+` stops the game at
+    # the operator in the interpreter's words, and a template writes it `none`, logged as the
+    # interpreter logs it. Before, both met Python's TypeError in the generated code (a
+    # generator fault), and a logged `say` told Python's None.
+    text = "    called: {type: string, initial: \"''\"}\n"
+    turn = "  turn:\n"
+    stops = _logged_stops(tmp_path, [(_DIE, _DIE + _CUPS), (turn, turn + text),
+                                     (_ROLL, f"        - {_TEXT_NONE}{then}\n{_ROLL}")])
+    assert {stop and stop[1] for stop in stops} == {said}
+
+
 _BIG = "1" + "0" * 200 + ".0"  # 1e200, written out: the grammar has no exponent
 
 
@@ -376,6 +395,7 @@ def test_an_add_to_none_stops_the_game_at_the_add_step_where_the_interpreter_doe
 
 
 _DIE = "    die: {sides: 6, doc: The one die both players roll.}\n"
+_ROLL = "        - repeat:\n            - roll: die\n"  # the turn's loop begins
 # Dice in a zone beside the die, and an empty zone (whose first die is none).
 _CUPS = ("    loose: {sides: 6, count: 3, in: cup}\n  zones:\n    cup: {kind: row}\n"
          "    empty: {kind: row}\n")
@@ -385,8 +405,7 @@ def _turn_begins_with(tmp_path, step: str, dice: str = "") -> list:
     """Pig whose turn begins with `step` (and which has the components `dice` besides its
     die) plays as the interpreter plays it, logged too, its games stopped by the generated
     code itself; the error of each seed's game."""
-    old = "        - repeat:\n            - roll: die\n"
-    return _logged_stops(tmp_path, [(_DIE, _DIE + dice), (old, f"        - {step}\n{old}")])
+    return _logged_stops(tmp_path, [(_DIE, _DIE + dice), (_ROLL, f"        - {step}\n{_ROLL}")])
 
 
 def _logged_stops(tmp_path, edits: list, name: str = "pig") -> list:

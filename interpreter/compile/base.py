@@ -269,17 +269,19 @@ def halt(site: tuple | None = None) -> bool:
 
 
 def joined(a: Any, b: Any, site: tuple) -> Any:
-    """`+` of two texts or two lists where the expression is located: past the language's
-    longest text or list, the interpreter's stop at `site` (in dsl.builtins.sized's words)."""
-    r = a + b
+    """`+` of two texts or two lists where the expression is located: past the longest (in
+    dsl.builtins.sized's words), or of none (`refused`), the interpreter's stop at `site`."""
+    try:
+        r = a + b
+    except TypeError:
+        raise refused("+", a, b, site) from None
     if len(r) > (MAX_TEXT if type(r) is str else MAX_ITEMS):
         raise past_longest(r, site)
     return r
 
 
 def negated(x: Any, site: tuple) -> Any:
-    """`-x` where the expression is located: of none, the interpreter's stop at `site` (its
-    words left to the values)."""
+    """`-x` where the expression is located: of none, the interpreter's stop at `site`."""
     if type(x) in (int, float):
         return -x
     raise Stop(site, not_negated(x))
@@ -333,8 +335,8 @@ def map_value(table: Any, k: Any, site: tuple) -> Any:
 
 
 def some(value: Any, site: tuple) -> Any:
-    """A player, team or die whose field is read where the expression is located: none has
-    no fields, the interpreter's stop at `site` (the field's)."""
+    """A value that cannot be none where it is read and located (a player, team or die whose
+    field is read, a repeat's count): none is the interpreter's stop at `site`."""
     if value is None:
         raise Stop(site)
     return value
@@ -342,9 +344,8 @@ def some(value: Any, site: tuple) -> Any:
 
 def looked(table: Any, k: Any, site: tuple, said: Any) -> Any:
     """`table[k]` of a table the generated code keeps (a grid's cells by id, a cell's
-    attribute) in the versions that locate their rule errors: a key it does not have (none
-    too) stops the game at `site`, in the words `said(k)` makes (dsl.compiler's; None: the
-    site's own)."""
+    attribute), located: a key it does not have (none too) stops the game at `site`, in the
+    words `said(k)` makes (dsl.compiler's; None: the site's own)."""
     try:
         return table[k]
     except (KeyError, TypeError):
@@ -357,8 +358,7 @@ def over_at(site: tuple) -> bool:
 
 
 def over() -> bool:
-    """The generated code's work meter passed the step budget: the game stops there, as the
-    interpreter's (interpreter/compile/meter.py counts what it counts)."""
+    """The work meter passed the step budget: the game stops there, as the interpreter's."""
     raise Stop()
 
 

@@ -342,13 +342,14 @@ class KindWriter:
     def _text(self, x: Ex, pos: tuple | None = None) -> Ex | None:
         """`text(x)` of a number, text, true/false, cell or a list of numbers or texts: the
         built-in's own text."""
-        if x.kind == "str":
+        if x.kind == "str" and (x.const is not _NO or x.some):
             return x
         if x.kind == "int" and x.const is not _NO:  # a whole number (never true/false here)
-            return Ex(f"str({x.src})", "str", x.safe)
-        if x.kind in ("int", "num", "bool", "cell", "none"):  # an int may be none: a die's
-            # face before its first roll, or a state set to it
-            return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe)
+            return Ex(f"str({x.src})", "str", x.safe, some=True)
+        if x.kind in ("int", "num", "bool", "cell", "none", "str"):  # an int may be none: a
+            # die's face before its first roll, or a state set to it; a text too
+            return Ex(f"{self.const(BUILTINS['text'].impl, 'TX')}({x.src})", "str", x.safe,
+                      some=True)
         if x.kind in ("list:int", "list:num", "list:str"):
             # builtins._written: the items by commas (none as `none`), an empty list `none`;
             # past the longest text, the built-in's error (`EvalError`, a rule error; where
