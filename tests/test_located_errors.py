@@ -355,6 +355,7 @@ def test_a_whole_quotient_past_any_whole_number_stops_the_game_where_the_interpr
 @pytest.mark.parametrize("read,said", [
     ("cup[3].face", "no item 3 in a zone"),
     ("cup[first(faces(empty))].face", "no item none in a zone"),
+    ("cup[3].sides", "no item 3 in a zone"),  # every die has 6 sides: the read still fails
     ("cup[-4].face", "no item -4 in a zone"),
     ("cup[round + 2].face + 1", "no item 3 in a zone"),
 ])

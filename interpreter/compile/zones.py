@@ -162,9 +162,9 @@ class ZoneWriter:
             return Ex(f"{self.const(kinds, 'KD')}[{x}]", "str", obj.safe)
         if f == "sides":
             sides = {len(fs) for fs in self.die_faces}
-            if len(sides) == 1:
-                return _lit(sides.pop()) if obj.safe else Ex(f"(F[{x}], {sides.pop()})[1]",
-                                                             "int")
+            if len(sides) == 1:  # read where it may raise: a zone's item (`some`) or none
+                return _lit(sides.pop()) if obj.safe and not obj.some else Ex(
+                    f"(F[{x}], {sides.pop()})[1]", "int")
             return Ex(f"{self.const(tuple(len(fs) for fs in self.die_faces), 'SD')}[{x}]",
                       "int", obj.safe)
         has = [a for a in self.die_attrs if f in a]
