@@ -354,6 +354,22 @@ def test_a_runtime_error_points_into_the_expression(tmp_path):
     assert err.path == ("flow", "phases", "play", "do", 0, "say")
 
 
+def test_a_condition_that_is_none_stops_the_game_in_the_languages_words(tmp_path):
+    # The first of an empty list of true/false is none: no condition. The error spells it as
+    # the language does (it said Python's None).
+    g = game(tmp_path, """\
+    flow:
+      phases:
+        play:
+          do:
+            - if: "first([n > 0 for n in []])"
+              then: [say: Never]
+    """, players=1)
+    err = g.result.error
+    assert (err.code, err.message) == ("runtime-error", "a condition must be true or false, not none")
+    assert err.path == ("flow", "phases", "play", "do", 0, "if")
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_the_same_seed_gives_the_same_log(tmp_path, seed):
     body = """\

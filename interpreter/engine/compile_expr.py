@@ -13,7 +13,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import EvalError, put
-from dsl.compiler import ExprEvalError, compile_expression, compile_template
+from dsl.compiler import ExprEvalError, compile_expression, compile_template, kind
 from dsl.parser import parse_expression, parse_template
 from interpreter.engine.signals import RuleError
 
@@ -63,7 +63,7 @@ def cond(value: Any, path: tuple) -> Fn:
         v = f(env)
         if v is True or v is False:
             return v
-        raise RuleError("runtime-error", f"a condition must be true or false, not {v!r}", path)
+        raise RuleError("runtime-error", f"a condition must be true or false, not {kind(v)}", path)
     return check
 
 
