@@ -62,6 +62,26 @@ def test_every_complete_ruleset_in_the_guide_plays_to_its_end(tmp_path):
             assert result.reason
 
 
+def test_every_complete_ruleset_in_the_guide_runs_on_the_generated_code_logged_as_the_interpreter(
+        tmp_path):
+    # What a designer following the guide runs (`meeple run`, narrated) and simulates is the
+    # generated code, not the reference interpreter: its log and result are the interpreter's.
+    from interpreter.compile.specialize import specialize
+    from interpreter.engine.setup import load, new_game
+
+    for i, block in enumerate(b for b in _yaml_blocks() if b.startswith("meeple: 1")):
+        path = tmp_path / f"guide{i}.yaml"
+        path.write_text(block, encoding="utf-8")
+        program = load(str(path)).program
+        refused: list = []
+        logged = specialize(program, refused=refused, logged=True)
+        assert logged is not None and specialize(program) is not None, (i, refused)
+        for seed in range(3):
+            played, log = logged.play_logged(seed)
+            game = new_game(program, seed=seed)
+            assert played.result.to_json() == game.run().to_json() and log == game.log, (i, seed)
+
+
 def test_each_tutorial_step_validates_and_the_steps_add_up_to_the_whole_game():
     blocks = _yaml_blocks()
     first = next(i for i, b in enumerate(blocks) if b.startswith("meeple: 1"))

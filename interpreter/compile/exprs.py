@@ -545,9 +545,10 @@ class ExprWriter:
                       args[0].safe)
         if f in ("floor", "ceil", "round", "clamp"):
             return self.rounded(f, args, node.pos)  # interpreter/compile/numbers.py
-        if f in ("total", "doubles") and len(args) == 1 and args[0].kind in ("die", "dice"):
-            ds = args[0].dice
-            return self.known_total(ds, node.pos) if f == "total" else dice_doubles(ds)
+        if f in ("total", "doubles", "faces") and len(args) == 1 and args[0].kind in ("die", "dice"):
+            ds = args[0].dice  # interpreter/compile/zones.py
+            return self.known_total(ds, node.pos) if f == "total" else dice_doubles(ds) \
+                if f == "doubles" else self.known_faces(args[0])
         if f == "of_a_kind" and len(args) == 2 and args[1].kind in _NUMS and (
                 args[0].kind == "dice" or self._as_list(args[0]).kind == "list:dref"):
             # The built-in's own test, on the faces (a die not rolled yet shows none there too).

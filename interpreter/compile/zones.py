@@ -36,6 +36,7 @@ from interpreter.compile.base import (
     _Ctx,
     _Die,
     _lit,
+    face_src,
     faces_src,
     stored,
 )
@@ -198,6 +199,16 @@ class ZoneWriter:
         plain = dice_total(dice)
         tested = self.call_at(pos, "total", "sum", [Ex(faces_src(dice), "list:int")])
         return Ex(tested, "int", bound=plain.bound) if tested else plain
+
+    def known_faces(self, dice: Ex) -> Ex:
+        """`faces` of dice known now: the list of their faces, each none before its roll (of
+        one die, the built-in's error, as of more than it reads uncharged: not written)."""
+        kinds = {type(f) for d in dice.dice for f in d.faces}
+        if dice.kind != "dice" or len(dice.dice) > UNCHARGED_ITEMS or len(kinds) != 1 or \
+                kinds.pop() not in (int, str):
+            raise Unsupported("faces of these dice")
+        kind = "list:int" if type(dice.dice[0].faces[0]) is int else "list:str"
+        return Ex("[" + ", ".join(face_src(d) for d in dice.dice) + "]", kind)  # items may be none
 
     def _dice_call(self, f: str, args: list[Ex], pos: tuple) -> Ex | None:
         """The built-ins on dice known at run time (called at `pos`), as dsl/builtins.py, or
