@@ -141,7 +141,8 @@ CODES: dict[str, Code] = {c.name: c for c in [
        "many times slower, because the code generator does not handle a rule the ruleset uses "
        "(a warning: the results are the same). `meeple simulate` says it before its games; "
        "`meeple validate --compile` says it for the ruleset and each variant.",
-       "a goto step, which the generator does not handle yet", "Nothing to fix in the ruleset; "
+       "a set of an item of a list in a list, which the generator does not handle yet",
+       "Nothing to fix in the ruleset; "
        "the warning names the rule, so a designer knows which feature costs the speed."),
     _c("people-not-generated", "run", "Games people play (at the terminal, `meeple run --seat "
        "K=human`, or refereeing at a table that counts, `--dice table`) are played by the "

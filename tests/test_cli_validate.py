@@ -211,6 +211,7 @@ components:
 state:
   global:
     n: {type: int, initial: 0}
+    rows: {type: list, initial: "[[0]]"}
 flow:
   phases:
     a:
@@ -219,7 +220,7 @@ flow:
         - add: {n: 1}
         - if: "n > 1000"
           then:
-            - goto: a
+            - set: {"rows[0][0]": 1}
       next: end
 end: {when: "n >= 3"}
 scoring: {score: "n", order: highest}
@@ -239,7 +240,7 @@ variants:
               - add: {n: 1}
               - if: "n > 2000"
                 then:
-                  - goto: a
+                  - set: {"rows[0][0]": 2}
             next: end
 """
 
@@ -288,14 +289,14 @@ def test_validate_compile_warns_where_games_people_play_are_not_generated(tmp_pa
 
 
 def test_validate_compile_warns_at_each_rule_the_generator_does_not_handle(tmp_path):
-    # The base's `goto` keeps the base and the variant that does not touch the flow from the
-    # generated code: one warning at that rule, naming both; the variant with its own flow
-    # has its own `goto`, warned at its line in the variant's merge.
+    # The base's set of an item of a list in a list keeps the base and the variant that does
+    # not touch the flow from the generated code: one warning at that rule, naming both; the
+    # variant with its own flow has its own such set, warned at its line in the variant's merge.
     path = tmp_path / "jumping.yaml"
     path.write_text(JUMPING, encoding="utf-8")
     lines = JUMPING.splitlines()
-    base_line = lines.index("            - goto: a") + 1
-    own_line = lines.index("                  - goto: a") + 1
+    base_line = lines.index('            - set: {"rows[0][0]": 1}') + 1
+    own_line = lines.index('                  - set: {"rows[0][0]": 2}') + 1
     result = invoke("validate", "--compile", str(path))
     assert result.exit_code == 0  # warnings: the ruleset is valid, and its games play
     assert result.stdout.count("[not-generated]") == 2
@@ -303,7 +304,7 @@ def test_validate_compile_warns_at_each_rule_the_generator_does_not_handle(tmp_p
             "'quick' are played by the reference interpreter") in result.stdout
     assert (f"jumping.yaml:{own_line}:21: warning: bot games with variant 'jumpy' are played "
             "by the reference interpreter") in result.stdout
-    assert "does not handle effect goto yet" in result.stdout
+    assert "does not handle a set of an item of a list in a list yet" in result.stdout
     assert "bot games of 1 of them are played by the reference interpreter" in result.stderr
     out = json.loads(invoke("validate", "--compile", "--format", "json", str(path)).stdout)
     assert out["valid"] and out["warnings"] == 2 and out["files"][0]["generated"] is False

@@ -683,24 +683,25 @@ def test_a_solo_game_nobody_wins_is_a_loss_and_dice_chosen_count_by_component():
 
 def test_games_the_generator_does_not_handle_are_said_to_be_interpreted_located(tmp_path):
     # Never a silent slow path: a ruleset with a rule the code generator does not handle (a
-    # `goto`, here, in a branch no game reaches) is played by the interpreter, and the warning
-    # names that rule's line.
+    # set of an item of a list in a list, here, in a branch no game reaches) is played by the
+    # interpreter, and the warning names that rule's line.
     text = (ROOT / "rulesets" / "pig.yaml").read_text(encoding="utf-8")
     step = "            - roll: die\n"
-    assert step in text
+    assert step in text and text.count("\nstate:\n") == 1
     text = text.replace(step, '            - if: "current.score > 1000"\n'
                               "              then:\n"
-                              "                - goto: end\n" + step, 1)
+                              '                - set: {"rows[0][0]": 1}\n' + step, 1)
+    text = text.replace("\nstate:\n", '\nstate:\n  global:\n    rows: {type: list, initial: "[[0]]"}\n')
     path = tmp_path / "jumping.yaml"
     path.write_text(text, encoding="utf-8")
-    line = text.splitlines().index("                - goto: end") + 1
+    line = text.splitlines().index('                - set: {"rows[0][0]": 1}') + 1
     done = subprocess.run([*MEEPLE, "simulate", str(path), "--games", "5", "--json"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"jumping.yaml:{line}:" in done.stderr and "[not-generated]" in done.stderr
     out = json.loads(done.stdout)
     assert out["engine"] == "interpreter"
-    assert out["not_generated"]["line"] == line and "goto" in out["not_generated"]["message"]
+    assert out["not_generated"]["line"] == line and "list in a list" in out["not_generated"]["message"]
 
 
 def test_generated_games_say_so_and_warn_of_nothing():

@@ -314,9 +314,6 @@ class EffectWriter:
         else:
             self.emit(d, "raise _EndTurn()")
 
-    def _s_end_phase(self, spec: dict, d: int, ctx: _Ctx) -> None:
-        self.emit(d, "raise _EndPhase()")
-
     def _s_call(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "call", "with")
         depth = ctx.depth + 1

@@ -31,7 +31,8 @@ _HANDLER = "except _EndGame as _eg:"
 _REASON = re.compile(r"reason = _eg\.args\[0\] if _eg\.args else (.+)$")
 _RAISE = re.compile(r"raise _EndGame\((.*)\)$")
 # The handlers that cannot catch `_EndGame` (base.py: the signals are unrelated classes).
-_PASSED = ("except _EndTurn:", "except _EndPhase:", "except (_EndTurn, _EndPhase) as _sig:")
+_PASSED = ("except _EndTurn:", "except _EndPhase:", "except _EndPhase as _ep:",
+           "except (_EndTurn, _EndPhase) as _sig:")
 
 
 def _catches(lines: list[str], h: int) -> bool:

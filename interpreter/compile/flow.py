@@ -123,7 +123,7 @@ class FlowWriter:
         # A position's phase begins without `game_start`.
         self.unless_placed("_POS is None or _POS.begin is None", d + 1,
                            lambda dd: self.fire("game_start", dd, ctx))
-        phases = self.phase_list(self._reachable())
+        phases = self.phase_list(self.reachable())
         e(d + 1, f"ph = {self.start_phase(phases)}")
         e(d + 1, "while ph >= 0:")
         for i, name in enumerate(phases):
@@ -167,27 +167,6 @@ class FlowWriter:
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
                 .replace(str(_Late("unruled")), str(len(self.unruled)))))
 
-    def _reachable(self) -> list[str]:
-        """Phases some parameter setting reaches (a `next` whose condition is false for these
-        parameter values is not followed)."""
-        out, todo = [], [self.p.start]
-        while todo:
-            name = todo.pop()
-            if name == "end" or name in out:
-                continue
-            out.append(name)
-            for test, to in self._next(name):
-                if test is None or test.const is not False:
-                    todo.append(to)
-        return out
-
-    def _next(self, name: str) -> list[tuple[Ex | None, str]]:
-        nxt = self.data["flow"]["phases"][name].get("next", "end")
-        if isinstance(nxt, str):
-            return [(None, nxt)]
-        return [(self.cond_at(x["if"], {}, path=("flow", "phases", name, "next", i, "if"))
-                 if "if" in x else None, x["to"]) for i, x in enumerate(nxt)]
-
     def phase(self, name: str, phases: list[str], d: int) -> None:
         e = self.emit
         spec = self.data["flow"]["phases"][name]
@@ -213,6 +192,8 @@ class FlowWriter:
         times, most = self.passes_of(times, (*at, "times"), "times"), self.passes_of(
             most, (*at, "max"), "max")  # none stops the game there (stops.py)
         once = times is None and until is None and while_ is None
+        if self.gotos:
+            e(d, "_gt = None")  # the phase a `goto` names
         e(d, "try:")
         d1 = d + 1
         flag = self._until_flag(rep.get("until"), until, d1) if until is not None else None
@@ -247,10 +228,21 @@ class FlowWriter:
             self.block(spec.get("do"), d2, ctx)
         if until is not None:
             self.until_test(until, flag, d2, ["break"])
-        e(d, "except _EndPhase:")
-        e(d1, "pass")
+        if self.gotos:  # a `goto` ends the phase naming the next (phases.py)
+            e(d, "except _EndPhase as _ep:")
+            e(d1, "_gt = _ep.args[0] if _ep.args else None")
+        else:
+            e(d, "except _EndPhase:")
+            e(d1, "pass")
         self.block(spec.get("on_end"), d, ctx)
         self.fire("phase_end", d, ctx, {"phase": _lit(name)})
+        if self.gotos:
+            index = {t: phases.index(t) if t != "end" else -1 for t in self.gotos
+                     if t == "end" or t in phases}
+            e(d, "if _gt is not None:")
+            e(d1, f"ph = {self.const(index, 'GT')}[_gt]")
+            e(d, "else:")
+            d += 1
         nexts = self._next(name)
         opened = False
         for test, to in nexts:

@@ -25,13 +25,6 @@ from interpreter.compile.base import Unsupported
 class PositionWriter:
     """A game from a position (a mixin of _Gen)."""
 
-    def phase_list(self, reachable: list[str]) -> list[str]:
-        """The phases the flow is written for: those reached from the first, and in a game
-        from a position every phase it may begin at."""
-        if not self.positioned:
-            return reachable
-        return [*reachable, *(p for p in self.data["flow"]["phases"] if p not in reachable)]
-
     def load_position(self, d: int) -> None:
         """In a game from a position, after the game's names are set up: each set as the
         position left it (the caller's `Game`, read through `_POS`)."""

@@ -22,7 +22,7 @@ identifiers chosen here, strings become `repr` constants.
 Supported: phases with turns (clockwise, counterclockwise, `first`, `skip`; the eliminated
 have none), repeat `times`/`while`/`until`/`max`, `next` with conditions, `on_begin`/`on_end`;
 the effects `set`, `add` (numbers, items to a list), `roll` (dice fixed at compile time),
-`if`, `repeat`, `for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`,
+`if`, `repeat`, `for_each`, `call`, `emit` (no fields), `break`, `end_turn`, `end_phase`, `goto`,
 `start_timer`, `stop_timer`, `wait`, `say` (silent), `eliminate`, `transfer` (a number per
 player, the bank), `end_game`; the modelled `race` of players (interpreter/compile/races.py);
 zones and the dice that move between them, `move`, `draw`, `let`
@@ -156,6 +156,7 @@ from interpreter.compile.numbers import (
     plus,
 )
 from interpreter.compile.people import PeopleWriter, Person
+from interpreter.compile.phases import PhaseWriter
 from interpreter.compile.played import Called, Played, Specialized
 from interpreter.compile.policies import PolicyWriter
 from interpreter.compile.positions import PositionWriter
@@ -200,7 +201,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
            MeterWriter, NumberWriter,
            EffectWriter, FlowWriter, CheckWriter, DecisionWriter, PolicyWriter, RaceWriter,
            ZoneWriter, TeamWriter, RecordWriter, ClockWriter, PeopleWriter, RaisedWriter,
-           PositionWriter, CountsWriter, StopWriter):
+           PositionWriter, PhaseWriter, CountsWriter, StopWriter):
     """Writes the source of one game's function for one seat configuration."""
 
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,

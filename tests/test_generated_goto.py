@@ -1,0 +1,77 @@
+"""`goto` in the generated code: it ends the phase at once, as `end_phase` does (the phase's
+`on_end` and `phase_end` still run), and the flow goes on at the phase it names, or ends at
+`end`, instead of the phase's `next`: game for game what the interpreter plays, in the fast,
+checked and logged versions."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load, new_game
+
+JUMPING = """\
+meeple: 1
+metadata: {name: Jumping}
+players: {min: 2, max: 2}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  global:
+    n: {type: int, initial: 0}
+    m: {type: int, initial: 0}
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    a:
+      turns: {order: clockwise}
+      repeat: {until: "n >= 12"}
+      do:
+        - roll: d
+        - add: {n: 1, current.score: d.face}
+        - if: "d.face == 6"
+          then:
+            - say: "six: to b"
+            - goto: b
+        - if: "d.face == 1"
+          then:
+            - goto: end
+      on_end:
+        - add: {m: 1}
+      next: c
+    b:
+      do:
+        - add: {m: 10}
+        - if: "m > 35"
+          then: [goto: c]
+        - goto: a
+      next: end
+    c:
+      do:
+        - say: "in c"
+      next: end
+scoring: {score: "current.score", order: highest}
+"""
+
+
+def test_a_goto_leaves_the_phase_for_the_one_it_names_as_the_interpreter_does(tmp_path):
+    path = tmp_path / "jumping.yaml"
+    path.write_text(JUMPING, encoding="utf-8")
+    program = load(str(path)).program
+    fast, checked = specialize(program), specialize(program, wide=True)
+    logged = specialize(program, logged=True)
+    assert None not in (fast, checked, logged)  # generated, not played by the interpreter
+    paths = Counter()
+    for seed in range(120):
+        game = new_game(program, seed=seed)
+        want = game.run().to_json()
+        played, log = logged.play_logged(seed)
+        assert fast.play(seed).result.to_json() == want == checked.play(seed).result.to_json()
+        assert played.result.to_json() == want and log == game.log, seed
+        paths[">".join(r["phase"] for r in log if r["t"] == "phase")] += 1
+    # Every way out was taken: `goto: end` in a, `goto: b` (and back to a), `goto: c` from b,
+    # and a's `next` (c) once its `until` holds.
+    assert paths["a"] and any(p.endswith("b>c") for p in paths)
+    assert any(p.endswith("a>c") for p in paths) and any("a>b>a" in p for p in paths)
