@@ -144,6 +144,7 @@ class CardWriter:
         e(d, f"for {i} in {x}:")
         e(d + 1, f"W[{i}] = {t if to.kind == 'zone' else 'None'}")
         if to.kind == "zone":
+            self.room_for(to, t, f"len({x})", d)  # interpreter/compile/zones.py
             e(d, f"{t}.extend({x})")
         if us is not None:
             self.rec_items(d, "deal", x, us, ("source", f"ZID[id({z})]"),

@@ -48,8 +48,8 @@ what a list, map or decision holds learned from the writes to it, before writing
 read as a list (interpreter/compile/kinds.py), a number chosen by every player, `sealed`, and
 `turns: {order: by}` (interpreter/compile/deciders.py); `changed` triggers and the fields of
 an event emitted `with` them (interpreter/compile/effects.py `fire`). Anything else (races of
-teams, options chosen by several players, a zone with a capacity, a trigger that fires itself
-too deep to write out...) returns None.
+teams, options chosen by several players, a capacity that is not a number known now, a
+trigger that fires itself too deep to write out...) returns None.
 
 Why the results equal the interpreter's: the generated code performs the same chance calls in
 the same order (`faces[int(rnd() * sides)]` per die, one `_randbelow(len(items))` per blind

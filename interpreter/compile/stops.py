@@ -76,6 +76,7 @@ from interpreter.engine.signals import (
     past_turns,
     triggers_too_deep,
     unheld,
+    zone_full,
 )
 from interpreter.engine.values import show, told
 
@@ -170,6 +171,12 @@ def twice_moved_site(path: tuple) -> tuple:
     return ("moved_twice", path)
 
 
+def full_site(path: tuple) -> tuple:
+    """The step at `path` that puts items into a zone past its capacity (raised with the
+    zone's id and the capacity)."""
+    return ("full", path)
+
+
 def racer_site(path: tuple) -> tuple:
     """The race at `path` with a racer that is not a player (raised with it: none)."""
     return ("racer", path)
@@ -223,6 +230,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return not_movable(show(None), (*site[1], "move"))
     if site[0] == "moved_twice":
         return moved_twice(values[0], (*site[1], "move"))
+    if site[0] == "full":
+        return zone_full(values[0], values[1], (*site[1], "to"))
     if site[0] == "racer":
         return not_a_racer(values[0], site[1])
     if site[0] == "input":

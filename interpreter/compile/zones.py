@@ -42,7 +42,7 @@ from interpreter.compile.base import (
 )
 from interpreter.compile.numbers import extreme_die
 from interpreter.compile.offsets import dice_total
-from interpreter.compile.stops import count_site, twice_moved_site, unmovable_site
+from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -58,10 +58,11 @@ class ZoneWriter:
         self.item_kind = "dref"  # what zones hold: dice, or cards (interpreter/compile/cards.py)
         if not self.dyn:
             return
+        self.capacities: dict[str, int] = {}  # zone -> the most it holds (Game.put)
         for name, spec in comps["zones"].items():
-            if spec.get("capacity") is not None:
-                raise Unsupported("a zone with a capacity")
             owner = spec.get("owner", "none")
+            if spec.get("capacity") is not None and owner != "team":  # (a team's: none)
+                self.capacities[name] = self._const(spec["capacity"])
             if owner not in ("none", "player", "team"):
                 raise Unsupported(f"a zone owned by {owner}")
             if owner == "team" and (not self.team_names or name in (
@@ -99,6 +100,12 @@ class ZoneWriter:
                 if self.zones.get(zone, ("player",))[0] != "none":
                     raise Unsupported("dice in a zone that is not one zone")
                 self.placed.append((zone, start, start + k))
+        placed = [(z, b - a) for z, a, b in self.placed] + [
+            (spec["in"], len(spec.get("cards") or ())) for spec in (comps.get("decks") or {}).values()
+            if isinstance(spec, dict) and "in" in spec]
+        for zone, cap in self.capacities.items():  # the setup's own stop: the interpreter's
+            if sum(k for z, k in placed if z == zone) > cap:
+                raise Unsupported("more pieces placed in a zone than its capacity")
         if comps.get("decks"):
             if self.die_faces:
                 raise Unsupported("zones holding both dice and cards")
@@ -109,6 +116,22 @@ class ZoneWriter:
                 all(type(f) is int for f in fs) or all(type(f) is str for f in fs)):
             raise Unsupported("faces")
         self.face_kind = "int" if all(type(f) is int for f in fs) else "str"
+
+    def room_for(self, to: Ex, tz: str, n: str, d: int) -> None:
+        """Before `n` items (a source) go into the zone list `tz`, the target `to` of the
+        step being written: past the zone's capacity, the interpreter's stop at the step's
+        `to` (Game.put, after the items left their zones), telling the zone by its id."""
+        caps = getattr(self, "capacities", None)
+        cap = caps.get(to.zone) if caps else None
+        if cap is None:
+            if caps and not to.zone:
+                raise Unsupported("items put into a zone not known by name")
+            return
+        shown = repr(to.zone) if self.zones[to.zone][0] == "none" else (
+            f"{self.names_of()}[[id(_l) for _l in ZP_{to.zone}].index(id({tz}))] + "
+            f"{'.' + to.zone!r}")
+        self.emit(d, f"if len({tz}) + {n} > {cap}:")
+        self.emit(d + 1, self.stop_at(full_site, shown, str(cap)))
 
     def _zone_init(self, d: int) -> None:
         """The zones, faces and places at the start of a game (the dice in their zones in the
@@ -322,6 +345,7 @@ class ZoneWriter:
             if to.kind != "zone":
                 e(d, f"W[{x}] = None")
             else:
+                self.room_for(to, tz, "1", d)
                 e(d, f"{tz}.{'append' if at == 'end' else 'insert'}"
                      f"({'' if at == 'end' else '0, '}{x})")
                 e(d, f"W[{x}] = {tz}")
@@ -333,6 +357,7 @@ class ZoneWriter:
             e(d + 2, f"{z}.remove({i})")
             e(d + 1, f"W[{i}] = {tz if to.kind == 'zone' else 'None'}")
             if to.kind == "zone":
+                self.room_for(to, tz, f"len({x})", d)
                 e(d, f"{tz}.extend({x})" if at == "end" else f"{tz}[:0] = {x}")
         if us is not None:
             ids = self.item_ids()
@@ -397,6 +422,7 @@ class ZoneWriter:
             if not replace:
                 e(d + 1, f"W[{x}] = {target}")
                 if target is not None:
+                    self.room_for(to, target, "1", d + 1)
                     e(d + 1, f"{target}.append({x})")
             e(d, "else:")
             e(d + 1, f"{x} = None")
@@ -415,6 +441,7 @@ class ZoneWriter:
             e(d + 1, f"{z}.remove({i})")
             e(d + 1, f"W[{i}] = {target}")
             if target is not None:
+                self.room_for(to, target, f"len({x})", d)
                 e(d, f"{target}.extend({x})")
         if us is not None:  # as steps._draw: the items drawn, from where, blind or not, by whom
             listed = x if many else f"([{x}] if {x} is not None else [])"

@@ -47,6 +47,7 @@ from interpreter.engine.signals import (
     past_turns,
     triggers_too_deep,
     unheld,
+    zone_full,
 )
 from interpreter.engine.values import (
     Player,
@@ -440,8 +441,7 @@ class Game(GameBuilding, GameAsking, GameResults):
             raise RuleError("runtime-error", f"items can only go to a zone or 'out', not "
                             f"{target!r}", path)
         if target.capacity is not None and len(target.items) + len(items) > target.capacity:
-            raise RuleError("runtime-error", f"zone {target.id} holds at most "
-                            f"{target.capacity}", path)
+            raise zone_full(target.id, target.capacity, path)
         for it in items:
             it.zone = target.id
         if at_start:

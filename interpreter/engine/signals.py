@@ -127,6 +127,12 @@ def not_movable(shown: str, path: tuple) -> RuleError:
                      hint="`move: ZONE` moves what the zone holds, in order")
 
 
+def zone_full(zone: str, most: int, path: tuple) -> RuleError:
+    """Items put into the zone `zone` (its id) past its capacity `most`, by the step at
+    `path` (its `to`), or at the start (a component's `in`)."""
+    return RuleError("runtime-error", f"zone {zone} holds at most {most}", path)
+
+
 def moved_twice(item: str, path: tuple) -> RuleError:
     """A `move` at `path` whose list names the die or card `item` (its id) twice."""
     return RuleError("runtime-error", f"{item} is listed twice in one move", path,
