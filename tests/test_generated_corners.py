@@ -140,6 +140,9 @@ CASES = [
     ("steps-before", "        - set: {t: \"first(['x' for d in empty])\"}\n"
                      "        - say: 'said {t}'\n"),
     ("set-after", "count([d for d in box if d.face > 3]) + total(w)"),
+    # A roll `by` nobody: the log names the table (step_runtime.named_doer).
+    ("steps-after", "        - roll: a\n          by: none\n"),
+    ("steps-after", "        - roll: w\n          by: seen\n"),
 ]
 
 

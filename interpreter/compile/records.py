@@ -212,10 +212,11 @@ class RecordWriter:
             x = self.expr(n_node(by), ctx.scope)
         finally:
             self.loose = False
-        if x.kind != "player":
-            raise Unsupported("a `by` that is not a player in a game that writes its log")
+        if x.kind not in ("player", "team"):  # none, a number, a text: nobody, the table
+            return "None"
+        names = self.names_of() if x.kind == "player" else self.const(self.team_names, "TN")
         t = self._for_log("dn", x.src, d)
-        self.emit(d, f"{t} = {self.names_of()}[{t}] if type({t}) is int else None")
+        self.emit(d, f"{t} = {names}[{t}] if type({t}) is int else None")
         return t
 
     def _for_log(self, hint: str, src: str, d: int) -> str:
