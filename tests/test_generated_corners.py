@@ -25,6 +25,7 @@ GAME = """\
 meeple: 1
 metadata: {name: Corners}
 players: {min: 2, max: 2}
+teams: {names: [red, blue], assign: alternate}
 components:
   dice:
     a: {sides: 6}
@@ -143,6 +144,7 @@ CASES = [
     # A roll `by` nobody: the log names the table (step_runtime.named_doer).
     ("steps-after", "        - roll: a\n          by: none\n"),
     ("steps-after", "        - roll: w\n          by: seen\n"),
+    ("steps-after", "        - roll: c\n          by: current.team\n"),
 ]
 
 
