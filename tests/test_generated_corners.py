@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.compile.specialize import specialize
-from interpreter.engine.chance import SeededChance
-from interpreter.engine.setup import load, new_game
+from interpreter.engine.setup import load
+from tests.generated_agreement import plays_as_the_interpreter
 
 GAME = """\
 meeple: 1
@@ -148,31 +147,9 @@ CASES = [
 ]
 
 
-def _result(result) -> dict:
-    out = result.to_json()
-    e = result.error
-    out["error"] = None if e is None else (e.code, e.message, e.path, e.pos)
-    return out
-
-
 @pytest.mark.parametrize("where,expr", CASES, ids=[f"{w}:{e[:40]}" for w, e in CASES])
 def test_the_generated_code_at_a_corner_of_the_language_plays_as_the_interpreter(
         tmp_path, where, expr):
     path = tmp_path / "corners.yaml"
     path.write_text(GAME.replace("STEPS\n", _steps(where, expr)), encoding="utf-8")
-    program = load(str(path)).program
-    refused: list = []
-    versions = [specialize(program, refused=refused, **options)
-                for options in ({}, {"wide": True}, {"logged": True})]
-    assert None not in versions, refused
-    fast, checked, logged = versions
-    for seed in range(2):
-        game = new_game(program, None, None, SeededChance(seed), seed)
-        game.narrating = False
-        want = _result(game.run())
-        assert _result(fast.play(seed).result) == want
-        assert _result(checked.play(seed).result) == want
-        narrated = new_game(program, None, None, SeededChance(seed), seed)
-        told = _result(narrated.run())
-        played, log = logged.play_logged(seed)
-        assert _result(played.result) == told and log == narrated.log
+    plays_as_the_interpreter(load(str(path)).program, range(2))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from interpreter.compile.specialize import specialize
-from interpreter.engine.setup import load, new_game
+from interpreter.engine.setup import load
+from tests.generated_agreement import plays_as_the_interpreter
 
 JUMPING = """\
 meeple: 1
@@ -59,18 +59,8 @@ scoring: {score: "current.score", order: highest}
 def test_a_goto_leaves_the_phase_for_the_one_it_names_as_the_interpreter_does(tmp_path):
     path = tmp_path / "jumping.yaml"
     path.write_text(JUMPING, encoding="utf-8")
-    program = load(str(path)).program
-    fast, checked = specialize(program), specialize(program, wide=True)
-    logged = specialize(program, logged=True)
-    assert None not in (fast, checked, logged)  # generated, not played by the interpreter
-    paths = Counter()
-    for seed in range(120):
-        game = new_game(program, seed=seed)
-        want = game.run().to_json()
-        played, log = logged.play_logged(seed)
-        assert fast.play(seed).result.to_json() == want == checked.play(seed).result.to_json()
-        assert played.result.to_json() == want and log == game.log, seed
-        paths[">".join(r["phase"] for r in log if r["t"] == "phase")] += 1
+    played = plays_as_the_interpreter(load(str(path)).program, range(120))
+    paths = Counter(">".join(r["phase"] for r in log if r["t"] == "phase") for _, log in played)
     # Every way out was taken: `goto: end` in a, `goto: b` (and back to a), `goto: c` from b,
     # and a's `next` (c) once its `until` holds.
     assert paths["a"] and any(p.endswith("b>c") for p in paths)

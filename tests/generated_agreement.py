@@ -1,0 +1,45 @@
+"""For tests that hold the generated code to the reference interpreter: every version of it
+(fast, checked, logged) is generated for a ruleset and plays each seed as the interpreter
+does, result, error and log included."""
+
+from __future__ import annotations
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.chance import SeededChance
+from interpreter.engine.setup import new_game
+
+
+def outcome(result) -> dict:
+    """A result as compared: its JSON, with the error's code, words, data path and offsets."""
+    out = result.to_json()
+    e = result.error
+    out["error"] = None if e is None else (e.code, e.message, e.path, e.pos)
+    return out
+
+
+def plays_as_the_interpreter(program, seeds) -> list:
+    """Asserts that the fast, checked and logged versions of `program`'s generated code are
+    written (none refused: the interpreter would play instead) and that on each seed the fast
+    and checked ones give the silent interpreter's outcome, the logged one the narrating
+    interpreter's outcome and log (narration's own errors stop only a narrated game).
+    Returns the silent interpreter's result and the narrated game's log of each seed, for
+    what a test checks of the games."""
+    refused: list = []
+    versions = [specialize(program, refused=refused, **options)
+                for options in ({}, {"wide": True}, {"logged": True})]
+    assert None not in versions, refused
+    fast, checked, logged = versions
+    results = []
+    for seed in seeds:
+        game = new_game(program, None, None, SeededChance(seed), seed)
+        game.narrating = False
+        result = game.run()
+        want = outcome(result)
+        assert outcome(fast.play(seed).result) == want, seed
+        assert outcome(checked.play(seed).result) == want, seed
+        narrated = new_game(program, None, None, SeededChance(seed), seed)
+        told = outcome(narrated.run())
+        played, log = logged.play_logged(seed)
+        assert outcome(played.result) == told and log == narrated.log, seed
+        results.append((result, narrated.log))
+    return results
