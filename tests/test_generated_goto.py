@@ -65,3 +65,47 @@ def test_a_goto_leaves_the_phase_for_the_one_it_names_as_the_interpreter_does(tm
     # and a's `next` (c) once its `until` holds.
     assert paths["a"] and any(p.endswith("b>c") for p in paths)
     assert any(p.endswith("a>c") for p in paths) and any("a>b>a" in p for p in paths)
+
+
+BEGIN = """\
+meeple: 1
+metadata: {name: Begin}
+players: {min: 2, max: 2}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  global:
+    n: {type: int, initial: 0}
+flow:
+  phases:
+    a:
+      on_begin:
+        - roll: d
+        - if: "d.face > 3"
+          then: [goto: b]
+        - if: "d.face == 1"
+          then: [end_phase]
+      do:
+        - add: {n: 1}
+      on_end:
+        - add: {n: 10}
+      next: end
+    b:
+      do:
+        - add: {n: 100}
+      next: end
+scoring: {score: "n", order: highest}
+"""
+
+
+def test_a_goto_or_end_phase_in_a_phases_beginning_ends_the_phase_as_the_interpreter_does(
+        tmp_path):
+    # Game._run_phase runs `on_begin` inside the phase's handler: `end_phase` there skips
+    # the phase's steps (its `on_end` still runs), `goto` goes on to its phase. Before, both
+    # escaped the generated game (its `_EndPhase` raised out of it).
+    path = tmp_path / "begin.yaml"
+    path.write_text(BEGIN, encoding="utf-8")
+    played = plays_as_the_interpreter(load(str(path)).program, range(30))
+    paths = {">".join(r["phase"] for r in log if r["t"] == "phase") for _, log in played}
+    assert paths == {"a", "a>b"}

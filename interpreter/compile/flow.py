@@ -178,7 +178,12 @@ class FlowWriter:
         def begin(dd: int) -> None:  # behind a position inside the phase
             self.block(spec.get("on_begin"), dd, ctx)
             self.fire("phase_start", dd, ctx, {"phase": _lit(name)})
-        self.unless_placed("rs is None", d, begin)
+        if self.gotos:
+            e(d, "_gt = None")  # the phase a `goto` names
+        # As Game._run_phase: an `end_phase` or `goto` of its beginning ends it too.
+        e(d, "try:")
+        d1 = d + 1
+        self.unless_placed("rs is None", d1, begin)
         rep = spec.get("repeat") or {}
         self._only(rep, "times", "until", "while", "max")
         at = ("flow", "phases", name, "repeat")
@@ -192,10 +197,6 @@ class FlowWriter:
         times, most = self.passes_of(times, (*at, "times"), "times"), self.passes_of(
             most, (*at, "max"), "max")  # none stops the game there (stops.py)
         once = times is None and until is None and while_ is None
-        if self.gotos:
-            e(d, "_gt = None")  # the phase a `goto` names
-        e(d, "try:")
-        d1 = d + 1
         flag = self._until_flag(rep.get("until"), until, d1) if until is not None else None
         if times is not None:
             e(d1, f"ntimes = {times.src}")
