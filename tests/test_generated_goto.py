@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from interpreter.engine.setup import load
 from tests.generated_agreement import plays_as_the_interpreter
 
@@ -109,3 +111,23 @@ def test_a_goto_or_end_phase_in_a_phases_beginning_ends_the_phase_as_the_interpr
     played = plays_as_the_interpreter(load(str(path)).program, range(30))
     paths = {">".join(r["phase"] for r in log if r["t"] == "phase") for _, log in played}
     assert paths == {"a", "a>b"}
+
+
+@pytest.mark.parametrize("step,said", [
+    ("goto: b", "'goto' ran outside a phase"),
+    ("end_phase", "'end_phase' ran outside a phase"),
+])
+def test_a_phase_ended_from_its_end_stops_the_game_at_that_step_as_the_interpreter_does(
+        tmp_path, step, said):
+    # `on_end` runs after the phase's handler (Game._run_phase): an `end_phase` or `goto`
+    # there leaves the game, which the interpreter stops at that step (Game.run). Before, the
+    # generated game let its `_EndPhase` escape. (`end_turn` in a phase without turns is
+    # refused when the ruleset is checked.)
+    text = BEGIN.replace("      on_end:\n        - add: {n: 10}\n",
+                         f"      on_end:\n        - add: {{n: 10}}\n        - if: \"n > 10\"\n"
+                         f"          then: [{step}]\n")
+    path = tmp_path / "ending.yaml"
+    path.write_text(text, encoding="utf-8")
+    played = plays_as_the_interpreter(load(str(path)).program, range(30))
+    stops = {(r.error.message, r.error.path) for r, _ in played if r.error is not None}
+    assert stops == {(said, ("flow", "phases", "a", "on_end", 1, "then", 0))}

@@ -312,7 +312,7 @@ class EffectWriter:
             self.emit(d, "_et = True")
             self.emit(d, "break")
         else:
-            self.emit(d, "raise _EndTurn()")
+            self.emit(d, self.leaving("_EndTurn", "end_turn"))
 
     def _s_call(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "call", "with")

@@ -25,6 +25,7 @@ from interpreter.compile.counted import counted_loops
 from interpreter.compile.ending import end_by_flag
 from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
+from interpreter.compile.phases import UNHELD, unheld
 from interpreter.compile.raised import shared_names
 from interpreter.compile.stops import input_site, passes_site, raise_at, turns_site
 from interpreter.engine.reads import free_reads
@@ -147,10 +148,12 @@ class FlowWriter:
         e(d + 2, "raise")
         e(d + 1, "stopped = _st.args")
         e(d + 1, "reason = None")
+        e(d, UNHELD)  # the handler of an end_turn or end_phase that leaves the game (phases.py)
         self.scoring(d)
         at = self.lines.index("    " + str(_Late("raisers")))
         self.lines[at:at + 1] = self.raiser_lines
-        src = "\n".join(end_by_flag(counted_loops(tidy(self.lines), self.const)))
+        lines = unheld(self.lines, getattr(self, "unheld_sites", []), self.const)
+        src = "\n".join(end_by_flag(counted_loops(tidy(lines), self.const)))
         uses = "".join(f"\n    UP{k} = [-1] * {self.n}\n    UC{k} = [0] * {self.n}"
                        for k in self.uses.values())  # per seat: the period, the uses in it
         # Trigger counts are locals (`fi3 += 1` costs far less than an item of a list).

@@ -54,6 +54,9 @@ from interpreter.compile.base import _NO, Ex, _Ctx, _node
 from interpreter.compile.offsets import compared, number
 from interpreter.engine.signals import (
     Break,
+    EndPhase,
+    EndTurn,
+    Goto,
     RuleError,
     asked_twice,
     bad_count,
@@ -177,6 +180,12 @@ def full_site(path: tuple) -> tuple:
     return ("full", path)
 
 
+def unheld_site(step: str, path: tuple) -> tuple:
+    """The `end_turn`, `end_phase` or `goto` (`step`) at `path`, raised where no turn or phase
+    takes it (no values)."""
+    return ("unheld", step, path)
+
+
 def racer_site(path: tuple) -> tuple:
     """The race at `path` with a racer that is not a player (raised with it: none)."""
     return ("racer", path)
@@ -230,6 +239,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return not_movable(show(None), (*site[1], "move"))
     if site[0] == "moved_twice":
         return moved_twice(values[0], (*site[1], "move"))
+    if site[0] == "unheld":
+        return unheld(_SIGNALS[site[1]], site[2])
     if site[0] == "full":
         return zone_full(values[0], values[1], (*site[1], "to"))
     if site[0] == "racer":
@@ -253,6 +264,7 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
     return _BUILT[site[0]](*site[1:])
 
 
+_SIGNALS = {"end_turn": EndTurn, "end_phase": EndPhase, "goto": Goto}
 _BUILT = {"steps": past_steps, "turns": past_turns, "checks": checks_hold,
           "calls": calls_too_deep, "triggers": triggers_too_deep}
 
@@ -428,6 +440,19 @@ class StopWriter:
         self.emit(d, f"if {t} is None: raise _Stop({site})" if one
                   else f"if None in {t}: raise _Stop({site})")
         return Ex(t, dice.kind, True)
+
+    def leaving(self, signal: str, step: str, *values: str) -> str:
+        """`raise SIGNAL(VALUES..., SITE)`: the `_EndTurn` or `_EndPhase` of the step being
+        written, its last value the site where no turn or phase takes it (`unheld_site`), a
+        marker that interpreter/compile/phases.py `unheld` makes the site's constant where
+        the raise may leave the game (flow.py's top stops it there, as Game.run does), and
+        drops where a turn or phase takes it."""
+        site = []
+        if self.step_path is not None:
+            sites = self.__dict__.setdefault("unheld_sites", [])
+            sites.append(unheld_site(step, self.step_path))
+            site = [f"__UNHELD_{len(sites) - 1}__"]
+        return f"raise {signal}({', '.join([*values, *site])})"
 
     def target_site(self, path: tuple | None, said: str) -> str | None:
         """The constant of a site for a rule error met writing a `set` or `add` target at
