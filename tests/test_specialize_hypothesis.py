@@ -7,7 +7,8 @@ games from the language's common pieces: dice of one and of several (faces in a 
 `doubles`), global, turn and player state (numbers, true/false), `roll`, `set`, `add`, `if`
 with `else`, `repeat` with `times`, `for_each` over players, `choose` with a policy rule and a
 test of the answer, `repeat ... until`, `call` of a procedure with a parameter, a check,
-`emit` with a trigger, a `rolled` trigger, `end_turn`, and expressions over them
+`emit` with a trigger, a `rolled` trigger, `end_turn`, `goto` a second phase (and back),
+a phase's `on_end`, and expressions over them
 (arithmetic, products by a literal, `max`, `min`, conditionals, comparisons, `and`, `not`).
 Each ruleset must load, be generated (a refusal is a gap in the generator), and give the
 interpreter's result, trigger, decision and unruled counts on every seed tried; a seed goes
@@ -75,6 +76,7 @@ def _steps(depth: int) -> st.SearchStrategy[list]:
         st.just({"emit": "ping"}),
         st.just({"for_each": "p", "in": "players", "do": [{"add": {"p.score": 1}}]}),
         _cond(0).map(lambda c: {"if": c, "then": ["end_turn"]}),
+        _cond(0).map(lambda c: {"if": c, "then": [{"goto": "bonus"}]}),
         _int_expr(1).map(lambda x: {"call": "bump", "with": {"n": _clamped(x)}}),
     )
     if depth == 0:
@@ -105,7 +107,8 @@ def rulesets(draw) -> dict:
     # and a decision every turn (a policy's rule for a decision no step asks is refused).
     turn = [{"set": {"run": 0}}, {"roll": "a"}, {"roll": "b"}, {"roll": "c"},
             {"choose": "pick", "options": ["x", "y"]}, *draw(_steps(2)),
-            {"add": {"current.score": "run"}}]
+            {"add": {"current.score": "run"}},
+            {"if": draw(_cond(0)), "then": [{"goto": "bonus"}]}]
     return {
         "meeple": 1,
         "metadata": {"name": "Hypothesis dice game"},
@@ -120,7 +123,12 @@ def rulesets(draw) -> dict:
                              "bonus": {"type": "bool", "initial": False}}},
         "flow": {"phases": {"play": {"turns": {"order": "clockwise"},
                                      "repeat": {"times": draw(st.integers(1, 6))},
-                                     "do": turn, "next": "end"}}},
+                                     "do": turn, "on_end": [{"add": {"pot": 1}}],
+                                     "next": "end"},
+                            # Reached only by `goto`: once, or back to play until pot is 12.
+                            "bonus": {"do": [{"add": {"pot": 5}},
+                                             {"if": "pot < 12", "then": [{"goto": "play"}]}],
+                                      "next": "end"}}},
         "events": {"ping": {"doc": "A signal the steps emit."}},
         "triggers": {
             "pinged": {"on": "ping", "do": [{"add": {"pot": 1}}]},
