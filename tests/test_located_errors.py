@@ -310,6 +310,8 @@ def test_a_repeat_counted_by_none_stops_the_game_at_its_count_where_the_interpre
 
 def test_a_phase_repeated_at_most_none_times_stops_the_game_at_its_max_where_the_interpreter_does(
         tmp_path):
+    # A phase's `max` is worked out when the phase begins (Game._run_phase): none stops the
+    # game there, before its first pass.
     until = '        until: "any(p.score >= goal for p in players)"\n'
     stops = _logged_stops(tmp_path, [(_DIE, _DIE + _CUPS),
                                      (until, until + "        max: 'first(faces(empty))'\n")])
