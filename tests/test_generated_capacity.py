@@ -95,3 +95,15 @@ def test_cards_dealt_past_a_hands_capacity_stop_the_game_where_the_interpreter_d
     path.write_text(DEAL, encoding="utf-8")
     played = plays_as_the_interpreter(load(str(path)).program, range(20))
     assert {r.reason for r, _ in played} == {"stopped: zone Player 1.hand holds at most 3"}
+
+
+def test_a_capacity_not_known_before_the_game_keeps_its_games_on_the_interpreter(tmp_path):
+    # Worked out when the game is set up (`first` of a list is not folded now): the code
+    # generator says so, located at the zone by `meeple validate --compile`, and does not guess.
+    from interpreter.compile.specialize import specialize
+
+    path = tmp_path / "trays.yaml"
+    path.write_text(TRAYS.replace("capacity: 5}", "capacity: 'first([5, 6])'}"), encoding="utf-8")
+    refused: list = []
+    assert specialize(load(str(path)).program, refused=refused) is None
+    assert str(refused[0]) == "a zone's capacity that is not a number known now"

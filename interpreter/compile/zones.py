@@ -62,7 +62,11 @@ class ZoneWriter:
         for name, spec in comps["zones"].items():
             owner = spec.get("owner", "none")
             if spec.get("capacity") is not None and owner != "team":  # (a team's: none)
-                self.capacities[name] = self._const(spec["capacity"])
+                try:
+                    self.capacities[name] = self._const(spec["capacity"])
+                except Unsupported:  # read per player, say: the interpreter's
+                    raise Unsupported("a zone's capacity that is not a number known now") \
+                        from None
             if owner not in ("none", "player", "team"):
                 raise Unsupported(f"a zone owned by {owner}")
             if owner == "team" and (not self.team_names or name in (
