@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from tests.generated_agreement import plays_as_the_interpreter
 
@@ -100,8 +101,6 @@ def test_cards_dealt_past_a_hands_capacity_stop_the_game_where_the_interpreter_d
 def test_a_capacity_not_known_before_the_game_keeps_its_games_on_the_interpreter(tmp_path):
     # Worked out when the game is set up (`first` of a list is not folded now): the code
     # generator says so, located at the zone by `meeple validate --compile`, and does not guess.
-    from interpreter.compile.specialize import specialize
-
     path = tmp_path / "trays.yaml"
     path.write_text(TRAYS.replace("capacity: 5}", "capacity: 'first([5, 6])'}"), encoding="utf-8")
     refused: list = []
