@@ -191,20 +191,18 @@ def listed(numbers: list) -> str:
         return _TEXT(numbers)
     return ", ".join(["none" if x is None else str(x) for x in numbers]) or "none"
 
-def data_holds(data: Any, test: Any) -> bool:
-    """Whether some value in the ruleset's data (a mapping's keys and values, a list's items,
-    at any depth) passes `test`."""
+def data_values(data: Any):
+    """Every value in the ruleset's data: a mapping's keys and values, a list's items, at any
+    depth (`any(test(x) for x in ...)`: whether some value passes a test)."""
     todo = [data]
     while todo:
         x = todo.pop()
-        if test(x):
-            return True
+        yield x
         if isinstance(x, dict):
             todo += x.keys()
             todo += x.values()
         elif isinstance(x, list):
             todo += x
-    return False
 
 
 COUNTS_WORK = re.compile(r"\bwk\b")  # generated source that counts work where it runs

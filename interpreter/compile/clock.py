@@ -19,7 +19,7 @@ from interpreter.compile.base import (
     Ex,
     Unsupported,
     _Ctx,
-    data_holds,
+    data_values,
 )
 
 
@@ -31,8 +31,8 @@ class ClockWriter:
         """Whether the code keeps when each timer stopped (`TP_`, Timer.stopped_at): for a
         log, and where the rules may read a timer's `elapsed` (named anywhere in them)."""
         if not hasattr(self, "_keeps_stops"):
-            self._keeps_stops = self.logged or data_holds(
-                self.data, lambda x: isinstance(x, str) and "elapsed" in x)
+            self._keeps_stops = self.logged or any(
+                isinstance(x, str) and "elapsed" in x for x in data_values(self.data))
         return self._keeps_stops
 
     def timer_read(self, t: str, f: str) -> Ex:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from interpreter.compile.peephole import line_indent, statement_end
+from interpreter.compile.peephole import enclosing, line_indent, statement_end, try_handlers
 
 _TOP = "while ph >= 0:"
 _FLOWED = "reason = 'the flow reached its end'"
@@ -35,40 +35,19 @@ _PASSED = ("except _EndTurn:", "except _EndPhase:", "except _EndPhase as _ep:",
            "except (_EndTurn, _EndPhase) as _sig:")
 
 
-def _catches(lines: list[str], h: int) -> bool:
-    """Whether the `try` headed at `h` has a handler that could catch `_EndGame`."""
-    indent, k = line_indent(lines[h]), h + 1
-    while k < len(lines):
-        body = lines[k].lstrip()
-        level = line_indent(lines[k])
-        if level < indent:
-            return False
-        if level == indent:
-            if body.startswith("except") and body not in _PASSED:
-                return True
-            if not body.startswith(("except", "else:", "finally:")):
-                return False
-        k += 1
-    return False
-
-
 def _loops_out(lines: list[str], i: int, top: int) -> list[int] | None:
     """The loops the raise at `i` leaves on its way out of the phases' loop (headed at `top`),
-    innermost first; None where something on the way could see the exception."""
+    innermost first; None where something on the way could see the exception (a `try` with
+    a handler that could catch `_EndGame`)."""
     loops: list[int] = []
-    indent = line_indent(lines[i])
-    for h in range(i - 1, top - 1, -1):
-        level = line_indent(lines[h])
-        if level >= indent or not lines[h].strip():
-            continue
-        indent = level
+    for h in enclosing(lines, i, top):
         head = lines[h].lstrip()
         if h == top:
             return loops
         if head.startswith(("for ", "while ")):
             loops.append(h)
         elif head.startswith("try:"):
-            if _catches(lines, h):
+            if any(x not in _PASSED for x in try_handlers(lines, h)):
                 return None
         elif not head.startswith(("if ", "elif ", "else:", "except")):
             return None  # `finally`, `with`, a function: left as it is

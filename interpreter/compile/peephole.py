@@ -85,6 +85,24 @@ def line_indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+def enclosing(lines: list[str], i: int, stop: int = 0):
+    """The heads of the blocks around the generated line at `i`, innermost first, down to
+    the line at `stop`."""
+    indent = line_indent(lines[i])
+    for h in range(i - 1, stop - 1, -1):
+        level = line_indent(lines[h])
+        if level < indent and lines[h].strip():
+            indent = level
+            yield h
+
+
+def try_handlers(lines: list[str], h: int) -> list[str]:
+    """The `except` clauses (stripped) of the `try` headed at `h`."""
+    indent = line_indent(lines[h])
+    return [lines[k].strip() for k in range(h + 1, statement_end(lines, h))
+            if line_indent(lines[k]) == indent and lines[k].lstrip().startswith("except")]
+
+
 def statement_end(lines: list[str], j: int) -> int:
     """The index after the compound statement of generated lines headed at `j`: its body and
     the clauses at its indent that belong to it (`elif`, `else`, `except`, `finally`)."""

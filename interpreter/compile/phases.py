@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compile.base import Ex, _Ctx
-from interpreter.compile.peephole import line_indent, statement_end
+from interpreter.compile.base import Ex, _Ctx, data_values
+from interpreter.compile.peephole import enclosing, line_indent, try_handlers
 
 UNHELD = "#unheld"  # where the game's function takes what no turn or phase takes
 _LEAVING = re.compile(r"raise (_EndTurn|_EndPhase)\((.*?)(?:, )?__UNHELD_(\d+)__\)$")
@@ -61,18 +61,11 @@ def unheld(lines: list[str], sites: list[tuple], const: Callable[[Any, str], str
 def _taken(lines: list[str], i: int, handlers: tuple[str, ...]) -> bool:
     """Whether a `try` whose handlers include one of `handlers` holds the raise at `i` in its
     body, no function lying between them."""
-    indent = line_indent(lines[i])
-    for h in range(i - 1, -1, -1):
-        level = line_indent(lines[h])
-        if level >= indent or not lines[h].strip():
-            continue
-        indent = level
+    for h in enclosing(lines, i):
         head = lines[h].lstrip()
         if head.startswith("def "):
             return False
-        if head.startswith("try:") and any(
-                line_indent(lines[k]) == level and lines[k].strip() in handlers
-                for k in range(h + 1, statement_end(lines, h))):
+        if head.startswith("try:") and any(x in handlers for x in try_handlers(lines, h)):
             return True
     return False
 
@@ -100,15 +93,8 @@ class PhaseWriter:
     def gotos(self) -> set[str]:
         """The phases `goto` steps name anywhere in the ruleset (each is reached)."""
         if not hasattr(self, "_gotos"):
-            self._gotos, todo = set(), [self.data]
-            while todo:
-                x = todo.pop()
-                if isinstance(x, dict):
-                    if isinstance(x.get("goto"), str):
-                        self._gotos.add(x["goto"])
-                    todo.extend(x.values())
-                elif isinstance(x, list):
-                    todo.extend(x)
+            self._gotos = {x["goto"] for x in data_values(self.data)
+                           if isinstance(x, dict) and isinstance(x.get("goto"), str)}
         return self._gotos
 
     def _next(self, name: str) -> list[tuple[Ex | None, str]]:

@@ -108,7 +108,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
     added,
-    data_holds,
+    data_values,
     divided,
     halt,
     item_at,
@@ -537,7 +537,7 @@ def specialize(program: Program, players: int | None = None,
 def _past_safe(data: Any) -> bool:
     """Whether the ruleset's data holds a whole number past ±SAFE_INT (a parameter, a
     component's attribute, an initial value), which the fast version cannot hold."""
-    return data_holds(data, lambda x: type(x) is int and not -SAFE_INT <= x <= SAFE_INT)
+    return any(type(x) is int and not -SAFE_INT <= x <= SAFE_INT for x in data_values(data))
 
 
 def _written(program: Program, n: int, seats: dict, controllers: list, options: tuple,

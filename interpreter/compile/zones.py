@@ -56,9 +56,9 @@ class ZoneWriter:
         self.zones: dict[str, tuple[str, str]] = {}      # name -> (owner, kind)
         self.dyn = bool(comps.get("zones"))
         self.item_kind = "dref"  # what zones hold: dice, or cards (interpreter/compile/cards.py)
+        self.capacities: dict[str, int] = {}  # zone -> the most it holds (Game.put)
         if not self.dyn:
             return
-        self.capacities: dict[str, int] = {}  # zone -> the most it holds (Game.put)
         for name, spec in comps["zones"].items():
             owner = spec.get("owner", "none")
             if spec.get("capacity") is not None and owner != "team":  # (a team's: none)
@@ -125,10 +125,9 @@ class ZoneWriter:
         """Before `n` items (a source) go into the zone list `tz`, the target `to` of the
         step being written: past the zone's capacity, the interpreter's stop at the step's
         `to` (Game.put, after the items left their zones), telling the zone by its id."""
-        caps = getattr(self, "capacities", None)
-        cap = caps.get(to.zone) if caps else None
+        cap = self.capacities.get(to.zone)
         if cap is None:
-            if caps and not to.zone:
+            if self.capacities and not to.zone:
                 raise Unsupported("items put into a zone not known by name")
             return
         shown = repr(to.zone) if self.zones[to.zone][0] == "none" else (
