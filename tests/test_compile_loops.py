@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.compile.loops import loops
+from interpreter.compile.loops import loops, short_cut
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 
@@ -68,6 +68,36 @@ def test_every_item_of_any_is_evaluated_as_the_list_was():
     for bomb in [frozenset(), frozenset({("x", 3)})]:
         _same(src, bomb)
     assert _run(loops(src), frozenset({("x", 3)}))[2] == "ValueError(('x', 3))"
+
+
+def test_a_generator_the_writer_made_stops_at_the_item_that_decides_it():
+    """`any(x for ...)`, `all(x for ...)` and `next((x for ...), None)`, which the writer
+    makes only where stopping early is exact (loops.short_cut), are loops with a `break`:
+    no generator is made, and the items after the deciding one are not evaluated, as with
+    Python's own short cut; an item that fails before it still fails."""
+    src = _function("r = (any(_t(('a', x), x > 1) for x in xs),"
+                    " all(_t(('b', x), x < 2) for x in xs),"
+                    " next((_t(('c', x), x) for x in xs if _t(('d', x), x > 1)), None),"
+                    " next((x for x in zs), None), any(x for x in zs), all(x for x in zs))")
+    lowered = _same(src)
+    assert not {"any(", "all(", "next("} & set(re.findall(r"\w+\(", lowered))
+    assert lowered.count("break") == 6
+    assert _run(lowered)[1] == [("a", 1), ("a", 2), ("b", 1), ("b", 2),
+                                ("d", 1), ("d", 2), ("c", 2)]
+    assert _run(lowered, frozenset({("a", 1)}))[2] == "ValueError(('a', 1))"
+
+
+def test_a_generator_over_two_loops_is_left_to_python():
+    """A `break` leaves only the inner loop: a generator of two loops keeps Python's."""
+    src = _function("r = any(_t(x, x > y) for x in xs for y in ys)")
+    assert _same(src) == src
+
+
+def test_short_cut_is_written_only_for_one_comprehension_whole():
+    assert short_cut("any", "[x for x in xs]") == "any(x for x in xs)"
+    assert short_cut("first", "[x for x in xs if x]") == "next((x for x in xs if x), None)"
+    assert short_cut("any", "[a for a in xs] + [b for b in ys]") is None
+    assert short_cut("all", "(list(_it) if c else None)") is None
 
 
 def test_the_later_part_of_an_and_runs_only_when_python_would_run_it():
@@ -214,6 +244,9 @@ def _comp(draw, how: str, depth: int, loop_vars: tuple[str, ...], counter: list[
     tail = f" if {cond}" if cond else ""
     el = draw(_expr("bool" if how in ("any", "all") else "int", depth - 1, inner, counter))
     body = f"[{el} {head}{tail}]"
+    if how in ("any", "all", "sum") and draw(st.booleans()):  # the writer's short cuts
+        return (f"(next(({body[1:-1]}), None) or 0)" if how == "sum"
+                else f"{how}({body[1:-1]})")
     return body if how == "list" else f"{how}({body})"
 
 

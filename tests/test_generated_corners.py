@@ -140,6 +140,20 @@ CASES = [
     ("steps-before", "        - set: {t: \"first(['x' for d in empty])\"}\n"
                      "        - say: 'said {t}'\n"),
     ("set-after", "count([d for d in box if d.face > 3]) + total(w)"),
+    # `any`, `all` and `first` of dice, the first deciding, a later one not rolled: the
+    # interpreter works out every item, so the rule stops there; where no item can fail,
+    # the generated code stops at the deciding one (loops.short_cut).
+    ("steps-before", "        - roll: 'loose[0]'\n"
+                     "        - set: {seen: 'if any(d.face > 0 for d in box) then 1 else 0'}\n"),
+    ("steps-before", "        - roll: 'loose[0]'\n"
+                     "        - set: {seen: 'if all(d.face > 9 for d in box) then 1 else 0'}\n"),
+    ("steps-before", "        - roll: 'loose[0]'\n"
+                     "        - set: {seen: 'first([d for d in box if d.face > 0]).face'}\n"),
+    ("steps-before", "        - roll: 'loose[0]'\n"
+                     "        - set: {seen: 'first([d.face for d in box if d.sides == 6])'}\n"),
+    ("set-before", "if any(d.sides == 6 for d in box) then "
+                   "first([d for d in box if d.sides == 6]).sides else 0"),
+    ("set-before", "if all(d.sides == 6 for d in box + [c]) then 1 else 2"),
     # A roll `by` nobody: the log names the table (step_runtime.named_doer).
     ("steps-after", "        - roll: a\n          by: none\n"),
     ("steps-after", "        - roll: w\n          by: seen\n"),

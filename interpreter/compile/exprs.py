@@ -34,13 +34,8 @@ from interpreter.compile.base import (
     opponents_of,
     seats_after,
 )
-from interpreter.compile.offsets import (
-    combined,
-    compared,
-    dice_doubles,
-    extreme,
-    number,
-)
+from interpreter.compile.loops import short_cut
+from interpreter.compile.offsets import combined, compared, dice_doubles, extreme, number
 
 
 class ExprWriter:
@@ -484,7 +479,8 @@ class ExprWriter:
                     return _lit(f == "all")
                 joined = (" or " if f == "any" else " and ").join(x.src for x in a.items)
                 return Ex(f"({joined})", "bool", True)
-            return Ex(f"{f}({a.src})", "bool", a.safe)  # a list: every item is evaluated
+            cut = a.safe and short_cut(f, a.src)  # else a list: every item is evaluated
+            return Ex(cut or f"{f}({a.src})", "bool", a.safe)
         if f == "count" and len(args) == 1 and args[0].kind.startswith("list:"):
             a = args[0]
             if a.items is not None:
@@ -518,8 +514,8 @@ class ExprWriter:
             a, k = args[0], (0 if f == "first" else -1)
             if a.items:
                 return a.items[k]
-            t = self.temp()
-            return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+            t, cut = self.temp(), a.safe and k == 0 and short_cut(f, a.src)
+            return Ex(cut or f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
         if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
                 "list:int", "list:num"):
             a = args[0]

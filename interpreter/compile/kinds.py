@@ -36,6 +36,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.compiler import no_field
 from interpreter.compile.base import _NO, LOCATES, Ex, Unsupported, zone_item
+from interpreter.compile.loops import short_cut, whole_listcomp
 
 _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working out once
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
@@ -303,7 +304,7 @@ class KindWriter:
                 # those and the list it reads, unless a comprehension made that list (a
                 # zone is not a list: its items are not counted).
                 if isinstance(read, n.Comprehension) or not raw.kind.startswith("list:"):
-                    made = (f"len({{{xs.src[1:-1]}}})" if _listcomp(xs.src)  # no list first
+                    made = (f"len({{{xs.src[1:-1]}}})" if whole_listcomp(xs.src)  # no list first
                             else f"len(set({xs.src}))")
                     test = self.past_few(k, made)
                     if not isinstance(read, n.Comprehension):
@@ -324,7 +325,8 @@ class KindWriter:
                 return super()._x_call(node, scope)
             a = self._charged_args(node, [self._as_list(self.expr(node.args[0], scope))])[0]
             t, k = self.temp(), (0 if f == "first" else -1)
-            return Ex(f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+            cut = a.safe and k == 0 and short_cut(f, a.src)
+            return Ex(cut or f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
         args = self._charged_args(node, [self.expr(a, scope) for a in node.args])
         found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",
                                                    "adjacent", "row", "column") else None
@@ -426,11 +428,3 @@ class KindWriter:
             raise Unsupported(f"sort_by field {f}")
         return src[:src.rindex("[")]
 
-
-@lru_cache(maxsize=1024)
-def _listcomp(src: str) -> bool:
-    """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
-    try:
-        return isinstance(ast.parse(src, mode="eval").body, ast.ListComp)
-    except SyntaxError:
-        return False

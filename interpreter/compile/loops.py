@@ -13,7 +13,9 @@ thousands of small comprehensions a game (a legality test, a count of dice, a su
 
 What stays exact: the loop evaluates what the comprehension evaluated, in the same order,
 item by item, and nothing more (no short cut: `any` of a list evaluates every item, and a
-rule's error in a later item is met as before). An `and`/`or`, a conditional or a memo
+rule's error in a later item is met as before). `any`, `all` or `next` of a generator, which
+the writer makes only where no item can fail (`short_cut`), stops at the deciding item as
+Python's own would. An `and`/`or`, a conditional or a memo
 (`_L if _L is not _U else (_L := ...)`) whose later part holds a comprehension runs that part
 only when Python would have; a part evaluated before a loop that could change it is kept in
 a temporary first. What the writer cannot be sure of (a chained comparison, a `while` test,
@@ -37,6 +39,7 @@ import re
 from collections.abc import Callable
 
 _COUNTED = ("any", "all", "len")   # a built-in of a comprehension that counts as the loop goes
+_CUTS = ("any!", "all!", "next!")  # ... that stops at the first item deciding it (short_cut)
 _SCOPES = (ast.Lambda, ast.GeneratorExp, ast.DictComp, ast.FunctionDef, ast.ClassDef)
 
 
@@ -93,7 +96,7 @@ class _Writer:
         parsed once serves every function that has it)."""
         known = node.__dict__.get("_lw_has")
         if known is None:
-            known = isinstance(node, (ast.ListComp, ast.SetComp)) or (
+            known = isinstance(node, (ast.ListComp, ast.SetComp)) or _cut(node) is not None or (
                 not isinstance(node, _SCOPES)
                 and any([self.has(c) for c in ast.iter_child_nodes(node)]))
             node._lw_has = known  # type: ignore[attr-defined]
@@ -121,7 +124,7 @@ class _Writer:
     def _SetComp(self, node: ast.SetComp) -> Lowered:
         return self.loop(node, "set")
 
-    def loop(self, node: ast.ListComp | ast.SetComp, how: str) -> Lowered:
+    def loop(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp, how: str) -> Lowered:
         """The comprehension as nested loops and tests, each generator's iterable and
         conditions evaluated where the comprehension evaluates them; a one-item tuple
         (`for _h in (x,)`, the meter's `for _ in (0,) if ...`) is an assignment, not a loop."""
@@ -135,12 +138,14 @@ class _Writer:
         finally:
             self.active -= targets
 
-    def _loop(self, node: ast.ListComp | ast.SetComp, how: str) -> Lowered:
+    def _loop(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp, how: str) -> Lowered:
         r = self.temp()
         gens = list(node.generators)
+        if how in _CUTS and sum(not _one(g) for g in gens) != 1:
+            return [], node  # a `break` would leave another loop than the items'
         start = {"list": ast.List([], ast.Load()), "set": ast.Call(_load("set"), [], []),
                  "any": ast.Constant(False), "all": ast.Constant(True),
-                 "len": ast.Constant(0)}[how]
+                 "len": ast.Constant(0), "next": ast.Constant(None)}[how.rstrip("!")]
         body = self._each(node.elt, r, how)
         for gen in reversed(gens):
             if gen.is_async:
@@ -165,11 +170,14 @@ class _Writer:
             call = ast.Call(ast.Attribute(_load(r), "append" if how == "list" else "add",
                                           ast.Load()), [el], [])
             return [*s_el, ast.Expr(call)]
-        if how == "any":
-            return [*s_el, ast.If(el, [_store(r, ast.Constant(True))], [])]
-        if how == "all":
-            return [*s_el, ast.If(ast.UnaryOp(ast.Not(), el), [_store(r, ast.Constant(False))],
-                                  [])]
+        stop = [ast.Break()] if how in _CUTS else []  # the first deciding item decides
+        if how == "next!":
+            return [*s_el, _store(r, el), *stop]
+        if how.startswith("any"):
+            return [*s_el, ast.If(el, [_store(r, ast.Constant(True)), *stop], [])]
+        if how.startswith("all"):
+            return [*s_el, ast.If(ast.UnaryOp(ast.Not(), el),
+                                  [_store(r, ast.Constant(False)), *stop], [])]
         # len: the element is evaluated (unless a plain name or constant), then counted
         kept = [] if isinstance(el, (ast.Name, ast.Constant)) else [ast.Expr(el)]
         return [*s_el, *kept, ast.AugAssign(ast.Name(r, ast.Store()), ast.Add(), ast.Constant(1))]
@@ -181,6 +189,10 @@ class _Writer:
             if counted[0]:
                 return counted
             return [], node  # left as written (its names are the function's)
+        cut = _cut(node)
+        if cut is not None:
+            counted = self.loop(node.args[0], cut)  # type: ignore[arg-type]
+            return counted if counted[0] else ([], node)
         parts = [node.func, *node.args, *(k.value for k in node.keywords)]
         stmts, done = self.ordered(parts)
         if not stmts:
@@ -322,6 +334,42 @@ def _flat(node: ast.BoolOp) -> list[ast.expr]:
     return out
 
 
+def _cut(node: ast.AST) -> str | None:
+    """`any!`, `all!` or `next!` for `any(x for ...)`, `all(x for ...)` or `next((x for ...),
+    None)`: a generator the writer made only where stopping at the first deciding item is
+    exact (short_cut), written as a loop that stops there; else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+            and node.args and isinstance(node.args[0], ast.GeneratorExp)):
+        return None
+    f, rest = node.func.id, node.args[1:]
+    if f in ("any", "all") and not rest or f == "next" and len(rest) == 1 and isinstance(
+            rest[0], ast.Constant) and rest[0].value is None:
+        return f + "!"
+    return None
+
+
+def short_cut(f: str, src: str) -> str | None:
+    """`any`, `all` or `first` (f) of the list comprehension `src`, written to stop at the
+    first item that decides it (a generator, which the loops pass writes as a loop with a
+    `break`), or None when `src` is not one comprehension whole. Only for a comprehension
+    whose items can never fail: the interpreter works out every item, and an item it would
+    fail on after the deciding one must not be passed over. The work meter is not told
+    otherwise: a comprehension counts its items before the first."""
+    if not whole_listcomp(src):
+        return None
+    inner = src[1:-1]
+    return f"next(({inner}), None)" if f == "first" else f"{f}({inner})"
+
+
+@functools.lru_cache(maxsize=1024)
+def whole_listcomp(src: str) -> bool:
+    """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
+    try:
+        return isinstance(ast.parse(src, mode="eval").body, ast.ListComp)
+    except SyntaxError:
+        return False
+
+
 def _one(gen: ast.comprehension) -> bool:
     """A generator over a one-item tuple (`for _h in (x,)`): an assignment, not a loop."""
     it = gen.iter
@@ -408,7 +456,7 @@ def _writer(line: str) -> Callable[[ast.AST], str]:
     return _Writeback(line).visit if hasattr(ast, "_Unparser") else ast.unparse
 
 
-_COMPREHENSION = re.compile(r"[\[{][^\n]* for ")
+_COMPREHENSION = re.compile(r"[\[{(][^\n]* for ")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _SIMPLE = (ast.Assign, ast.Expr, ast.Return, ast.AugAssign)
 

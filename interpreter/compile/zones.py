@@ -40,6 +40,7 @@ from interpreter.compile.base import (
     faces_src,
     stored,
 )
+from interpreter.compile.loops import short_cut
 from interpreter.compile.numbers import extreme_die
 from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
@@ -256,7 +257,8 @@ class ZoneWriter:
             return None
         t = self.temp()
         if f in ("first", "last"):
-            return Ex(f"({t}[{0 if f == 'first' else -1}] if ({t} := {a.src}) else None)",
+            cut = a.safe and f == "first" and short_cut(f, a.src)
+            return Ex(cut or f"({t}[{0 if f == 'first' else -1}] if ({t} := {a.src}) else None)",
                       "dref", False)
         shown = ("a zone",) if args[0].kind == "zone" else ()  # the interpreter's words
         if f in ("highest", "lowest"):
