@@ -154,6 +154,10 @@ CASES = [
     ("set-before", "if any(d.sides == 6 for d in box) then "
                    "first([d for d in box if d.sides == 6]).sides else 0"),
     ("set-before", "if all(d.sides == 6 for d in box + [c]) then 1 else 2"),
+    # `==` cannot fail, but working out a side can: the second player's item stops the rule.
+    ("set-before", "if any(q.score == (if q.seat == 2 then xs[9] else 0) for q in players) "
+                   "then 1 else 0"),
+    ("set-before", "if any(q.score == seen for q in players) then 1 else 0"),
     # A roll `by` nobody: the log names the table (step_runtime.named_doer).
     ("steps-after", "        - roll: a\n          by: none\n"),
     ("steps-after", "        - roll: w\n          by: seen\n"),

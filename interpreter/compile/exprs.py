@@ -267,6 +267,8 @@ class ExprWriter:
             const = _NO
             if a.const is not _NO and b.const is not _NO:
                 const = (a.const == b.const) == (op == "==")
+            # Equality fails on no value: only working out a side can (a plain read cannot).
+            safe = all(x.safe or _READ.fullmatch(x.src) for x in (a, b))
             return Ex(compared(op, a, b) or f"({a.src} {op} {b.src})", "bool", safe, const)
         if op in ("<", "<=", ">", ">="):
             if not ((a.kind in _NUMS and b.kind in _NUMS) or (a.kind == b.kind == "str")):
@@ -581,6 +583,8 @@ def _same_kind(items: list[Ex]) -> str:
 
 # Operators folded when both sides are known now: the language's meaning on numbers (and
 # texts, for ordering), as dsl/compiler.py's _OPS.
+# A name, or a player's state at a seat (a list of one value per seat): reading it cannot fail.
+_READ = re.compile(r"[A-Za-z_]\w*|P_\w+\[(?:\d+|cur)\]")
 _FOLD = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
          "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "//": whole_quotient, "%": operator.mod}
