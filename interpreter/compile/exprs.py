@@ -581,10 +581,10 @@ def _same_kind(items: list[Ex]) -> str:
     return k
 
 
-# Operators folded when both sides are known now: the language's meaning on numbers (and
-# texts, for ordering), as dsl/compiler.py's _OPS.
 # A name, or a player's state at a seat (a list of one value per seat): reading it cannot fail.
 _READ = re.compile(r"[A-Za-z_]\w*|P_\w+\[(?:\d+|cur)\]")
+# Operators folded when both sides are known now: the language's meaning on numbers (and
+# texts, for ordering), as dsl/compiler.py's _OPS.
 _FOLD = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
          "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "//": whole_quotient, "%": operator.mod}
