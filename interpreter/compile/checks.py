@@ -3,17 +3,19 @@
 Input: the checked ruleset's `checks`, `end.when` and the names they read (`Program.watched`),
 and the generator of interpreter/compile/specialize.py. Output: the Python lines written after each
 operation (as Game.after_op: count the step; when the operation wrote a name the checks or the
-end condition read, run the checks until none holds, then the end condition, then the
-interrupt a check's steps raised), and the effects that change who is still in and what they
-hold: `eliminate` and `transfer` (as interpreter/engine/steps.py), and `end_game` with its reason
-(narration text whose holes are numbers, texts, true/false or players). Anything else raises
-`Unsupported`.
+end condition read, run the checks until none holds, a check for each player in a loop over
+the seats, then the end condition, then the interrupt a check's steps raised), and the
+effects that change who is still in and what they hold: `eliminate` and `transfer` (as
+interpreter/engine/steps.py), and `end_game` with its reason (narration text whose holes are
+numbers, texts, true/false or players). Anything else raises `Unsupported`.
 
 `CheckWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`,
 `block` and `temp`.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
@@ -98,9 +100,9 @@ class CheckWriter:
         pending = self.temp("pend")
         self.emit(d, f"{pending} = None")
 
-        def test(c: Ex, i: int | tuple | None) -> str:
+        def test(c: Ex, i: int | str | tuple | None) -> str:
             # A player eliminated earlier in the round is skipped (Game._check_bindings).
-            skip = f"not E[{i}]" if type(i) is int and self.elim else ""
+            skip = f"not E[{i}]" if type(i) in (int, str) and self.elim else ""  # a seat
             return " and ".join(x for x in (skip, c.src if c.const is not True else "") if x) \
                 or "True"
         self.emit(d, "if " + " or ".join(f"({test(c, i)})" for _, _, c, i in live) + ":")
@@ -109,23 +111,61 @@ class CheckWriter:
         self.emit(d1, f"for {r} in range({self.max_chain}):")
         d2 = d1 + 1
         self.emit(d2, f"{fired} = False")
-        for (name, spec), scope, c, i in live:
-            self.emit(d2, f"if {test(c, i)}:")
+
+        def run(name: str, spec: dict, scope: dict, c: Ex, i: Any, d3: int) -> None:
+            """A check's test for one binding and, where it holds, its steps."""
+            self.emit(d3, f"if {test(c, i)}:")
             who = () if i is None else (("team", repr(self.team_names[i[1]])),) if type(
                 i) is tuple else (("player", self.who_src(Ex(str(i), "player", True))),)
-            self.rec(d2 + 1, "check", ("check", repr(name)), *who)
-            self.emit(d2 + 1, f"{fired} = True")
-            self.emit(d2 + 1, "try:")
-            self.block(spec.get("do"), d2 + 2, _Ctx(scope, ctx.depth, False, ctx.inline, True,
+            self.rec(d3 + 1, "check", ("check", repr(name)), *who)
+            self.emit(d3 + 1, f"{fired} = True")
+            self.emit(d3 + 1, "try:")
+            self.block(spec.get("do"), d3 + 2, _Ctx(scope, ctx.depth, False, ctx.inline, True,
                                                                 base=ctx.base))
-            self.emit(d2 + 1, "except (_EndTurn, _EndPhase) as _sig:")
-            self.emit(d2 + 2, f"if {pending} is None:")
-            self.emit(d2 + 3, f"{pending} = _sig")
+            self.emit(d3 + 1, "except (_EndTurn, _EndPhase) as _sig:")
+            self.emit(d3 + 2, f"if {pending} is None:")
+            self.emit(d3 + 3, f"{pending} = _sig")
+
+        k = 0
+        while k < len(live):
+            (name, spec), scope, c, i = live[k]
+            seats = []  # the seats of this check's bindings, from here on
+            for (other, _), _, _, seat in live[k:]:
+                if other != name or type(seat) is not int:
+                    break
+                seats.append(seat)
+            if len(seats) > 1 and self._seat_loop(name, spec, seats, d2, run):
+                k += len(seats)
+                continue
+            run(name, spec, scope, c, i, d2)
+            k += 1
         self.emit(d2, f"if not {fired}:")
         self.emit(d2 + 1, "break")
         self.emit(d1, "else:")
         self.emit(d2, raise_at(self.const, checks_site(self.max_chain)))  # checks still hold
         return pending
+
+    def _seat_loop(self, name: str, spec: dict, seats: list[int], d: int, run) -> bool:
+        """A check for each player, its steps written once in a loop over the seats, in seat
+        order, each seat tested as the unrolled test before the rounds tests it (that test,
+        what runs after every operation, stays written out). Written once per seat, the steps
+        of such a check (a player out, say) were most of a game function, after every
+        operation that could make them hold: the generator wrote, and Python compiled, code
+        that rarely runs. False, and nothing written, where the steps need their seat known
+        when generating."""
+        s = self.temp("s")
+        scope = {"player": Ex(s, "player", True)}
+        mark, exits = len(self.lines), self.flag_exits
+        try:
+            c = self._when(name, spec, scope)
+            every = f"range({self.n})" if seats == list(range(self.n)) else repr(tuple(seats))
+            self.emit(d, f"for {s} in {every}:")
+            run(name, spec, scope, c, s, d + 1)
+        except Unsupported:  # as if not tried: the lines and the count of exits by flag
+            del self.lines[mark:]
+            self.flag_exits = exits
+            return False
+        return True
 
     # -- effects ---------------------------------------------------------------------------------
     def _s_eliminate(self, spec: dict, d: int, ctx: _Ctx) -> None:

@@ -1,0 +1,95 @@
+"""A check for each player in the generated code: its steps are written once, in a loop over
+the seats, and play as the reference interpreter's checks do (interpreter/compile/checks.py).
+
+The rules run after every operation, so the unrolled steps were written once per seat after
+every operation that could make a check hold: most of Dice Survivor's generated function. The
+games here make each kind of exit from those steps happen: a player busts (their steps go on
+to the next seat), the current player busts and their turn ends (`end_turn`, held until the
+round of checks is over), a player is knocked out, and a check's steps end the game
+(`end_game`, which must leave the seats' loop and the rounds at once).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from interpreter.compile.specialize import specialize
+from interpreter.engine.setup import load
+from tests.generated_agreement import plays_as_the_interpreter
+
+GAME = """\
+meeple: 1
+metadata: {name: Busting}
+players: {min: 2, max: 6, default: SEATS}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  player:
+    score: {type: int, initial: 0}
+    busts: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 12"
+      do:
+        - roll: d
+        - add: {current.score: d.face}
+        - if: "d.face == 1"
+          then:
+            - for_each: p
+              in: players
+              do:
+                - add: {p.score: 2}
+        - add: {current.score: 1}
+      next: end
+checks:
+  bust:
+    for_each: player
+    when: "player.score >= 8 and player.score % 2 == 0"
+    do:
+      - add: {player.score: -5, player.busts: 1}
+      - if: "player == current"
+        then: [end_turn]
+  out:
+    for_each: player
+    when: "player.busts >= 3"
+    do:
+      - eliminate: player
+  winner:
+    for_each: player
+    when: "player.score >= 17"
+    do:
+      - end_game:
+        reason: "{player.name} reaches 17"
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_checks_for_each_player_play_as_the_interpreter(tmp_path, seats):
+    path = tmp_path / "busting.yaml"
+    path.write_text(GAME.replace("SEATS", str(seats)), encoding="utf-8")
+    program = load(str(path)).program
+    results = plays_as_the_interpreter(program, range(40))
+    # The seeds reach every exit from a check's steps: a bust, a knock-out, the game's end.
+    records = [r for _, log in results for r in log]
+    assert any(r["t"] == "check" and r["check"] == "bust" for r in records)
+    assert any(r["t"] == "eliminated" for r in records)
+    assert any(r.error is None and "reaches 17" in (r.reason or "") for r, _ in results)
+
+
+def test_a_check_for_each_player_is_written_once_whatever_the_seats(tmp_path):
+    """Its steps do not grow with the seats: the bust's `add` to `busts` is written as often
+    for six players as for two."""
+    path = tmp_path / "busting.yaml"
+    written = {}
+    for seats in (2, 6):
+        path.write_text(GAME.replace("SEATS", str(seats)), encoding="utf-8")
+        source = specialize(load(str(path)).program).source
+        written[seats] = len(re.findall(r"P_busts\[\w+\] \+=", source))
+    assert written[2] > 0 and written[6] == written[2]
