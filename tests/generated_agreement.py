@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import SeededChance
-from interpreter.engine.setup import new_game
+from interpreter.engine.setup import load, new_game
+
+
+def program_of(text: str, name: str = "game.yaml"):
+    """The compiled program of a test's ruleset text (`name` only names it in messages)."""
+    return load(name, text=text).program
 
 
 def outcome(result) -> dict:

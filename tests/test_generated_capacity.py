@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from interpreter.compile.specialize import specialize
-from interpreter.engine.setup import load
-from tests.generated_agreement import plays_as_the_interpreter
+from tests.generated_agreement import plays_as_the_interpreter, program_of
 
 TRAYS = """\
 meeple: 1
@@ -49,10 +48,8 @@ scoring: {score: "player.score", order: highest}
 """
 
 
-def test_a_zone_filled_past_its_capacity_stops_the_game_where_the_interpreter_does(tmp_path):
-    path = tmp_path / "trays.yaml"
-    path.write_text(TRAYS, encoding="utf-8")
-    played = plays_as_the_interpreter(load(str(path)).program, range(120))
+def test_a_zone_filled_past_its_capacity_stops_the_game_where_the_interpreter_does():
+    played = plays_as_the_interpreter(program_of(TRAYS, "trays.yaml"), range(120))
     assert {r.error.path[-1] for r, _ in played if r.error is not None} == {"to"}
     reasons = Counter(r.reason for r, _ in played)
     # A draw past a player's zone's capacity, a move past the tray's, and games that end.
@@ -90,19 +87,16 @@ scoring: {score: "player.score", order: highest}
 """
 
 
-def test_cards_dealt_past_a_hands_capacity_stop_the_game_where_the_interpreter_does(tmp_path):
+def test_cards_dealt_past_a_hands_capacity_stop_the_game_where_the_interpreter_does():
     # Two cards, then one: the first player's third deal is one past the three a hand holds.
-    path = tmp_path / "deal.yaml"
-    path.write_text(DEAL, encoding="utf-8")
-    played = plays_as_the_interpreter(load(str(path)).program, range(20))
+    played = plays_as_the_interpreter(program_of(DEAL, "deal.yaml"), range(20))
     assert {r.reason for r, _ in played} == {"stopped: zone Player 1.hand holds at most 3"}
 
 
-def test_a_capacity_not_known_before_the_game_keeps_its_games_on_the_interpreter(tmp_path):
+def test_a_capacity_not_known_before_the_game_keeps_its_games_on_the_interpreter():
     # Worked out when the game is set up (`first` of a list is not folded now): the code
     # generator says so, located at the zone by `meeple validate --compile`, and does not guess.
-    path = tmp_path / "trays.yaml"
-    path.write_text(TRAYS.replace("capacity: 5}", "capacity: 'first([5, 6])'}"), encoding="utf-8")
+    text = TRAYS.replace("capacity: 5}", "capacity: 'first([5, 6])'}")
     refused: list = []
-    assert specialize(load(str(path)).program, refused=refused) is None
+    assert specialize(program_of(text, "trays.yaml"), refused=refused) is None
     assert str(refused[0]) == "a zone's capacity that is not a number known now"

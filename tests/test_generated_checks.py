@@ -16,8 +16,7 @@ import re
 import pytest
 
 from interpreter.compile.specialize import specialize
-from interpreter.engine.setup import load
-from tests.generated_agreement import plays_as_the_interpreter
+from tests.generated_agreement import plays_as_the_interpreter, program_of
 
 GAME = """\
 meeple: 1
@@ -71,10 +70,8 @@ scoring: {score: player.score, order: highest}
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-def test_checks_for_each_player_play_as_the_interpreter(tmp_path, seats):
-    path = tmp_path / "busting.yaml"
-    path.write_text(GAME.replace("SEATS", str(seats)), encoding="utf-8")
-    program = load(str(path)).program
+def test_checks_for_each_player_play_as_the_interpreter(seats):
+    program = program_of(GAME.replace("SEATS", str(seats)), "busting.yaml")
     results = plays_as_the_interpreter(program, range(40))
     # The seeds reach every exit from a check's steps: a bust, a knock-out, the game's end.
     records = [r for _, log in results for r in log]
@@ -83,13 +80,11 @@ def test_checks_for_each_player_play_as_the_interpreter(tmp_path, seats):
     assert any(r.error is None and "reaches 17" in (r.reason or "") for r, _ in results)
 
 
-def test_a_check_for_each_player_is_written_once_whatever_the_seats(tmp_path):
+def test_a_check_for_each_player_is_written_once_whatever_the_seats():
     """Its steps do not grow with the seats: the bust's `add` to `busts` is written as often
     for six players as for two."""
-    path = tmp_path / "busting.yaml"
     written = {}
     for seats in (2, 6):
-        path.write_text(GAME.replace("SEATS", str(seats)), encoding="utf-8")
-        source = specialize(load(str(path)).program).source
+        source = specialize(program_of(GAME.replace("SEATS", str(seats)), "busting.yaml")).source
         written[seats] = len(re.findall(r"P_busts\[\w+\] \+=", source))
     assert written[2] > 0 and written[6] == written[2]

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine.setup import load
-from tests.generated_agreement import plays_as_the_interpreter
+from tests.generated_agreement import plays_as_the_interpreter, program_of
 
 GAME = """\
 meeple: 1
@@ -166,8 +165,6 @@ CASES = [
 
 
 @pytest.mark.parametrize("where,expr", CASES, ids=[f"{w}:{e[:40]}" for w, e in CASES])
-def test_the_generated_code_at_a_corner_of_the_language_plays_as_the_interpreter(
-        tmp_path, where, expr):
-    path = tmp_path / "corners.yaml"
-    path.write_text(GAME.replace("STEPS\n", _steps(where, expr)), encoding="utf-8")
-    plays_as_the_interpreter(load(str(path)).program, range(2))
+def test_the_generated_code_at_a_corner_of_the_language_plays_as_the_interpreter(where, expr):
+    game = GAME.replace("STEPS\n", _steps(where, expr))
+    plays_as_the_interpreter(program_of(game, "corners.yaml"), range(2))

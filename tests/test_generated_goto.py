@@ -9,8 +9,7 @@ from collections import Counter
 
 import pytest
 
-from interpreter.engine.setup import load
-from tests.generated_agreement import plays_as_the_interpreter
+from tests.generated_agreement import plays_as_the_interpreter, program_of
 
 JUMPING = """\
 meeple: 1
@@ -58,10 +57,8 @@ scoring: {score: "current.score", order: highest}
 """
 
 
-def test_a_goto_leaves_the_phase_for_the_one_it_names_as_the_interpreter_does(tmp_path):
-    path = tmp_path / "jumping.yaml"
-    path.write_text(JUMPING, encoding="utf-8")
-    played = plays_as_the_interpreter(load(str(path)).program, range(120))
+def test_a_goto_leaves_the_phase_for_the_one_it_names_as_the_interpreter_does():
+    played = plays_as_the_interpreter(program_of(JUMPING, "jumping.yaml"), range(120))
     paths = Counter(">".join(r["phase"] for r in log if r["t"] == "phase") for _, log in played)
     # Every way out was taken: `goto: end` in a, `goto: b` (and back to a), `goto: c` from b,
     # and a's `next` (c) once its `until` holds.
@@ -101,14 +98,11 @@ scoring: {score: "n", order: highest}
 """
 
 
-def test_a_goto_or_end_phase_in_a_phases_beginning_ends_the_phase_as_the_interpreter_does(
-        tmp_path):
+def test_a_goto_or_end_phase_in_a_phases_beginning_ends_the_phase_as_the_interpreter_does():
     # Game._run_phase runs `on_begin` inside the phase's handler: `end_phase` there skips
     # the phase's steps (its `on_end` still runs), `goto` goes on to its phase. Before, both
     # escaped the generated game (its `_EndPhase` raised out of it).
-    path = tmp_path / "begin.yaml"
-    path.write_text(BEGIN, encoding="utf-8")
-    played = plays_as_the_interpreter(load(str(path)).program, range(30))
+    played = plays_as_the_interpreter(program_of(BEGIN, "begin.yaml"), range(30))
     paths = {">".join(r["phase"] for r in log if r["t"] == "phase") for _, log in played}
     assert paths == {"a", "a>b"}
 
@@ -117,8 +111,7 @@ def test_a_goto_or_end_phase_in_a_phases_beginning_ends_the_phase_as_the_interpr
     ("goto: b", "'goto' ran outside a phase"),
     ("end_phase", "'end_phase' ran outside a phase"),
 ])
-def test_a_phase_ended_from_its_end_stops_the_game_at_that_step_as_the_interpreter_does(
-        tmp_path, step, said):
+def test_a_phase_ended_from_its_end_stops_the_game_at_that_step_as_the_interpreter_does(step, said):
     # `on_end` runs after the phase's handler (Game._run_phase): an `end_phase` or `goto`
     # there leaves the game, which the interpreter stops at that step (Game.run). Before, the
     # generated game let its `_EndPhase` escape. (`end_turn` in a phase without turns is
@@ -126,8 +119,6 @@ def test_a_phase_ended_from_its_end_stops_the_game_at_that_step_as_the_interpret
     text = BEGIN.replace("      on_end:\n        - add: {n: 10}\n",
                          f"      on_end:\n        - add: {{n: 10}}\n        - if: \"n > 10\"\n"
                          f"          then: [{step}]\n")
-    path = tmp_path / "ending.yaml"
-    path.write_text(text, encoding="utf-8")
-    played = plays_as_the_interpreter(load(str(path)).program, range(30))
+    played = plays_as_the_interpreter(program_of(text, "ending.yaml"), range(30))
     stops = {(r.error.message, r.error.path) for r, _ in played if r.error is not None}
     assert stops == {(said, ("flow", "phases", "a", "on_end", 1, "then", 0))}

@@ -481,7 +481,7 @@ class ExprWriter:
                     return _lit(f == "all")
                 joined = (" or " if f == "any" else " and ").join(x.src for x in a.items)
                 return Ex(f"({joined})", "bool", True)
-            cut = a.safe and short_cut(f, a.src)  # else a list: every item is evaluated
+            cut = short_cut(f, a.src, a.safe)  # else a list: every item is evaluated
             return Ex(cut or f"{f}({a.src})", "bool", a.safe)
         if f == "count" and len(args) == 1 and args[0].kind.startswith("list:"):
             a = args[0]
@@ -516,7 +516,7 @@ class ExprWriter:
             a, k = args[0], (0 if f == "first" else -1)
             if a.items:
                 return a.items[k]
-            t, cut = self.temp(), a.safe and k == 0 and short_cut(f, a.src)
+            t, cut = self.temp(), short_cut(f, a.src, a.safe)
             return Ex(cut or f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
         if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
                 "list:int", "list:num"):

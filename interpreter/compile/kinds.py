@@ -325,7 +325,7 @@ class KindWriter:
                 return super()._x_call(node, scope)
             a = self._charged_args(node, [self._as_list(self.expr(node.args[0], scope))])[0]
             t, k = self.temp(), (0 if f == "first" else -1)
-            cut = a.safe and k == 0 and short_cut(f, a.src)
+            cut = short_cut(f, a.src, a.safe)
             return Ex(cut or f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
         args = self._charged_args(node, [self.expr(a, scope) for a in node.args])
         found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",

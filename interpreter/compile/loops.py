@@ -348,14 +348,14 @@ def _cut(node: ast.AST) -> str | None:
     return None
 
 
-def short_cut(f: str, src: str) -> str | None:
+def short_cut(f: str, src: str, safe: bool) -> str | None:
     """`any`, `all` or `first` (f) of the list comprehension `src`, written to stop at the
     first item that decides it (a generator, which the loops pass writes as a loop with a
-    `break`), or None when `src` is not one comprehension whole. Only for a comprehension
-    whose items can never fail: the interpreter works out every item, and an item it would
-    fail on after the deciding one must not be passed over. The work meter is not told
-    otherwise: a comprehension counts its items before the first."""
-    if not whole_listcomp(src):
+    `break`), or None: for another built-in (`last`), a list that is not one comprehension
+    whole, or one whose items may fail (not `safe`): the interpreter works out every item, and
+    an item it would fail on after the deciding one must not be passed over. The work meter
+    is not told otherwise: a comprehension counts its items before the first."""
+    if not safe or f not in ("any", "all", "first") or not whole_listcomp(src):
         return None
     inner = src[1:-1]
     return f"next(({inner}), None)" if f == "first" else f"{f}({inner})"

@@ -257,7 +257,7 @@ class ZoneWriter:
             return None
         t = self.temp()
         if f in ("first", "last"):
-            cut = a.safe and f == "first" and short_cut(f, a.src)
+            cut = short_cut(f, a.src, a.safe)
             return Ex(cut or f"({t}[{0 if f == 'first' else -1}] if ({t} := {a.src}) else None)",
                       "dref", False)
         shown = ("a zone",) if args[0].kind == "zone" else ()  # the interpreter's words
