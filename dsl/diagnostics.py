@@ -7,7 +7,6 @@ JSON. The code registry `CODES` is the single list of codes; docs/errors.md is g
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -210,6 +209,8 @@ def json_path(path: Iterable[str | int]) -> str:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """Returns the closest candidate to a misspelt name, or None when nothing is close."""
+    import difflib  # here: only a misspelling needs it, and every command's start-up pays it
+
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return matches[0] if matches else None
 

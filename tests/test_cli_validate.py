@@ -185,13 +185,18 @@ def test_validate_imports_only_what_checking_needs():
              f"    main(['validate', '{PIG}'])\n"
              "except SystemExit as e:\n"
              "    assert e.code == 0, e.code\n"
-             "print(sorted(m for m in sys.modules if m.startswith('interpreter.')))\n")
+             "print(sorted(m for m in sys.modules if m.startswith('interpreter.')"
+             " or m in ('logging', 'pickle', 'difflib')))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     loaded = done.stdout.strip().splitlines()[-1]
     for heavy in ("interpreter.engine.game", "interpreter.simulate.runner", "interpreter.compile.specialize",
                   "interpreter.rulebook.book", "interpreter.cli.run"):
         assert f"'{heavy}'" not in loaded, loaded
+    # Nor the standard library's logging and pickle (the expression parser's, dsl/grammar_build
+    # .py `quiet`) or difflib (a misspelling's suggestion): a tenth of the start-up together.
+    for unused in ("logging", "pickle", "difflib"):
+        assert f"'{unused}'" not in loaded, loaded
 
 
 def test_every_command_is_listed_and_each_loads_when_asked_for():

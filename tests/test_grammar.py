@@ -219,6 +219,16 @@ def test_parsing_an_expression_does_not_import_lark():
     assert out.stdout.strip() == "[]", out.stderr
 
 
+def test_the_written_parser_keeps_lark_quiet_without_logging_and_loads_pickle_on_first_use():
+    # dsl/grammar_build.py `quiet`: Lark's logger (kept at CRITICAL) drops every message, and
+    # its cache's pickle is imported when first used; a Lark whose output no longer reads as
+    # the edit expects stops the build instead of writing a parser that imports them.
+    assert expressions_parser.logger.warning("%s", "x") is None
+    assert expressions_parser.pickle.loads(expressions_parser.pickle.dumps([1])) == [1]
+    with pytest.raises(SystemExit, match="stand-alone output changed"):
+        grammar_build.quiet("import logging\n")
+
+
 def _plain(tree) -> object:
     """A parse tree (Lark's or the stand-alone parser's) as tuples: rule, position, children;
     a token as its type, text and position."""
