@@ -88,3 +88,29 @@ def test_a_check_for_each_player_is_written_once_whatever_the_seats():
         source = specialize(program_of(GAME.replace("SEATS", str(seats)), "busting.yaml")).source
         written[seats] = len(re.findall(r"P_busts\[\w+\] \+=", source))
     assert written[2] > 0 and written[6] == written[2]
+
+
+# The same game, ended when one player is left or two are out (a count of the players out
+# kept after every turn): the two counts by `eliminated` that the language's games use most.
+COUNTED = GAME.replace("state:\n", "state:\n  global:\n    outs: {type: int, initial: 0}\n", 1) \
+    .replace("        - add: {current.score: 1}\n",
+             "        - add: {current.score: 1}\n"
+             "        - set: {outs: \"count(p for p in players if p.eliminated)\"}\n", 1) \
+    .replace("scoring:", "end:\n  when: \"count(p for p in players if not p.eliminated) <= 1"
+                         " or outs >= 2\"\nscoring:", 1)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_counting_the_players_out_and_in_plays_as_the_interpreter(seats):
+    program = program_of(COUNTED.replace("SEATS", str(seats)), "counted.yaml")
+    results = plays_as_the_interpreter(program, range(40))
+    # The seeds end games by the count: one player left, or two out of four.
+    assert any(r.error is None and r.reason == "the end condition holds" for r, _ in results)
+
+
+def test_counting_the_players_out_or_in_is_one_call_not_a_test_per_seat():
+    """`count(p for p in players if [not] p.eliminated)` reads the list of who is out once
+    (`E.count`), not one conditional per seat, in each of the many places it is tested."""
+    source = specialize(program_of(COUNTED.replace("SEATS", "4"), "counted.yaml")).source
+    assert "E.count(False)" in source and "E.count(True)" in source
+    assert "(1 if (not E[" not in source and "(1 if E[" not in source

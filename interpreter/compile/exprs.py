@@ -61,13 +61,11 @@ class ExprWriter:
         stays where the interpreter counts it. Built before the first item, it
         is built even when there is none: a list of values cannot raise, and if it did, the
         seed would only go to the interpreter."""
-        var, moved = level
-        src = e.src
+        (var, moved), src = level, e.src
         built = (src.startswith("[") and " for " in src) or src.startswith("list(map(")
         if not built or ":=" in src or var.search(src) or LOCATES.search(src):
             return e
-        name = self.temp("h")
-        moved.append((name, src))
+        moved.append((name := self.temp("h"), src))
         return Ex(name, e.kind, e.safe, bound=e.bound)
 
     def cond(self, value: Any, scope: dict[str, Ex]) -> Ex:
@@ -456,6 +454,9 @@ class ExprWriter:
         if all(p == "1" for p in parts) and safe and not counted:
             return _lit(len(parts))
         total = "(" + " + ".join(parts) + ")" if parts else "0"
+        for flag, test in (("True", "E[{}]"), ("False", "(not E[{}])")):
+            if parts == [f"(1 if {test.format(i)} else 0)" for i in range(self.n)]:
+                total = f"E.count({flag})"  # the players (not) out: one call, no branches
         if counted:  # counted before the items, as the comprehension counts them
             total = self.charged_now(len(it.items), total, node.iterable.pos)
         return Ex(total, "int", safe)
