@@ -15,6 +15,8 @@ import re
 
 import pytest
 
+from interpreter.compile.base import Unsupported
+from interpreter.compile.checks import CheckWriter
 from interpreter.compile.specialize import specialize
 from tests.generated_agreement import plays_as_the_interpreter, program_of
 
@@ -114,3 +116,24 @@ def test_counting_the_players_out_or_in_is_one_call_not_a_test_per_seat():
     source = specialize(program_of(COUNTED.replace("SEATS", "4"), "counted.yaml")).source
     assert "E.count(False)" in source and "E.count(True)" in source
     assert "(1 if (not E[" not in source and "(1 if E[" not in source
+
+
+def test_a_check_whose_steps_need_their_seat_known_is_written_per_seat(monkeypatch):
+    """Where a check's steps cannot be written in the seats' loop (a step that needs its seat
+    known when generating: none of the shipped rulesets has one), the loop's lines, written
+    up to that step, are taken back and the steps are written per seat, as before the loop
+    existed. Here every loop is refused once its steps are written, `end_turn` included."""
+    real = CheckWriter._seat_loop
+
+    def refused_after_the_steps(self, name, spec, seats, d, run):
+        def run_then_refuse(*args):
+            run(*args)
+            raise Unsupported("a step that needs its seat known")
+        return real(self, name, spec, seats, d, run_then_refuse)
+
+    monkeypatch.setattr(CheckWriter, "_seat_loop", refused_after_the_steps)
+    program = program_of(GAME.replace("SEATS", "4"), "busting.yaml")
+    source = specialize(program).source
+    assert not re.search(r"for _s\d+ in ", source)
+    assert {int(s) for s in re.findall(r"P_busts\[(\d)\] \+=", source)} == {0, 1, 2, 3}
+    plays_as_the_interpreter(program, range(40))
