@@ -12,6 +12,7 @@ import dataclasses
 import importlib.util
 import subprocess
 import sys
+import types
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -223,7 +224,10 @@ def test_the_written_parser_keeps_lark_quiet_without_logging_and_loads_pickle_on
     # dsl/grammar_build.py `quiet`: Lark's logger (kept at CRITICAL) drops every message, and
     # its cache's pickle is imported when first used; a Lark whose output no longer reads as
     # the edit expects stops the build instead of writing a parser that imports them.
+    assert "logging" not in vars(expressions_parser)
+    assert type(expressions_parser.logger).__name__ == "_QuietLogger"
     assert expressions_parser.logger.warning("%s", "x") is None
+    assert not isinstance(expressions_parser.pickle, types.ModuleType)  # not imported yet
     assert expressions_parser.pickle.loads(expressions_parser.pickle.dumps([1])) == [1]
     with pytest.raises(SystemExit, match="stand-alone output changed"):
         grammar_build.quiet("import logging\n")
