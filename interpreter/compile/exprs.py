@@ -34,7 +34,7 @@ from interpreter.compile.base import (
     opponents_of,
     seats_after,
 )
-from interpreter.compile.loops import short_cut
+from interpreter.compile.loops import end_of, short_cut
 from interpreter.compile.offsets import combined, compared, dice_doubles, extreme, number
 
 
@@ -514,11 +514,10 @@ class ExprWriter:
                       a.safe)
         if f in ("first", "last") and len(args) == 1 and args[0].kind in (
                 "list:player", "list:int", "list:num", "list:str", "list:team"):
-            a, k = args[0], (0 if f == "first" else -1)
+            a = args[0]
             if a.items:
-                return a.items[k]
-            t, cut = self.temp(), short_cut(f, a.src, a.safe)
-            return Ex(cut or f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+                return a.items[0 if f == "first" else -1]
+            return Ex(end_of(f, a.src, a.safe, self.temp()), a.kind[5:], False)
         if f in ("max", "min", "sum") and len(args) == 1 and args[0].kind in (
                 "list:int", "list:num"):
             a = args[0]

@@ -36,7 +36,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.compiler import no_field
 from interpreter.compile.base import _NO, LOCATES, Ex, Unsupported, zone_item
-from interpreter.compile.loops import short_cut, whole_listcomp
+from interpreter.compile.loops import end_of, whole_listcomp
 
 _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working out once
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):
@@ -324,9 +324,7 @@ class KindWriter:
             if not a.kind.startswith("list:") or not a.kind[5:].startswith(_NEW_ITEMS):
                 return super()._x_call(node, scope)
             a = self._charged_args(node, [self._as_list(self.expr(node.args[0], scope))])[0]
-            t, k = self.temp(), (0 if f == "first" else -1)
-            cut = short_cut(f, a.src, a.safe)
-            return Ex(cut or f"({t}[{k}] if ({t} := {a.src}) else None)", a.kind[5:], False)
+            return Ex(end_of(f, a.src, a.safe, self.temp()), a.kind[5:], False)
         args = self._charged_args(node, [self.expr(a, scope) for a in node.args])
         found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",
                                                    "adjacent", "row", "column") else None

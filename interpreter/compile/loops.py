@@ -361,6 +361,13 @@ def short_cut(f: str, src: str, safe: bool) -> str | None:
     return f"next(({inner}), None)" if f == "first" else f"{f}({inner})"
 
 
+def end_of(f: str, src: str, safe: bool, t: str) -> str:
+    """`first` or `last` (f) of the list `src`: the item, or none for an empty list (`t`
+    holds the list), or the generator that stops at the first item (`short_cut`)."""
+    return short_cut(f, src, safe) or f"({t}[{0 if f == 'first' else -1}] if ({t} := {src}) " \
+        "else None)"
+
+
 @functools.lru_cache(maxsize=1024)
 def whole_listcomp(src: str) -> bool:
     """Whether `src` is one list comprehension, whole (its brackets open and close it)."""

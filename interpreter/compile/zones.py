@@ -40,7 +40,7 @@ from interpreter.compile.base import (
     faces_src,
     stored,
 )
-from interpreter.compile.loops import short_cut
+from interpreter.compile.loops import end_of
 from interpreter.compile.numbers import extreme_die
 from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
@@ -257,9 +257,7 @@ class ZoneWriter:
             return None
         t = self.temp()
         if f in ("first", "last"):
-            cut = short_cut(f, a.src, a.safe)
-            return Ex(cut or f"({t}[{0 if f == 'first' else -1}] if ({t} := {a.src}) else None)",
-                      "dref", False)
+            return Ex(end_of(f, a.src, a.safe, t), "dref", False)
         shown = ("a zone",) if args[0].kind == "zone" else ()  # the interpreter's words
         if f in ("highest", "lowest"):
             # The first die of equal faces, as max/min with a key; none when empty. Located,
