@@ -164,7 +164,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("where,expr", CASES, ids=[f"{w}:{e[:40]}" for w, e in CASES])
+# Each case's id: where it goes and its text, spaces collapsed (steps cases differ late).
+@pytest.mark.parametrize("where,expr", CASES,
+                         ids=[f"{w}:{' '.join(e.split())[:70]}" for w, e in CASES])
 def test_the_generated_code_at_a_corner_of_the_language_plays_as_the_interpreter(where, expr):
     game = GAME.replace("STEPS\n", _steps(where, expr))
     plays_as_the_interpreter(program_of(game, "corners.yaml"), range(2))
