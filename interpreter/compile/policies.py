@@ -25,8 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from dsl.nodes import mentions
-from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _lit, _node
+from interpreter.compile.base import _NO, _NUMS, COUNTS_WORK, Ex, Unsupported, _lit, _node
 from interpreter.compile.people import Person, Shown
+from interpreter.compile.repeats import repeated, replaced, shape
 from interpreter.compile.stops import expr_site, raise_at
 from interpreter.engine.decisions import PolicyController
 
@@ -35,6 +36,7 @@ from interpreter.engine.decisions import PolicyController
 _SAME_MATCH = {"player": ("player",), "dref": ("dref",), "str": ("str",), "cell": ("cell",),
                "card": ("card",),
                "int": ("int", "num"), "num": ("int", "num")}
+_SHARED = ("int", "num", "bool", "str")  # the kinds of a part of a score named once an option
 
 
 class PolicyWriter:
@@ -260,11 +262,39 @@ class PolicyWriter:
             if x.const is not _NO:
                 scope[name] = x
                 continue
-            v = self.temp("L")
-            lazy.append(v)
-            scope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
-                             zone=x.zone)
+            scope[name] = self._once(x, lazy)
         return scope
+
+    def _once(self, x: Ex, lazy: list, **kw: Any) -> Ex:
+        """`x` worked out when first read, then kept (until `_reset_lets`)."""
+        v = self.temp("L")
+        lazy.append(v)
+        return Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe, zone=x.zone,
+                  **kw)
+
+    def _shared(self, score: Any, per_option: set, oscope: dict, lazy: list,
+                path: tuple) -> Ex:
+        """A `best` score whose parts written twice are each named and worked out once an
+        option (interpreter/compile/repeats.py): a number, a truth or a text whose code
+        counts no work (the interpreter counts it at each occurrence)."""
+        tried: set = set()
+        with self.located(path):
+            while True:
+                part = next((p for p in repeated(score, per_option)
+                             if shape(p) not in tried), None)
+                if part is None:
+                    return self.expr(score, oscope)
+                tried.add(shape(part))
+                mark = len(self.lines)
+                x = self.expr(part, oscope)
+                if len(self.lines) != mark:  # statements of its own: left where they are
+                    del self.lines[mark:]
+                    continue
+                if x.kind not in _SHARED or x.const is not _NO or COUNTS_WORK.search(x.src):
+                    continue
+                name = f"${len(tried)}"  # no name a ruleset can write
+                oscope[name] = self._once(x, lazy, bound=x.bound)
+                score = replaced(score, part, name)
 
     def _reset_lets(self, mark: int, lazy: list, d: int) -> None:
         """Before the rules: the `let` names they read are not worked out yet."""
@@ -337,11 +367,11 @@ class PolicyWriter:
             if x.const is not _NO:
                 oscope[name] = x
                 continue
-            v = self.temp("L")
-            lazy.append(v)
-            oscope[name] = Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe,
-                              zone=x.zone)
-        score = self.value_at(text, oscope, path=path)
+            oscope[name] = self._once(x, lazy)
+        if isinstance(text, str):  # a part written twice, worked out once an option
+            score = self._shared(_node(text), {"option", *each}, oscope, lazy, path)
+        else:
+            score = self.value_at(text, oscope, path=path)
         if score.kind not in _NUMS:
             raise Unsupported("`best` of something not a number")
         self.emit(d, f"{bs} = None")

@@ -1,0 +1,113 @@
+"""Phase 5b, compile for simulation (repeated parts): the same part of a `best` score, written
+twice, worked out once an option.
+
+Input: a `best` rule's score (dsl/nodes.py) and the names that change from option to option
+(`option`, the `let` names that read it). Output: `repeated`, the parts worth naming: each
+written at least twice, reading the option, outside any comprehension, and its first
+occurrence met whenever the score is (not in a branch of `if`, nor on the right of `and`/`or`);
+and `replaced`, the score with every occurrence of a part read through a name instead.
+
+Why: a designer weighs an option as a formula and writes a part of it again where it is needed
+(`(if mine <= theirs then 1 else 0) - 2 * abs(mine - theirs)`, each side a lookup or a `max`
+over the teams). interpreter/compile/policies.py `_best` gives each part a name that is worked
+out when first read and kept for the rest of the option, as it does a `let` that reads
+`option`. The value is the same: a score reads the game and changes nothing, and the option is
+the same at both places. The first occurrence is where the interpreter first works the part
+out, so a part that fails fails there, at the same place; the writer names no part whose code
+counts work, which the interpreter counts again at each occurrence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import Any
+
+from dsl import nodes as n
+from dsl.nodes import mentions
+
+_PLACES = frozenset({"pos", "name_pos", "func_pos", "var_pos"})  # where, not what
+
+
+def shape(node: Any) -> Any:
+    """What a node computes, without where it is written: equal for the same part written
+    twice (`1` and `1.0`, or `1` and `true`, stay apart: the value's type is kept)."""
+    if isinstance(node, tuple):
+        return tuple(shape(x) for x in node)
+    if isinstance(node, n.Node):
+        return (type(node).__name__,
+                *(shape(getattr(node, f.name)) for f in fields(node) if f.name not in _PLACES))
+    return (type(node).__name__, node)
+
+
+def _size(node: n.Node) -> int:
+    return sum(1 for _ in n.walk(node))
+
+
+def _met(node: n.Node, always: bool) -> Iterator[tuple[n.Node, bool]]:
+    """The parts of `node` in the order the interpreter works them out (dsl/compiler.py), each
+    with whether it is worked out whenever `node` is; not into a comprehension, whose parts are
+    worked out once an item."""
+    yield node, always
+    if isinstance(node, n.Comprehension):
+        return
+    if isinstance(node, n.Binary):
+        yield from _met(node.left, always)
+        yield from _met(node.right, always and node.op not in ("and", "or"))
+    elif isinstance(node, n.Conditional):
+        yield from _met(node.cond, always)
+        yield from _met(node.then, False)
+        yield from _met(node.other, False)
+    elif isinstance(node, n.Unary):
+        yield from _met(node.operand, always)
+    elif isinstance(node, n.Field):
+        yield from _met(node.obj, always)
+    elif isinstance(node, n.Index):
+        yield from _met(node.obj, always)
+        yield from _met(node.key, always)
+    elif isinstance(node, n.Call):  # a built-in's arguments are all worked out, in order
+        for a in (*node.args, *(v for _, v in node.kwargs)):
+            yield from _met(a, always)
+    elif isinstance(node, n.ListExpr):
+        for a in node.items:
+            yield from _met(a, always)
+
+
+def _worth(node: n.Node) -> bool:
+    """A part whose reading through a name costs less than working it out again: a call, a
+    comprehension, or a few steps of lookups and arithmetic (`option.face` is one table
+    lookup, as cheap as the name)."""
+    return isinstance(node, (n.Call, n.Comprehension)) or _size(node) >= 5
+
+
+def repeated(score: n.Node, per_option: set[str]) -> list[n.Node]:
+    """The parts of `score` to name, largest first, each as its first occurrence (whose places
+    an error inside it is located at): see the module's docstring."""
+    seen: dict[Any, list[tuple[n.Node, bool]]] = {}
+    for part, always in _met(score, True):
+        if part is not score:
+            seen.setdefault(shape(part), []).append((part, always))
+    found = [(_size(met[0][0]), i, met[0][0]) for i, met in enumerate(seen.values())
+             if len(met) > 1 and met[0][1] and _worth(met[0][0])
+             and mentions(met[0][0], per_option)]
+    return [part for _, _, part in sorted(found, key=lambda f: (-f[0], f[1]))]
+
+
+def replaced(score: n.Node, part: n.Node, name: str) -> n.Node:
+    """`score` with each occurrence of `part` (outside comprehensions) read as `name`."""
+    want = shape(part)
+
+    def swap(node: Any) -> Any:
+        if isinstance(node, tuple):
+            return tuple(swap(x) for x in node)
+        if not isinstance(node, n.Node):
+            return node
+        if shape(node) == want:
+            return n.Name(node.pos, name)
+        if isinstance(node, n.Comprehension):
+            return node
+        changed = {f.name: swap(getattr(node, f.name)) for f in fields(node)
+                   if f.name not in _PLACES}
+        return type(node)(**{f.name: getattr(node, f.name) for f in fields(node)
+                             if f.name in _PLACES}, **changed)
+    return swap(score)

@@ -1,0 +1,123 @@
+"""A part of a `best` score written twice is worked out once an option in the generated code
+(interpreter/compile/repeats.py, policies.py `_shared`), and the games still play as the
+reference interpreter's: the same picks, the same located error where the part fails."""
+
+from __future__ import annotations
+
+from dsl.parser import parse_expression
+from interpreter.compile.repeats import repeated, replaced, shape
+from interpreter.compile.specialize import specialize
+from tests.generated_agreement import plays_as_the_interpreter, program_of
+
+GAME = """\
+meeple: 1
+metadata: {name: Heaps}
+players: {min: 2, max: 4, default: 3}
+components:
+  dice:
+    d: {sides: 6}
+state:
+  global:
+    heaps: {type: list, initial: "[0, 0, 0, 0]"}
+  player:
+    stock: {type: list, initial: "[0, 0, 0, 0]"}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat:
+        until: "round >= 8"
+      do:
+        - roll: d
+        - choose: heap
+          options: "range(1, HEAPS)"
+        - set:
+            current.stock: >-
+              [(if i == heap - 1 then current.stock[i] + d.face else current.stock[i])
+              for i in range(0, 4)]
+        - set: {heaps: "[(if i == heap - 1 then heaps[i] + 1 else heaps[i]) for i in range(0, 4)]"}
+      next: end
+scoring: {score: "sum(player.stock)", order: highest}
+policies:
+  spread:
+    default: true
+    decide:
+      heap:
+        - best: >-
+            (if me.stock[option - 1] <= max(p.stock[option - 1] for p in players if p != me)
+            then 1 else 0)
+            - 2 * abs(me.stock[option - 1] - max(p.stock[option - 1] for p in players if p != me))
+            + heaps[option - 1]
+"""
+
+
+def _game(heaps: int = 5) -> str:
+    return GAME.replace("HEAPS", str(heaps))
+
+
+def _score_line(source: str) -> str:
+    return next(line for line in source.splitlines() if "max(" in line and "_s" in line)
+
+
+def test_a_part_written_twice_is_worked_out_once_an_option():
+    program = program_of(_game(), "heaps.yaml")
+    line = _score_line(specialize(program).source)
+    # Each part (the player's own stock, the most of the others') is read through its name,
+    # worked out only where it is not yet (`(_L if _L is not _U else (_L := ...))`).
+    assert line.count(":= (max(") == line.count("max(") == 2
+    assert line.count(":= P_stock[cur]") == line.count("P_stock[cur]") == 2
+
+
+def test_a_score_with_parts_written_twice_plays_as_the_interpreter():
+    results = plays_as_the_interpreter(program_of(_game(), "heaps.yaml"), range(30))
+    assert all(r.error is None for r, _ in results)
+    picks = {rec["choice"] for _, log in results for rec in log if rec.get("t") == "decision"}
+    assert len(picks) > 1  # the score tells the heaps apart
+
+
+def test_a_part_that_fails_stops_the_game_at_its_first_occurrence():
+    # Heap 5 (options 1 to 5) is past the four heaps: `me.stock[option - 1]` fails where the
+    # score first reads it (characters 4 to 24), as in the interpreter, in every version.
+    results = plays_as_the_interpreter(program_of(_game(6), "heaps.yaml"), range(10))
+    assert {(r.error.path, r.error.pos) for r, _ in results} == {
+        (("policies", "spread", "decide", "heap", 0, "best"), (4, 24))}
+
+
+def _parts(text: str, per_option=frozenset({"option"})) -> list[str]:
+    node = parse_expression(text)
+    return [text[p.pos[0]:p.pos[1]] for p in repeated(node, set(per_option))]
+
+
+def test_parts_named_are_those_written_twice_that_read_the_option():
+    assert _parts("f[option - 1] * 2 + f[option - 1]") == ["f[option - 1]"]
+    # Not reading the option: the same once an option, moved before the options instead.
+    assert _parts("g[me.seat + 1] * 2 + g[me.seat + 1]") == []
+    # One lookup of a field is as cheap as the name: not named.
+    assert _parts("option.face * 2 + option.face") == []
+
+
+def test_a_part_first_met_in_a_branch_is_not_named():
+    # The first occurrence may not be worked out (a branch, the right of `and`): the
+    # interpreter would first work it out at the second, where an error would be located.
+    assert _parts("(if x > 0 then f[option - 1] else 0) + f[option - 1]") == []
+    assert _parts("(x > 0 and f[option - 1] > 2) or f[option - 1] > 3") == []
+    assert _parts("(if f[option - 1] > 0 then f[option - 1] else 0)") == ["f[option - 1]"]
+
+
+def test_a_part_inside_a_comprehension_is_not_named():
+    # Worked out once an item there, with the item's name: never shared between items.
+    assert _parts("sum(f[option - 1] + f[option - 1] for c in cells)") == []
+
+
+def test_shape_ignores_where_a_part_is_written_but_not_the_type_of_its_values():
+    a, b = parse_expression("f[option - 1] + f[option - 1]").left, \
+        parse_expression("f[option - 1] + f[option - 1]").right
+    assert a.pos != b.pos and shape(a) == shape(b)
+    assert shape(parse_expression("1")) != shape(parse_expression("1.0"))
+    assert shape(parse_expression("1")) != shape(parse_expression("true"))
+
+
+def test_replaced_reads_every_occurrence_through_the_name():
+    node = parse_expression("f[option - 1] * 2 + f[option - 1]")
+    out = replaced(node, repeated(node, {"option"})[0], "$1")
+    assert repr(shape(out)) == repr(shape(parse_expression("a * 2 + a"))).replace("'a'", "'$1'")
