@@ -121,3 +121,44 @@ def test_a_set_past_the_fast_range_is_followed_by_the_checked_version(tmp_path):
     for seed in range(6):
         assert _outcome(special.play(seed)) == _interpreted(program, None, None, seed), seed
     assert special.checked == 6
+
+
+def test_the_fast_versions_product_is_tested_in_line_not_by_a_call(tmp_path):
+    # A product whose sides have no known bound: the fast version tests it where it is made
+    # (a call of `_times` costs several times as much), the checked version by `_times`.
+    program = _pig(tmp_path, "- add: {current.score: turn_total}",
+                   "- add: {current.score: turn_total * 1099511627776}")
+    fast = specialize(program)
+    assert "_times(" not in fast.source and "turn_total * 1099511627776" in fast.source
+    assert "_times(" in specialize(program, wide=True).source
+
+
+def test_a_product_with_a_die_not_rolled_stops_where_the_interpreter_stops(tmp_path):
+    # `spare` is never rolled: its face is none, which `*` refuses. The fast version meets
+    # Python's own error and plays the seed again in the checked version, which locates it.
+    text = PIG.read_text(encoding="utf-8").replace(
+        "    die: {sides: 6, doc: The one die both players roll.}",
+        "    die: {sides: 6, doc: The one die both players roll.}\n    spare: {sides: 6}").replace(
+        "- add: {current.score: turn_total}",
+        '- add: {current.score: "turn_total * spare.face"}')
+    path = tmp_path / "pig.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load(str(path)).program
+    fast = specialize(program)
+    assert "_times(" not in fast.source
+    for seed in range(5):
+        want = _interpreted(program, None, None, seed)
+        assert want[0]["reason"].startswith("stopped: ")
+        assert _outcome(fast.play(seed)) == want, seed
+
+
+@pytest.mark.parametrize("by", ["player.score * player.score", "[3, 1, 2][player.seat - 1]"])
+def test_turns_ordered_by_a_key_that_names_a_value_in_its_code_are_generated(tmp_path, by):
+    # A product tested in line, or an index tested for being negative, names its value
+    # (`:=`), which Python refuses in a comprehension's list: the keys are worked out first.
+    program = _pig(tmp_path, "turns: {order: clockwise}", f'turns: {{order: by, by: "{by}"}}')
+    refused: list = []
+    fast = specialize(program, refused=refused)
+    assert fast is not None, refused
+    for seed in range(10):
+        assert _outcome(fast.play(seed)) == _interpreted(program, None, None, seed), seed

@@ -109,7 +109,9 @@ class DeciderWriter:
         if any(k.kind not in ("int", "num", "str") for k in keys) or (
                 len({k.kind for k in keys}) > 1 and not all(k.kind in _NUMS for k in keys)):
             raise Unsupported("turns ordered by something not a number or a text")
-        # (key, seat) pairs sorted: equal keys keep seat order, as the stable sort does.
-        self.emit(d, f"order = [pc for _, pc in sorted(zip(({''.join(k.src + ', ' for k in keys)}),"
-                     f" _PL))]")
+        # (key, seat) pairs sorted: equal keys keep seat order, as the stable sort does. The
+        # keys first, in seat order: a `:=` of theirs may not stand in a comprehension's list.
+        ks = self.temp("ks")
+        self.emit(d, f"{ks} = ({''.join(k.src + ', ' for k in keys)})")
+        self.emit(d, f"order = [pc for _, pc in sorted(zip({ks}, _PL))]")
         return "order"

@@ -305,8 +305,7 @@ class ExprWriter:
                 src, raw = combined(op, a, b) or (f"({number(a)} * {number(b)})", None)
                 return Ex(src, "int", safe, bound=a.bound * b.bound, raw=raw)
             # A product may jump out of the range the generated code keeps.
-            return Ex(f"_times({a.src}, {b.src}{self.site_arg(node.pos)})",
-                      "int" if both_int else "num")
+            return self.product(a, b, node.pos, both_int)  # interpreter/compile/numbers.py
         if op in ("+", "-") and (self.wide and not (known and a.bound + b.bound <= MAX_INT)
                                  or self.kinds_tested(a, b)):  # each sum, as the interpreter
             return Ex(f"{'_plus' if op == '+' else '_minus'}({a.src}, {b.src}"

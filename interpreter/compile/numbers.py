@@ -223,6 +223,20 @@ class NumberWriter:
         return Ex(f"({node.func}({t}) if (({t} := {xs.src}), ({u} := {d.src}))[0] else {u})",
                   kind, xs.safe and d.safe)
 
+    def product(self, a: Ex, b: Ex, pos: tuple, both_int: bool) -> Ex:
+        """`a * b` of numbers whose product may pass the range the fast code keeps: a call of
+        `_times` (base.py `times`; numbers.py `times_checked` in the checked version, at the
+        operator where located). Of whole numbers in the fast version not located, the same
+        test in line (a call costs several times as much): past ±SAFE_INT, `_whole` hands
+        the seed to the checked version; a side none raises Python's own error, which plays
+        the seed again in the checked version, as `times` would."""
+        if not both_int or self.wide or self.kinds_tested(a, b):
+            return Ex(f"_times({a.src}, {b.src}{self.site_arg(pos)})",
+                      "int" if both_int else "num")
+        t = self.temp("p")  # (not a chained comparison: loops.py lowers a comprehension in it)
+        return Ex(f"({t} if ({t} := {a.src} * {b.src}) <= {SAFE_INT} and {t} >= -{SAFE_INT} "
+                  f"else _whole({t}))", "int")
+
     def quotient(self, op: str, a: Ex, b: Ex, pos: tuple, both_int: bool) -> Ex:
         """`a / b`, `a // b` or `a % b` of numbers: where the expression is located, tested as
         dsl/compiler.py tests it after both sides are worked out (`_divided`: by zero, or a
