@@ -176,20 +176,25 @@ def test_validate_exit_codes_through_a_real_process():
     assert meeple("validate").returncode == 2
 
 
-def test_validate_imports_only_what_checking_needs():
-    """Start-up is most of a validation's time: the engine, the simulator, the specializer and
-    the rulebook are imported by the commands that use them, not by `validate`."""
-    probe = ("import sys\n"
-             "from interpreter.cli.main import main\n"
-             "try:\n"
-             f"    main(['validate', '{PIG}'])\n"
-             "except SystemExit as e:\n"
-             "    assert e.code == 0, e.code\n"
+def _imported(code: str) -> str:
+    """The modules of meeple (and logging, pickle, difflib) a fresh process has imported once
+    it has run `code`, as the printed sorted list."""
+    probe = (f"import sys\n{code}"
              "print(sorted(m for m in sys.modules if m.startswith('interpreter.')"
              " or m in ('logging', 'pickle', 'difflib')))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    loaded = done.stdout.strip().splitlines()[-1]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_validate_imports_only_what_checking_needs():
+    """Start-up is most of a validation's time: the engine, the simulator, the specializer and
+    the rulebook are imported by the commands that use them, not by `validate`."""
+    loaded = _imported("from interpreter.cli.main import main\n"
+                       "try:\n"
+                       f"    main(['validate', '{PIG}'])\n"
+                       "except SystemExit as e:\n"
+                       "    assert e.code == 0, e.code\n")
     for heavy in ("interpreter.engine.game", "interpreter.simulate.runner", "interpreter.compile.specialize",
                   "interpreter.rulebook.book", "interpreter.cli.run"):
         assert f"'{heavy}'" not in loaded, loaded
@@ -197,6 +202,17 @@ def test_validate_imports_only_what_checking_needs():
     # .py `quiet`) or difflib (a misspelling's suggestion): a tenth of the start-up together.
     for unused in ("logging", "pickle", "difflib"):
         assert f"'{unused}'" not in loaded, loaded
+
+
+def test_simulate_and_rules_import_no_other_commands_modules():
+    """`meeple simulate` and `meeple rules` say a ruleset that cannot be played as `run` does
+    (interpreter/cli/failed.py), without importing `run` and the table it plays at (people's
+    decisions, narration, views, journals)."""
+    loaded = _imported("import interpreter.cli.simulate, interpreter.cli.rules\n")
+    for other in ("interpreter.cli.run", "interpreter.cli.run_generated", "interpreter.table.human",
+                  "interpreter.table.narrate", "interpreter.table.view_model",
+                  "interpreter.table.journal"):
+        assert f"'{other}'" not in loaded, loaded
 
 
 def test_every_command_is_listed_and_each_loads_when_asked_for():

@@ -12,7 +12,7 @@ import click
 
 from dsl import validate_path
 from dsl.safe_text import escape_controls
-from interpreter.cli.run import _fail
+from interpreter.cli.failed import fail as _fail
 from interpreter.engine.setup import SetupError, load
 from interpreter.rulebook import book as rulebook
 from interpreter.table import output_files

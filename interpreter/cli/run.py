@@ -23,6 +23,7 @@ import click
 from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
+from interpreter.cli.failed import fail as _fail
 from interpreter.cli.run_generated import HANDED_NOTE, HandBack, fault_said, play_generated
 from interpreter.compile.played import GeneratorFault
 from interpreter.compile.specialize import specialize
@@ -94,12 +95,6 @@ class _NotedDraws:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)  # rolls, reports, `live`: the table's own
-
-
-def _fail(diags, source) -> None:
-    for d in diags:
-        click.echo(render(d, source), err=True)
-    sys.exit(1 if any(d.code != "bad-input" for d in diags) else 2)
 
 
 @click.command()

@@ -23,7 +23,7 @@ import click
 from dsl import render
 from dsl.diagnostics import Diagnostic
 from dsl.safe_text import shown, text_problem
-from interpreter.cli.run import _fail
+from interpreter.cli.failed import fail as _fail
 from interpreter.compile.refusals import not_generated_warning
 from interpreter.engine.setup import SetupError, load, new_game
 from interpreter.simulate import plots
