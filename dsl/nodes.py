@@ -126,6 +126,14 @@ def walk(node: Node):
                 yield from walk(p)
 
 
+def always_worked_out(node: Node, field: str) -> bool:
+    """Whether the part in `node`'s field `field` is worked out whenever `node` is
+    (dsl/compiler.py): not a conditional's branches, nor the right of `and`/`or`, which
+    short-circuit. (A comprehension's element and test are worked out once an item.)"""
+    return not (isinstance(node, Conditional) and field in ("then", "other")
+                or isinstance(node, Binary) and node.op in ("and", "or") and field == "right")
+
+
 def mentions(node: Any, names: set | frozenset) -> bool:
     """Whether an expression reads any of these bare names (a comprehension's own name
     counts too: conservative)."""

@@ -110,9 +110,8 @@ def test_a_part_inside_a_comprehension_is_not_named():
 
 
 def test_shape_ignores_where_a_part_is_written_but_not_the_type_of_its_values():
-    a, b = parse_expression("f[option - 1] + f[option - 1]").left, \
-        parse_expression("f[option - 1] + f[option - 1]").right
-    assert a.pos != b.pos and shape(a) == shape(b)
+    both = parse_expression("f[option - 1] + f[option - 1]")
+    assert both.left.pos != both.right.pos and shape(both.left) == shape(both.right)
     assert shape(parse_expression("1")) != shape(parse_expression("1.0"))
     assert shape(parse_expression("1")) != shape(parse_expression("true"))
 

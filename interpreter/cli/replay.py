@@ -16,10 +16,10 @@ from typing import Any
 
 import click
 
+from interpreter.cli.failed import fail
 from interpreter.cli.run import (
     ResumeMismatch,
     _announce,
-    _fail,
     _logged_sets,
     _Narrator,
     _report,
@@ -59,7 +59,7 @@ def replay(log, as_json, quiet):
         loaded = load(logged_ruleset(head, log), head.get("variant"), _logged_sets(head),
                       limits=logged_limits(head))
     except SetupError as e:
-        _fail(e.diagnostics, e.source)
+        fail(e.diagnostics, e.source)
     live = any(r["t"] == "decision" and "at" in r for r in records)
     narrator = None if (as_json or quiet) else printer(click.echo)
 
@@ -72,7 +72,7 @@ def replay(log, as_json, quiet):
             made = new_game(loaded.program, head["players"], None, chance, head.get("seed", 0),
                             ReplayClock() if live else ModelledClock(), decisions, narrator)
         except SetupError as e:  # the log's players do not fit the ruleset
-            _fail(e.diagnostics, loaded.source)
+            fail(e.diagnostics, loaded.source)
         made.script_only = True
         _start(made, logged_position(head))  # a game played --from a position starts there
         return made

@@ -12,7 +12,7 @@ import click
 
 from dsl import validate_path
 from dsl.safe_text import escape_controls
-from interpreter.cli.failed import fail as _fail
+from interpreter.cli.failed import fail
 from interpreter.engine.setup import SetupError, load
 from interpreter.rulebook import book as rulebook
 from interpreter.table import output_files
@@ -45,7 +45,7 @@ def rules(ruleset: str, sets: tuple[str, ...], variant: str | None, fmt: str,
     try:
         loaded = load(ruleset, variant, _pairs(sets, "--set"))
     except SetupError as e:
-        _fail(e.diagnostics, e.source)
+        fail(e.diagnostics, e.source)
     base = None
     if variant is not None:
         # The variant's program has the variant's defaults and no list of variants; the base

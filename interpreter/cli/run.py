@@ -23,7 +23,7 @@ import click
 from dsl import render
 from dsl.fairness import keeps_secrets
 from dsl.loader import Document
-from interpreter.cli.failed import fail as _fail
+from interpreter.cli.failed import fail
 from interpreter.cli.run_generated import HANDED_NOTE, HandBack, fault_said, play_generated
 from interpreter.compile.played import GeneratorFault
 from interpreter.compile.specialize import specialize
@@ -163,7 +163,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
     try:
         loaded = load(ruleset, variant, _pairs(sets, "--set"), limits=limits)
     except SetupError as e:
-        _fail(e.diagnostics, e.source)
+        fail(e.diagnostics, e.source)
     scripted = _read(data_files.read_decisions, decisions) if decisions else []
     live = any(v == "human" for v in seat_specs.values())
 
@@ -175,7 +175,7 @@ def run(ruleset, players, seed, seats, dice, decisions, sets, variant, from_path
                             RealClock() if live else ModelledClock(), scripted,
                             human=HumanController)
         except SetupError as e:
-            _fail(e.diagnostics, loaded.source)
+            fail(e.diagnostics, loaded.source)
         _start(made, where)
         return made
 
@@ -204,7 +204,7 @@ def _position(reader, *args) -> Document:
     try:
         return reader(*args)
     except position.PositionError as e:
-        _fail(e.diagnostics, e.source)
+        fail(e.diagnostics, e.source)
 
 
 def _start(game, where: Document | None) -> None:
@@ -345,7 +345,7 @@ def _resume(path: str, as_json: bool) -> None:
         loaded = load(logged_ruleset(head, path), head.get("variant"), _logged_sets(head),
                       limits=logged_limits(head))
     except SetupError as e:
-        _fail(e.diagnostics, e.source)
+        fail(e.diagnostics, e.source)
     session = _Session(loaded, head, as_json, path, head.get("dice", "seeded"),
                        logged_position(head))
     if not as_json:
@@ -408,7 +408,7 @@ class _Session:
                             ResumeClock() if self.live else ModelledClock(), decisions,
                             human=HumanController)
         except SetupError as e:
-            _fail(e.diagnostics, self.loaded.source)
+            fail(e.diagnostics, self.loaded.source)
         _start(game, self.where)
         writer = _writer(self.log_path, self.head, records, rewrite=True)
         _seat_and_narrate(game, self.live or self.head.get("dice") in TABLES, self.as_json,

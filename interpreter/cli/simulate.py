@@ -23,7 +23,7 @@ import click
 from dsl import render
 from dsl.diagnostics import Diagnostic
 from dsl.safe_text import shown, text_problem
-from interpreter.cli.failed import fail as _fail
+from interpreter.cli.failed import fail
 from interpreter.compile.refusals import not_generated_warning
 from interpreter.engine.setup import SetupError, load, new_game
 from interpreter.simulate import plots
@@ -164,11 +164,11 @@ def _info(ruleset: str, setup: Setup) -> SetupInfo:
     try:
         loaded = load(ruleset, setup.variant, dict(setup.sets), limits=dict(setup.limits))
     except SetupError as e:
-        _fail(e.diagnostics, e.source)
+        fail(e.diagnostics, e.source)
     try:
         game = new_game(loaded.program, setup.players, dict(setup.seats), seed=0)
     except SetupError as e:
-        _fail(e.diagnostics, loaded.source)
+        fail(e.diagnostics, loaded.source)
     seats = [(p.seat, p.name, c.name) for p, c in zip(game.players, game.controllers,
                                                       strict=True)]
     program = loaded.program

@@ -177,10 +177,7 @@ def _abstract(node: n.Node, var: str, scope: dict, gen: Any, keys: list[tuple[st
     fields = {}
     for f in dataclasses.fields(node):
         v = getattr(node, f.name)
-        # What may not be worked out: a conditional's branches, the right of `and`/`or`.
-        also = sure and not (isinstance(node, n.Conditional) and f.name in ("then", "other")
-                             or isinstance(node, n.Binary) and node.op in ("and", "or")
-                             and f.name == "right")
+        also = sure and n.always_worked_out(node, f.name)
         if isinstance(v, n.Node):
             fields[f.name] = _abstract(v, var, scope, gen, keys, also)
         elif isinstance(v, tuple) and v and all(isinstance(x, n.Node) for x in v):

@@ -45,32 +45,26 @@ def _size(node: n.Node) -> int:
 
 
 def _met(node: n.Node, always: bool) -> Iterator[tuple[n.Node, bool]]:
-    """The parts of `node` in the order the interpreter works them out (dsl/compiler.py), each
-    with whether it is worked out whenever `node` is; not into a comprehension, whose parts are
-    worked out once an item."""
+    """The parts of `node` in the order the interpreter works them out (dsl/compiler.py: each
+    node's fields in order), each with whether it is worked out whenever `node` is; not into
+    a comprehension, whose parts are worked out once an item."""
     yield node, always
     if isinstance(node, n.Comprehension):
         return
-    if isinstance(node, n.Binary):
-        yield from _met(node.left, always)
-        yield from _met(node.right, always and node.op not in ("and", "or"))
-    elif isinstance(node, n.Conditional):
-        yield from _met(node.cond, always)
-        yield from _met(node.then, False)
-        yield from _met(node.other, False)
-    elif isinstance(node, n.Unary):
-        yield from _met(node.operand, always)
-    elif isinstance(node, n.Field):
-        yield from _met(node.obj, always)
-    elif isinstance(node, n.Index):
-        yield from _met(node.obj, always)
-        yield from _met(node.key, always)
-    elif isinstance(node, n.Call):  # a built-in's arguments are all worked out, in order
-        for a in (*node.args, *(v for _, v in node.kwargs)):
-            yield from _met(a, always)
-    elif isinstance(node, n.ListExpr):
-        for a in node.items:
-            yield from _met(a, always)
+    for f in fields(node):
+        if f.name not in _PLACES:
+            for part in _parts(getattr(node, f.name)):
+                yield from _met(part, always and n.always_worked_out(node, f.name))
+
+
+def _parts(value: Any) -> Iterator[n.Node]:
+    """The nodes a field holds: a node, or those in a tuple (a call's named arguments are
+    (name, node) pairs)."""
+    if isinstance(value, n.Node):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _parts(v)
 
 
 def _worth(node: n.Node) -> bool:
