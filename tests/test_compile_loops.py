@@ -12,7 +12,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.compile.loops import loops, short_cut
+from interpreter.compile.cuts import added, short_cut
+from interpreter.compile.loops import loops
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 
@@ -72,7 +73,7 @@ def test_every_item_of_any_is_evaluated_as_the_list_was():
 
 def test_a_generator_the_writer_made_stops_at_the_item_that_decides_it():
     """`any(x for ...)`, `all(x for ...)` and `next((x for ...), None)`, which the writer
-    makes only where stopping early is exact (loops.short_cut), are loops with a `break`:
+    makes only where stopping early is exact (cuts.short_cut), are loops with a `break`:
     no generator is made, and the items after the deciding one are not evaluated, as with
     Python's own short cut; an item that fails before it still fails."""
     src = _function("r = (any(_t(('a', x), x > 1) for x in xs),"
@@ -91,6 +92,27 @@ def test_a_generator_over_two_loops_is_left_to_python():
     """A `break` leaves only the inner loop: a generator of two loops keeps Python's."""
     src = _function("r = any(_t(x, x > y) for x in xs for y in ys)")
     assert _same(src) == src
+
+
+def test_a_sum_of_whole_numbers_adds_each_item_as_it_comes():
+    """`sum(x for ...)`, which the writer makes only of whole numbers (cuts.added), is a loop
+    that adds each item to a name: no list and no call, the same items evaluated in the same
+    order, an item's error met at that item. `sum` of a list (numbers that may have a
+    fraction, whose sum Python may round otherwise) keeps its call."""
+    src = _function("r = sum(_t(('s', x), x * 10) for x in xs if _t(('c', x), x != 2))")
+    lowered = _same(src)
+    assert "sum(" not in lowered and "+= " in lowered
+    assert _run(lowered)[0][0] == 40
+    assert _run(lowered)[1] == [("c", 1), ("s", 1), ("c", 2), ("c", 3), ("s", 3)]
+    assert _run(lowered, frozenset({("s", 3)}))[2] == "ValueError(('s', 3))"
+    listed = _same(_function("r = sum([_t(x, x) for x in xs])"))
+    assert "sum(_lw" in listed and "+= " not in listed
+
+
+def test_added_is_written_only_for_one_comprehension_whole():
+    assert added("[x * 2 for x in xs if x]") == "sum(x * 2 for x in xs if x)"
+    assert added("[a for a in xs] + [b for b in ys]") is None
+    assert added("(list(_it) if c else None)") is None
 
 
 def test_short_cut_is_written_only_for_one_comprehension_whole():
@@ -179,7 +201,7 @@ def test_a_raisers_own_function_is_left_as_written():
 
 
 def test_comprehensions_inside_a_lambda_or_a_generator_are_left_as_written():
-    src = _function("r = (lambda: len([x for x in xs]))() + sum(x for x in xs)")
+    src = _function("r = (lambda: len([x for x in xs]))() + min(len([y]) for y in xs)")
     assert _same(src) == src
 
 

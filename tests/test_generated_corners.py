@@ -141,7 +141,7 @@ CASES = [
     ("set-after", "count([d for d in box if d.face > 3]) + total(w)"),
     # `any`, `all` and `first` of dice, the first deciding, a later one not rolled: the
     # interpreter works out every item, so the rule stops there; where no item can fail,
-    # the generated code stops at the deciding one (loops.short_cut).
+    # the generated code stops at the deciding one (cuts.short_cut).
     ("steps-before", "        - roll: 'loose[0]'\n"
                      "        - set: {seen: 'if any(d.face > 0 for d in box) then 1 else 0'}\n"),
     ("steps-before", "        - roll: 'loose[0]'\n"

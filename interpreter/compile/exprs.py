@@ -34,7 +34,7 @@ from interpreter.compile.base import (
     opponents_of,
     seats_after,
 )
-from interpreter.compile.loops import end_of, short_cut
+from interpreter.compile.cuts import end_of, short_cut
 from interpreter.compile.offsets import combined, compared, dice_doubles, extreme, number
 
 

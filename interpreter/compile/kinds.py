@@ -36,7 +36,7 @@ from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.compiler import no_field
 from interpreter.compile.base import _NO, LOCATES, Ex, Unsupported, zone_item
-from interpreter.compile.loops import end_of, whole_listcomp
+from interpreter.compile.cuts import end_of, whole_listcomp
 
 _LIFTED = ("int", "num", "str", "bool", "cell", "card")  # scalars worth working out once
 # The constant tables of grids, cards and maps (interpreter/compile/grids.py, cards.py):

@@ -3,8 +3,9 @@
 Input: the source of a generated game function, finished (interpreter/compile/flow.py, after
 the peephole passes and the late names). Output: the same source in which every list or set
 comprehension a statement evaluates is a loop of statements before it: `any`, `all` and
-`len` of one count into a name as the loop goes, any other is a list (or set) built by
-`append` (`add`); the statement then reads the result. Everything else is byte for byte the
+`len` of one count into a name as the loop goes (`sum` of a generator, which the writer makes
+of whole numbers, adds into one), any other is a list (or set) built by `append` (`add`); the
+statement then reads the result. Everything else is byte for byte the
 text it was.
 
 Why: Python 3.11 makes a function and a frame for every comprehension it evaluates, about
@@ -14,7 +15,7 @@ thousands of small comprehensions a game (a legality test, a count of dice, a su
 What stays exact: the loop evaluates what the comprehension evaluated, in the same order,
 item by item, and nothing more (no short cut: `any` of a list evaluates every item, and a
 rule's error in a later item is met as before). `any`, `all` or `next` of a generator, which
-the writer makes only where no item can fail (`short_cut`), stops at the deciding item as
+the writer makes only where no item can fail (interpreter/compile/cuts.py), stops at the deciding item as
 Python's own would. An `and`/`or`, a conditional or a memo
 (`_L if _L is not _U else (_L := ...)`) whose later part holds a comprehension runs that part
 only when Python would have; a part evaluated before a loop that could change it is kept in
@@ -39,7 +40,8 @@ import re
 from collections.abc import Callable
 
 _COUNTED = ("any", "all", "len")   # a built-in of a comprehension that counts as the loop goes
-_CUTS = ("any!", "all!", "next!")  # ... that stops at the first item deciding it (short_cut)
+_CUTS = ("any!", "all!", "next!")  # ... that stops at the first item deciding it (cuts.py)
+_ADDED = "sum!"  # `sum` of a generator of whole numbers (cuts.py): added as they come
 _SCOPES = (ast.Lambda, ast.GeneratorExp, ast.DictComp, ast.FunctionDef, ast.ClassDef)
 
 
@@ -145,7 +147,8 @@ class _Writer:
             return [], node  # a `break` would leave another loop than the items'
         start = {"list": ast.List([], ast.Load()), "set": ast.Call(_load("set"), [], []),
                  "any": ast.Constant(False), "all": ast.Constant(True),
-                 "len": ast.Constant(0), "next": ast.Constant(None)}[how.rstrip("!")]
+                 "len": ast.Constant(0), "next": ast.Constant(None),
+                 "sum": ast.Constant(0)}[how.rstrip("!")]
         body = self._each(node.elt, r, how)
         for gen in reversed(gens):
             if gen.is_async:
@@ -173,6 +176,8 @@ class _Writer:
         stop = [ast.Break()] if how in _CUTS else []  # the first deciding item decides
         if how == "next!":
             return [*s_el, _store(r, el), *stop]
+        if how == _ADDED:
+            return [*s_el, ast.AugAssign(ast.Name(r, ast.Store()), ast.Add(), el)]
         if how.startswith("any"):
             return [*s_el, ast.If(el, [_store(r, ast.Constant(True)), *stop], [])]
         if how.startswith("all"):
@@ -337,44 +342,18 @@ def _flat(node: ast.BoolOp) -> list[ast.expr]:
 def _cut(node: ast.AST) -> str | None:
     """`any!`, `all!` or `next!` for `any(x for ...)`, `all(x for ...)` or `next((x for ...),
     None)`: a generator the writer made only where stopping at the first deciding item is
-    exact (short_cut), written as a loop that stops there; else None."""
+    exact (cuts.py short_cut), written as a loop that stops there; `sum!` for `sum(x for ...)`, a
+    sum of whole numbers (cuts.py added); else None."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
             and node.args and isinstance(node.args[0], ast.GeneratorExp)):
         return None
     f, rest = node.func.id, node.args[1:]
+    if f == "sum" and not rest:
+        return _ADDED
     if f in ("any", "all") and not rest or f == "next" and len(rest) == 1 and isinstance(
             rest[0], ast.Constant) and rest[0].value is None:
         return f + "!"
     return None
-
-
-def short_cut(f: str, src: str, safe: bool) -> str | None:
-    """`any`, `all` or `first` (f) of the list comprehension `src`, written to stop at the
-    first item that decides it (a generator, which the loops pass writes as a loop with a
-    `break`), or None: for another built-in (`last`), a list that is not one comprehension
-    whole, or one whose items may fail (not `safe`): the interpreter works out every item, and
-    an item it would fail on after the deciding one must not be passed over. The work meter
-    is not told otherwise: a comprehension counts its items before the first."""
-    if not safe or f not in ("any", "all", "first") or not whole_listcomp(src):
-        return None
-    inner = src[1:-1]
-    return f"next(({inner}), None)" if f == "first" else f"{f}({inner})"
-
-
-def end_of(f: str, src: str, safe: bool, t: str) -> str:
-    """`first` or `last` (f) of the list `src`: the item, or none for an empty list (`t`
-    holds the list), or the generator that stops at the first item (`short_cut`)."""
-    return short_cut(f, src, safe) or f"({t}[{0 if f == 'first' else -1}] if ({t} := {src}) " \
-        "else None)"
-
-
-@functools.lru_cache(maxsize=1024)
-def whole_listcomp(src: str) -> bool:
-    """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
-    try:
-        return isinstance(ast.parse(src, mode="eval").body, ast.ListComp)
-    except SyntaxError:
-        return False
 
 
 def _one(gen: ast.comprehension) -> bool:

@@ -40,6 +40,7 @@ from interpreter.compile.base import (
     refused,
     stored,
 )
+from interpreter.compile.cuts import added
 
 _BITS = MAX_INT.bit_length() + 1
 
@@ -256,7 +257,8 @@ class NumberWriter:
         the faces of dice, `shown` telling its argument as `call_at` does): the checked
         version's tests the limit (`_sum`), at the call where it is located."""
         if not self.wide:
-            return self.call_at(pos, name, "sum", [xs], shown=shown) or f"sum({xs.src})"
+            at = self.call_at(pos, name, "sum", [xs], shown=shown)
+            return at or (xs.kind == "list:int" and added(xs.src)) or f"sum({xs.src})"
         limit = self.builtin_site(pos, name, PAST_LIMIT)  # ", SITE" where located
         return (self.call_at(pos, name, "_sum", [xs], limit, shown)
                 or f"_sum({xs.src}{limit})")

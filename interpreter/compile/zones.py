@@ -40,7 +40,7 @@ from interpreter.compile.base import (
     faces_src,
     stored,
 )
-from interpreter.compile.loops import end_of
+from interpreter.compile.cuts import end_of
 from interpreter.compile.numbers import extreme_die
 from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site

@@ -1,0 +1,52 @@
+"""Phase 5b, compile for simulation (specializer): the generators the writer marks for the
+loops pass.
+
+Input: the source of a list comprehension the expression writer made
+(interpreter/compile/exprs.py, kinds.py, numbers.py, zones.py). Output: the source of a
+built-in of it written so that interpreter/compile/loops.py knows what it may do with it: a
+generator under `any`, `all` or `next` stops at the first item that decides it (`short_cut`),
+one under `sum` holds whole numbers, added as they come (`added`). Anything else is written
+with the list, which the loops pass builds whole.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+
+def short_cut(f: str, src: str, safe: bool) -> str | None:
+    """`any`, `all` or `first` (f) of the list comprehension `src`, written to stop at the
+    first item that decides it (a generator, which the loops pass writes as a loop with a
+    `break`), or None: for another built-in (`last`), a list that is not one comprehension
+    whole, or one whose items may fail (not `safe`): the interpreter works out every item, and
+    an item it would fail on after the deciding one must not be passed over. The work meter
+    is not told otherwise: a comprehension counts its items before the first."""
+    if not safe or f not in ("any", "all", "first") or not whole_listcomp(src):
+        return None
+    inner = src[1:-1]
+    return f"next(({inner}), None)" if f == "first" else f"{f}({inner})"
+
+
+def end_of(f: str, src: str, safe: bool, t: str) -> str:
+    """`first` or `last` (f) of the list `src`: the item, or none for an empty list (`t`
+    holds the list), or the generator that stops at the first item (`short_cut`)."""
+    return short_cut(f, src, safe) or f"({t}[{0 if f == 'first' else -1}] if ({t} := {src}) " \
+        "else None)"
+
+
+@functools.lru_cache(maxsize=1024)
+def whole_listcomp(src: str) -> bool:
+    """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
+    try:
+        return isinstance(ast.parse(src, mode="eval").body, ast.ListComp)
+    except SyntaxError:
+        return False
+
+
+def added(src: str) -> str | None:
+    """`sum` of the list comprehension `src` of whole numbers, as a generator (no addition of
+    whole numbers fails or rounds, so adding each item as it comes gives the built-in's sum
+    and meets an item's failure at the same item); None for a list that is not one
+    comprehension whole."""
+    return f"sum({src[1:-1]})" if whole_listcomp(src) else None
