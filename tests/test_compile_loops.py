@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.compile.cuts import added, short_cut
+from interpreter.compile.cuts import running_sum, short_cut
 from interpreter.compile.loops import loops
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
@@ -95,7 +95,7 @@ def test_a_generator_over_two_loops_is_left_to_python():
 
 
 def test_a_sum_of_whole_numbers_adds_each_item_as_it_comes():
-    """`sum(x for ...)`, which the writer makes only of whole numbers (cuts.added), is a loop
+    """`sum(x for ...)`, which the writer makes only of whole numbers (cuts.running_sum), is a loop
     that adds each item to a name: no list and no call, the same items evaluated in the same
     order, an item's error met at that item. `sum` of a list (numbers that may have a
     fraction, whose sum Python may round otherwise) keeps its call."""
@@ -109,10 +109,10 @@ def test_a_sum_of_whole_numbers_adds_each_item_as_it_comes():
     assert "sum(_lw" in listed and "+= " not in listed
 
 
-def test_added_is_written_only_for_one_comprehension_whole():
-    assert added("[x * 2 for x in xs if x]") == "sum(x * 2 for x in xs if x)"
-    assert added("[a for a in xs] + [b for b in ys]") is None
-    assert added("(list(_it) if c else None)") is None
+def test_running_sum_is_written_only_for_one_comprehension_whole():
+    assert running_sum("[x * 2 for x in xs if x]") == "sum(x * 2 for x in xs if x)"
+    assert running_sum("[a for a in xs] + [b for b in ys]") is None
+    assert running_sum("(list(_it) if c else None)") is None
 
 
 def test_short_cut_is_written_only_for_one_comprehension_whole():

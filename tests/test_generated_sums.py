@@ -1,5 +1,5 @@
 """`sum` in the generated code: of whole numbers, a comprehension's items are added as they
-come, with no list (interpreter/compile/cuts.py `added`, loops.py); of numbers that may have
+come, with no list (interpreter/compile/cuts.py `running_sum`, loops.py); of numbers that may have
 a fraction, Python's `sum` of the list, as the interpreter's (a newer Python rounds a sum of
 fractions otherwise than adding them one by one). Either way the games play as the
 reference interpreter's."""

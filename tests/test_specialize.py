@@ -847,6 +847,72 @@ def test_a_decision_whose_options_are_never_legal_stops_as_the_interpreters(tmp_
     assert _same(str(path), range(5)) == 5
 
 
+ALWAYS_ONE = """\
+meeple: 1
+metadata: {name: One option always legal}
+players: {min: 2, max: 2}
+components:
+  dice:
+    d6: {sides: 6}
+state:
+  player:
+    score: 0
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 6"}
+      do:
+        - roll: d6
+        - choose: move
+          options:
+            push: {if: "d6.face >= 4"}
+            stay: {}
+            rush: {if: "d6.face == 6"}
+        - if: "move == 'push'"
+          then: [{add: {current.score: "d6.face"}}]
+        - if: "move == 'rush'"
+          then: [{add: {current.score: 10}}]
+scoring:
+  score: player.score
+policies:
+  pushing:
+    default: true
+    decide:
+      move:
+        - when: "'rush' in options and me.score < 20"
+          choose: rush
+        - choose: push
+"""
+
+
+@pytest.mark.parametrize("seats", [None, {2: "random"}])
+def test_an_option_always_legal_is_taken_unasked_where_no_other_is(tmp_path, seats):
+    # `stay` is always legal: the generated code has no stop for a decision with no legal
+    # option, and takes `stay` without asking where no other option is legal (a 1 to 3),
+    # counting the decisions and picks as the interpreter does.
+    path = tmp_path / "always_one.yaml"
+    path.write_text(ALWAYS_ONE, encoding="utf-8")
+    source = specialize(load(str(path)).program).source
+    assert "or True)" not in source and ") == 1:" not in source
+    assert _same(str(path), range(200), seats=seats) == 0
+
+
+def test_a_settings_choice_compared_with_a_text_is_decided_when_the_code_is_written(tmp_path):
+    # `mode` is a setting: `mode == 'double'` is true or false for the whole game, and the
+    # generated code holds the answer, not a comparison of two texts (`'single' == 'double'`).
+    text = ALWAYS_ONE.replace("state:", "parameters:\n  mode: {type: choice, choices: [single, "
+                              "double], default: single, doc: Rush value.}\nstate:", 1).replace(
+        'then: [{add: {current.score: 10}}]',
+        """then: [{add: {current.score: "if d6.face > 0 and mode == 'double' then 77 else 10"}}]""")
+    path = tmp_path / "modes.yaml"
+    path.write_text(text, encoding="utf-8")
+    for mode in ("single", "double"):
+        source = specialize(load(str(path), sets={"mode": mode}).program).source
+        assert "'double'" not in source
+        assert _same(str(path), range(60), sets={"mode": mode}) == 0
+
+
 def test_a_game_is_the_same_whatever_games_were_played_before_it():
     """A game's generator is one an earlier game left, seeded afresh (random.Random(seed)'s
     state): nothing of the games played before reaches the next."""

@@ -407,7 +407,7 @@ class Ex:
     items: list | None = None
     bound: int | None = None  # the largest magnitude a whole number can have, when known
     opts: tuple | None = None
-    zone: str = ""       # kind zone: the zone's declared name
+    zone: str = ""       # kind zone: the zone's declared name; int: `count` of that zone
     some: bool = False   # never none, though it may raise (a grid's cell looked up by id)
     # A whole number as (source, k), its value the source's plus k: a die's face kept as its
     # index (`_Die.off`), and sums, differences and multiples of them, where the k cancel or

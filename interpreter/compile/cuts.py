@@ -5,7 +5,7 @@ Input: the source of a list comprehension the expression writer made
 (interpreter/compile/exprs.py, kinds.py, numbers.py, zones.py). Output: the source of a
 built-in of it written so that interpreter/compile/loops.py knows what it may do with it: a
 generator under `any`, `all` or `next` stops at the first item that decides it (`short_cut`),
-one under `sum` holds whole numbers, added as they come (`added`). Anything else is written
+one under `sum` holds whole numbers, added as they come (`running_sum`). Anything else is written
 with the list, which the loops pass builds whole.
 """
 
@@ -44,7 +44,7 @@ def whole_listcomp(src: str) -> bool:
         return False
 
 
-def added(src: str) -> str | None:
+def running_sum(src: str) -> str | None:
     """`sum` of the list comprehension `src` of whole numbers, as a generator (no addition of
     whole numbers fails or rounds, so adding each item as it comes gives the built-in's sum
     and meets an item's failure at the same item); None for a list that is not one

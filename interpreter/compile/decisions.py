@@ -85,8 +85,9 @@ class DecisionWriter:
                 self.emit(d + 1, f"{c} = {lg}[0]")
             else:
                 flags = self._legal_flags(lg, tests, d)
-                self.emit(d, f"if not ({' or '.join(flags)}):")
-                self.emit(d + 1, self.no_option(did, who))
+                if "True" not in flags:  # else an option is always legal
+                    self.emit(d, f"if not ({' or '.join(flags)}):")
+                    self.emit(d + 1, self.no_option(did, who))
                 self._only_legal(flags, c, d)
             self.emit(d, "else:")
             at = len(self.lines)
@@ -349,6 +350,10 @@ class DecisionWriter:
             return
         known = [f for f in flags if f not in ("True", "False")]
         always = flags.count("True")
+        if always == 1 and known:  # the one always legal, where no other is
+            self.emit(d, f"if not ({' or '.join(known)}):")
+            self.emit(d + 1, f"{c} = {flags.index('True')}")
+            return
         count = " + ".join(known + ["1"] * always)
         self.emit(d, f"if ({count}) == 1:" if known and always < 2 else f"if {always == 1}:")
         pick = str(legal[-1][0])

@@ -262,12 +262,11 @@ class ExprWriter:
             if not ok or a.kind in ("die", "dice", "timer") or "options" in (a.kind, b.kind) or (
                     "bool" in (a.kind, b.kind) and a.kind != b.kind):
                 raise Unsupported("== on different kinds")
-            const = _NO
-            if a.const is not _NO and b.const is not _NO:
-                const = (a.const == b.const) == (op == "==")
+            if a.const is not _NO and b.const is not _NO:  # a setting's choice, say
+                return _lit((a.const == b.const) == (op == "=="))
             # Equality fails on no value: only working out a side can (a plain read cannot).
             safe = all(x.safe or _READ.fullmatch(x.src) for x in (a, b))
-            return Ex(compared(op, a, b) or f"({a.src} {op} {b.src})", "bool", safe, const)
+            return Ex(compared(op, a, b) or f"({a.src} {op} {b.src})", "bool", safe)
         if op in ("<", "<=", ">", ">="):
             if not ((a.kind in _NUMS and b.kind in _NUMS) or (a.kind == b.kind == "str")):
                 raise Unsupported("ordering")
@@ -472,8 +471,8 @@ class ExprWriter:
         dice = self._dice_call(f, args, node.pos)
         if dice is not None:
             return dice
-        if f == "count" and len(args) == 1:
-            args = [self._as_list(args[0])]
+        if f == "count" and len(args) == 1:  # of a zone: marked, for offsets.py `compared`
+            zone, args = args[0].zone, [self._as_list(args[0])]
         if f in ("any", "all") and len(args) == 1 and args[0].kind == "list:bool":
             a = args[0]
             if a.items is not None and a.safe:  # nothing can raise: short-circuit is exact
@@ -487,7 +486,7 @@ class ExprWriter:
             a = args[0]
             if a.items is not None:
                 return _lit(len(a.items)) if a.safe else Ex(f"len({a.src})", "int", False)
-            return Ex(f"len({a.src})", "int", a.safe)
+            return Ex(f"len({a.src})", "int", a.safe, zone=zone)
         if f in ("opponents", "next_player") and len(args) == 1 and args[0].kind == "player":
             # Of none: the built-in's own error (none has no others), at the call.
             args = [self.someone(args[0], node.pos, builtin_said(f, no_field(None, "others")))]

@@ -343,7 +343,7 @@ def _cut(node: ast.AST) -> str | None:
     """`any!`, `all!` or `next!` for `any(x for ...)`, `all(x for ...)` or `next((x for ...),
     None)`: a generator the writer made only where stopping at the first deciding item is
     exact (cuts.py short_cut), written as a loop that stops there; `sum!` for `sum(x for ...)`, a
-    sum of whole numbers (cuts.py added); else None."""
+    sum of whole numbers (cuts.py running_sum); else None."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
             and node.args and isinstance(node.args[0], ast.GeneratorExp)):
         return None

@@ -40,7 +40,7 @@ from interpreter.compile.base import (
     refused,
     stored,
 )
-from interpreter.compile.cuts import added
+from interpreter.compile.cuts import running_sum
 
 _BITS = MAX_INT.bit_length() + 1
 
@@ -258,7 +258,7 @@ class NumberWriter:
         version's tests the limit (`_sum`), at the call where it is located."""
         if not self.wide:
             at = self.call_at(pos, name, "sum", [xs], shown=shown)
-            return at or (xs.kind == "list:int" and added(xs.src)) or f"sum({xs.src})"
+            return at or (xs.kind == "list:int" and running_sum(xs.src)) or f"sum({xs.src})"
         limit = self.builtin_site(pos, name, PAST_LIMIT)  # ", SITE" where located
         return (self.call_at(pos, name, "_sum", [xs], limit, shown)
                 or f"_sum({xs.src}{limit})")

@@ -7,7 +7,9 @@ a sum, difference or multiple of such faces (`Ex.raw`). Output: the Python sourc
 operator, with the constants folded: `a.face + b.face > c.face + d.face` compares the indexes
 (`(F_a + F_b) > (F_c + F_d)`), `10 * a.face + b.face` is `((10 * F_a) + F_b) + 11`. None where
 the operator gains nothing so, and the caller writes it on the faces. Also `total` and
-`doubles` of dice known now, which read the indexes.
+`doubles` of dice known now, which read the indexes, and a zone's count compared with 0 or 1
+where that asks whether the zone is empty: a test of its list (`not ZP_hand[cur]`), which
+costs a third of `len(ZP_hand[cur]) == 0`, a call and a comparison.
 
 Why: adding the first face to every die rolled costs as much as a quarter of a roll's work in
 the generated code of a game that rolls several dice and compares their sums, where a
@@ -53,7 +55,11 @@ def _plus(src: str, k: int) -> str:
 
 def compared(op: str, a: Ex, b: Ex) -> str | None:
     """`a op b` (`==`, `!=`, `<`, `<=`, `>`, `>=`) on the indexes, where one side keeps a
-    constant and the other keeps the same (or is a literal, which takes the difference)."""
+    constant and the other keeps the same (or is a literal, which takes the difference); a
+    zone's count against 0 or 1 where that asks whether it is empty (`emptiness`)."""
+    emptied = emptiness(op, a, b)
+    if emptied is not None:
+        return emptied
     pa, pb = _parts(a), _parts(b)
     if (a.raw is None and b.raw is None) or pa is None or pb is None:
         return None
@@ -67,6 +73,27 @@ def compared(op: str, a: Ex, b: Ex) -> str | None:
     if op in ("==", "!="):  # a constant added to an index that is none would raise
         return None
     return f"({_plus(sa, ka - kb)} {op} {sb})"
+
+
+# `count(zone) OP k` that holds exactly where the zone is empty (True) or is not (False).
+_EMPTY = {("==", 0): True, ("<=", 0): True, ("<", 1): True,
+          ("!=", 0): False, (">", 0): False, (">=", 1): False}
+_MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def emptiness(op: str, a: Ex, b: Ex) -> str | None:
+    """`count(zone) op k` (either side) where that asks whether the zone is empty: a test of
+    its list itself (`not xs`, `not not xs`: true or false), no call of `len`. A zone's list is
+    always a list, so the test is the count's; reading it fails where the count's would.
+    None for any other comparison."""
+    if not a.zone and b.zone:
+        a, b, op = b, a, _MIRRORED[op]
+    if not (a.zone and a.kind == "int" and a.src.startswith("len(")) or type(b.const) is not int:
+        return None
+    empty = _EMPTY.get((op, b.const))
+    if empty is None:
+        return None
+    return f"(not {a.src[4:-1]})" if empty else f"(not not {a.src[4:-1]})"
 
 
 def combined(op: str, a: Ex, b: Ex) -> tuple[str, tuple[str, int] | None] | None:
