@@ -415,6 +415,7 @@ class Ex:
     # where the face is (a die not rolled); `src` says none then too, and arithmetic on
     # either raises as Python's does on none.
     raw: tuple[str, int] | None = None
+    least: int | None = None  # the least a whole number (a list's item) can be, when known
 
 
 @dataclass

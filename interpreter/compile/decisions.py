@@ -227,7 +227,9 @@ class DecisionWriter:
         self.emit(d, f"if len({o}) == 1:")
         self.emit(d + 1, f"{c} = {o}[0]")
         self.emit(d, "else:")
-        self._controllers(did, kind, ("values", o), c, d + 1, who, Shown(spec, ctx))
+        # The options' least value, where known (`range(1, n)`), tells a policy's `best` that
+        # `option - 1` is no negative index (kinds.py).
+        self._controllers(did, kind, ("values", o, opts.least), c, d + 1, who, Shown(spec, ctx))
         if kind in ("player", "dref", "card"):  # keys known now: one counter each
             keys = list(self.seat_names) if kind == "player" else list(
                 self.die_ids if kind == "dref" else self.card_ids)

@@ -35,7 +35,15 @@ from interpreter.compile.base import (
     seats_after,
 )
 from interpreter.compile.cuts import end_of, short_cut
-from interpreter.compile.offsets import combined, compared, dice_doubles, extreme, number
+from interpreter.compile.kinds import joined_kind, same_kind
+from interpreter.compile.offsets import (
+    combined,
+    compared,
+    dice_doubles,
+    extreme,
+    least_of,
+    number,
+)
 
 
 class ExprWriter:
@@ -184,7 +192,7 @@ class ExprWriter:
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
         items = [self.expr(x, scope) for x in node.items]
         if not items:
-            return Ex("[]", "list:?", True)  # items of any kind: see _join
+            return Ex("[]", "list:?", True)  # items of any kind: see joined_kind
         if all(x.kind in ("die", "dice") for x in items):
             return Ex("", "dice", True, dice=tuple(d for x in items for d in x.dice))
         kinds = {x.kind for x in items}
@@ -282,7 +290,7 @@ class ExprWriter:
         if op == "+" and a.kind == b.kind == "str":
             return Ex(self.joined(a, b, node.pos), "str", safe)
         if op == "+" and a.kind.startswith("list:") and b.kind.startswith("list:"):
-            return Ex(self.joined(a, b, node.pos), _join(a.kind, b.kind), safe)
+            return Ex(self.joined(a, b, node.pos), joined_kind(a.kind, b.kind), safe)
         if a.kind not in _NUMS or b.kind not in _NUMS:
             raise Unsupported(f"{op} on values that are not numbers")
         both_int = a.kind == b.kind == "int"
@@ -311,8 +319,8 @@ class ExprWriter:
                       f"{self.site_arg(node.pos)})", "int" if both_int else "num")
         if op in ("+", "-"):  # faces kept as indexes: their constants folded (offsets.py)
             src, raw = combined(op, a, b) or (f"({number(a)} {op} {number(b)})", None)
-            return Ex(src, "int" if both_int else "num", safe,
-                      bound=a.bound + b.bound if known else None, raw=raw)
+            return Ex(src, "int" if both_int else "num", safe, bound=a.bound + b.bound if known
+                      else None, raw=raw, least=least_of(op, a, b) if both_int else None)
         if op in ("/", "//", "%"):
             return self.quotient(op, a, b, node.pos, both_int)  # interpreter/compile/numbers.py
         raise Unsupported(op)
@@ -331,7 +339,7 @@ class ExprWriter:
         elif t.kind in _NUMS and o.kind in _NUMS:
             kind = "num"
         elif t.kind.startswith("list:") and o.kind.startswith("list:"):
-            kind = _join(t.kind, o.kind)
+            kind = joined_kind(t.kind, o.kind)
         elif "none" in (t.kind, o.kind) and (set(_NONEABLE) & {t.kind, o.kind}):
             kind = (set(_NONEABLE) & {t.kind, o.kind}).pop()
             return Ex(f"({t.src} if {c.src} else {o.src})", kind, False)
@@ -350,7 +358,7 @@ class ExprWriter:
         item_kind = it.kind[5:]
         if it.items is not None and node.cond is None:
             items = [self.expr(node.element, {**scope, node.var: x}) for x in it.items]
-            kind = _same_kind(items)
+            kind = same_kind(items)
             if kind in ("player", "team", "cell", "card") and not all(x.safe or x.some
                                                                       for x in items):
                 raise Unsupported("a list that may hold none")
@@ -364,7 +372,8 @@ class ExprWriter:
             if filtered is not None:
                 return filtered
         var = self.temp("c")  # a die of a list that may hold none may be none
-        inner = {**scope, node.var: Ex(var, item_kind, it.safe or item_kind != "dref")}
+        inner = {**scope, node.var: Ex(var, item_kind, it.safe or item_kind != "dref",
+                                       least=it.least)}
         if not hasattr(self, "hoists"):
             self.hoists = []
         moved: list[tuple[str, str]] = []
@@ -414,7 +423,7 @@ class ExprWriter:
             return None
         listed = f"[{', '.join(parts)}]"
         counted = self.unrolled(node, len(it.items), listed)
-        return Ex(listed if counted is None else counted, "list:" + _same_kind(kept), safe)
+        return Ex(listed if counted is None else counted, "list:" + same_kind(kept), safe)
 
     def _element(self, node: n.Comprehension, inner: dict) -> tuple[Ex, Ex | None]:
         """A comprehension's element and condition (None without one)."""
@@ -563,20 +572,8 @@ class ExprWriter:
             span = (self.call_at(node.pos, f, "_span", args, at) or
                     f"_span({args[0].src}, {args[1].src}{at})")
             return Ex(f"({t} if {self.charge(t, span, UNCHARGED_ITEMS, pos=node.pos)} else None)",
-                      "list:int")
+                      "list:int", least=args[0].const if type(args[0].const) is int else None)
         raise Unsupported(f"built-in {f}")
-
-
-def _same_kind(items: list[Ex]) -> str:
-    kinds = {x.kind for x in items}
-    if kinds <= {"int", "num"} and kinds:
-        return "num" if "num" in kinds else "int"
-    if len(kinds) != 1:
-        raise Unsupported("a list of mixed kinds")
-    k = next(iter(kinds))
-    if k.startswith(("list", "die", "dice", "timer")):
-        raise Unsupported("a list of lists")
-    return k
 
 
 # A name, or a player's state at a seat (a list of one value per seat): reading it cannot fail.
@@ -586,12 +583,3 @@ _READ = re.compile(r"[A-Za-z_]\w*|P_\w+\[(?:\d+|cur)\]")
 _FOLD = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
          "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "//": whole_quotient, "%": operator.mod}
-
-
-def _join(a: str, b: str) -> str:
-    """The kind of a list made of two lists (an empty list `[]` takes the other's kind)."""
-    if a == "list:?" or a == b:
-        return b
-    if b == "list:?":
-        return a
-    raise Unsupported("a list of mixed kinds")

@@ -7,7 +7,8 @@ grids), interpreter/compile/cards.py (cards, decks) and interpreter/compile/maps
 list and map state), lists of lists (`[[a, b], [c, d]]`, a list's item at an index), and the
 built-ins `sort_by`, `sort`, `unique`, `text`, `first` and `last` of those lists, `get` and
 `keys`; every other node is written by exprs.py (this mixin comes before it in the writer's
-classes and hands the rest on with `super()`).
+classes and hands the rest on with `super()`). Also the kind of a list's items, written out
+(`same_kind`) or joined from two lists (`joined_kind`), which exprs.py reads.
 
 How each mirrors the interpreter (dsl/compiler.py, dsl/builtins.py): a list's item at an index
 is the item for a whole number from 0 to its length less one, else a failure (a negative index
@@ -226,7 +227,8 @@ class KindWriter:
             src = (f"{obj.src}[{key.src}]" if site is None else
                    f"{self.const(zone_item, 'ZI')}({obj.src}, {key.src}, {site})")
             return Ex(src, self.item_kind, False, some=True)
-        if type(key.const) is int and key.const >= 0:
+        if (key.const if type(key.const) is int else key.least if key.least is not None
+                else -1) >= 0:  # no negative index: `option - 1` of options from 1
             k = key.src
         else:  # a negative index fails, as the interpreter's does
             t = self.temp("k")
@@ -426,3 +428,24 @@ class KindWriter:
             raise Unsupported(f"sort_by field {f}")
         return src[:src.rindex("[")]
 
+
+def same_kind(items: list[Ex]) -> str:
+    """The one kind of a list's items (whole numbers with numbers are numbers), or refused."""
+    kinds = {x.kind for x in items}
+    if kinds <= {"int", "num"} and kinds:
+        return "num" if "num" in kinds else "int"
+    if len(kinds) != 1:
+        raise Unsupported("a list of mixed kinds")
+    k = next(iter(kinds))
+    if k.startswith(("list", "die", "dice", "timer")):
+        raise Unsupported("a list of lists")
+    return k
+
+
+def joined_kind(a: str, b: str) -> str:
+    """The kind of a list made of two lists (an empty list `[]` takes the other's kind)."""
+    if a == "list:?" or a == b:
+        return b
+    if b == "list:?":
+        return a
+    raise Unsupported("a list of mixed kinds")

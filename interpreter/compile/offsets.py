@@ -75,6 +75,17 @@ def compared(op: str, a: Ex, b: Ex) -> str | None:
     return f"({_plus(sa, ka - kb)} {op} {sb})"
 
 
+def least_of(op: str, a: Ex, b: Ex) -> int | None:
+    """The least value of `a + b` or `a - b` of whole numbers, where known: from each side's
+    least (`Ex.least`: an option of `range(1, n)`) or value known now; of `a - b` only where
+    `b` is known now (its most is its value)."""
+    la = a.const if type(a.const) is int else a.least
+    lb = b.const if type(b.const) is int else b.least
+    if la is None or lb is None or (op == "-" and type(b.const) is not int):
+        return None
+    return la + lb if op == "+" else la - lb
+
+
 # `count(zone) OP k` that holds exactly where the zone is empty (True) or is not (False).
 _EMPTY = {("==", 0): True, ("<=", 0): True, ("<", 1): True,
           ("!=", 0): False, (">", 0): False, (">=", 1): False}

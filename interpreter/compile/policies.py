@@ -117,7 +117,7 @@ class PolicyWriter:
         # this decision; those that read `option`, once an option of a `best`).
         scope = {"me": who}
         if mode != "number":
-            scope["options"] = Ex("", "options", True, opts=legal + (values,))
+            scope["options"] = Ex("", "options", True, opts=legal[:2] + (values,))
         mark, lazy = len(self.lines), []
         each: dict[str, Any] = {}
         top = ("policies", policy.name)
@@ -355,7 +355,7 @@ class PolicyWriter:
         mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
         o, s, bs = self.temp("o"), self.temp("s"), self.temp("bs")
         if mode == "values":
-            option = Ex(o, values, True)
+            option = Ex(o, values, True, least=legal[2] if len(legal) > 2 else None)
             over = lg
         else:
             option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)

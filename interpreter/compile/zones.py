@@ -250,8 +250,8 @@ class ZoneWriter:
                 return None  # the built-in's error
             listed = repr(list(range(lo, hi)))
             if hi - lo > UNCHARGED_ITEMS:  # counted as the built-in counts the list it makes
-                return Ex(self.charged_now(hi - lo, listed), "list:int", True)
-            return Ex(listed, "list:int", True)
+                return Ex(self.charged_now(hi - lo, listed), "list:int", True, least=lo)
+            return Ex(listed, "list:int", True, least=lo)
         a = self._as_list(args[0])
         if a.kind != "list:dref":
             return None
