@@ -4,8 +4,9 @@ loops pass.
 Input: the source of a list comprehension the expression writer made
 (interpreter/compile/exprs.py, kinds.py, numbers.py, zones.py). Output: the source of a
 built-in of it written so that interpreter/compile/loops.py knows what it may do with it: a
-generator under `any`, `all` or `next` stops at the first item that decides it (`short_cut`),
-one under `sum` holds whole numbers, added as they come (`running_sum`). Anything else is written
+generator under `any`, `all` or `next` stops at the first item that decides it (`short_cut`,
+and `found_in` for a value among the faces of dice), one under `sum` holds whole numbers,
+added as they come (`running_sum`). Anything else is written
 with the list, which the loops pass builds whole.
 """
 
@@ -13,6 +14,10 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
+
+# The faces of the dice a list read plainly holds (zones.py `faces`: `F` is the faces' table).
+_FACES = re.compile(r"list\(map\(F\.__getitem__, ([A-Za-z_]\w*(?:\[\w+\])?)\)\)")
 
 
 def short_cut(f: str, src: str, safe: bool) -> str | None:
@@ -50,3 +55,15 @@ def running_sum(src: str) -> str | None:
     and meets an item's failure at the same item); None for a list that is not one
     comprehension whole."""
     return f"sum({src[1:-1]})" if whole_listcomp(src) else None
+
+
+def found_in(x: str, listed: str, t: str, c: str) -> str | None:
+    """`x in listed` where `listed` is the faces of the dice of a list read plainly (`drawn.face
+    in faces(current.curse)`): `any` of a generator comparing each face with `x` (held in `t`,
+    worked out first, as the operand of `in` is), which the loops pass writes as a loop
+    that stops at the first equal face, with no list made. A face is a whole number or none,
+    on which Python's `in` is `==`, and reading one cannot fail. None for another list."""
+    m = _FACES.fullmatch(listed)
+    if m is None:
+        return None
+    return f"any(F[{c}] == {t} for {t} in ({x},) for {c} in {m[1]})"

@@ -34,7 +34,7 @@ from interpreter.compile.base import (
     opponents_of,
     seats_after,
 )
-from interpreter.compile.cuts import end_of, short_cut
+from interpreter.compile.cuts import end_of, found_in, short_cut
 from interpreter.compile.kinds import joined_kind, same_kind
 from interpreter.compile.offsets import (
     combined,
@@ -286,6 +286,9 @@ class ExprWriter:
         if op in ("in", "not in"):
             if b.kind != "list:" + a.kind:
                 raise Unsupported("in")
+            found = found_in(a.src, b.src, self.temp("x"), self.temp("c"))
+            if found:  # among the faces of a zone's dice: a loop stopping at the first
+                return Ex(f"(not {found})" if op == "not in" else found, "bool", safe)
             return Ex(f"({a.src} {op} {b.src})", "bool", safe)
         if op == "+" and a.kind == b.kind == "str":
             return Ex(self.joined(a, b, node.pos), "str", safe)
