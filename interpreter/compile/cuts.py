@@ -16,6 +16,9 @@ import ast
 import functools
 import re
 
+# A list read plainly, which cannot fail: a name, a player's zone or state at a seat.
+_PLAIN = re.compile(r"[A-Za-z_]\w*|Z?P_\w+\[(?:\d+|cur)\]")
+_END = re.compile(rf"\(({_PLAIN.pattern})\[(0|-1)\] if ({_PLAIN.pattern}) else None\)")
 # The faces of the dice a list read plainly holds (zones.py `faces`: `F` is the faces' table).
 _FACES = re.compile(r"list\(map\(F\.__getitem__, ([A-Za-z_]\w*(?:\[\w+\])?)\)\)")
 
@@ -35,9 +38,19 @@ def short_cut(f: str, src: str, safe: bool) -> str | None:
 
 def end_of(f: str, src: str, safe: bool, t: str) -> str:
     """`first` or `last` (f) of the list `src`: the item, or none for an empty list (`t`
-    holds the list), or the generator that stops at the first item (`short_cut`)."""
-    return short_cut(f, src, safe) or f"({t}[{0 if f == 'first' else -1}] if ({t} := {src}) " \
-        "else None)"
+    holds the list; a list read plainly, which cannot fail, is read twice instead, so that
+    no name is bound and the item may be worked out before a comprehension's items:
+    `plain_end`), or the generator that stops at the first item (`short_cut`)."""
+    at = 0 if f == "first" else -1
+    if _PLAIN.fullmatch(src):
+        return short_cut(f, src, safe) or f"({src}[{at}] if {src} else None)"
+    return short_cut(f, src, safe) or f"({t}[{at}] if ({t} := {src}) else None)"
+
+
+def plain_end(src: str) -> bool:
+    """Whether `src` is `end_of` a list read plainly: it cannot fail and binds no name."""
+    m = _END.fullmatch(src)
+    return m is not None and m[1] == m[3]
 
 
 @functools.lru_cache(maxsize=1024)

@@ -34,7 +34,7 @@ from interpreter.compile.base import (
     opponents_of,
     seats_after,
 )
-from interpreter.compile.cuts import end_of, found_in, short_cut
+from interpreter.compile.cuts import end_of, found_in, plain_end, short_cut
 from interpreter.compile.kinds import joined_kind, same_kind
 from interpreter.compile.offsets import (
     combined,
@@ -70,7 +70,8 @@ class ExprWriter:
         is built even when there is none: a list of values cannot raise, and if it did, the
         seed would only go to the interpreter."""
         (var, moved), src = level, e.src
-        built = (src.startswith("[") and " for " in src) or src.startswith("list(map(")
+        built = (src.startswith("[") and " for " in src) or src.startswith("list(map(") or (
+            plain_end(src))  # `last(current.travel)`: it cannot fail
         if not built or ":=" in src or var.search(src) or LOCATES.search(src):
             return e
         moved.append((name := self.temp("h"), src))
