@@ -48,3 +48,26 @@ def plays_as_the_interpreter(program, seeds) -> list:
         assert outcome(played.result) == told and log == narrated.log, seed
         results.append((result, narrated.log))
     return results
+
+
+def dice_in_hands(name: str, sides: int, count: int) -> str:
+    """The head of a test game's ruleset, up to its phase's turns: two players, `count` dice
+    of `sides` sides in a bag, a row each (`hand`), a score each; the test writes the rest."""
+    return f"""\
+meeple: 1
+metadata: {{name: {name}}}
+players: {{min: 2, max: 2}}
+components:
+  dice:
+    d: {{sides: {sides}, count: {count}, in: bag}}
+  zones:
+    bag: {{kind: bag}}
+    hand: {{kind: row, owner: player}}
+state:
+  player:
+    score: {{type: int, initial: 0}}
+flow:
+  phases:
+    play:
+      turns: {{order: clockwise}}
+"""

@@ -10,25 +10,9 @@ import pytest
 from interpreter.compile.base import Ex
 from interpreter.compile.offsets import emptiness
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import plays_as_the_interpreter, program_of
+from tests.generated_agreement import dice_in_hands, plays_as_the_interpreter, program_of
 
-HANDS = """\
-meeple: 1
-metadata: {name: Hands}
-players: {min: 2, max: 2}
-components:
-  dice:
-    d: {sides: 6, count: 6, in: bag}
-  zones:
-    bag: {kind: bag}
-    hand: {kind: row, owner: player}
-state:
-  player:
-    score: {type: int, initial: 0}
-flow:
-  phases:
-    play:
-      turns: {order: clockwise}
+HANDS = dice_in_hands("Hands", 6, 6) + """\
       repeat: {until: "round >= 6 or count(bag) == 0"}
       do:
         - if: "count(current.hand) < 1 or 2 > count(current.hand)"

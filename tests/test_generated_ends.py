@@ -8,25 +8,9 @@ from __future__ import annotations
 
 from interpreter.compile.cuts import end_of, plain_end
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import plays_as_the_interpreter, program_of
+from tests.generated_agreement import dice_in_hands, plays_as_the_interpreter, program_of
 
-ENDS = """\
-meeple: 1
-metadata: {name: Ends}
-players: {min: 2, max: 2}
-components:
-  dice:
-    d: {sides: 6, count: 12, in: bag}
-  zones:
-    bag: {kind: bag}
-    hand: {kind: row, owner: player}
-state:
-  player:
-    score: {type: int, initial: 0}
-flow:
-  phases:
-    play:
-      turns: {order: clockwise}
+ENDS = dice_in_hands("Ends", 6, 12) + """\
       repeat: {until: "round >= 5"}
       do:
         - draw: bag

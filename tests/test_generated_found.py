@@ -8,25 +8,9 @@ from __future__ import annotations
 
 from interpreter.compile.cuts import found_in
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import plays_as_the_interpreter, program_of
+from tests.generated_agreement import dice_in_hands, plays_as_the_interpreter, program_of
 
-MATCHES = """\
-meeple: 1
-metadata: {name: Matches}
-players: {min: 2, max: 2}
-components:
-  dice:
-    d: {sides: 4, count: 10, in: bag}
-  zones:
-    bag: {kind: bag}
-    hand: {kind: row, owner: player}
-state:
-  player:
-    score: {type: int, initial: 0}
-flow:
-  phases:
-    play:
-      turns: {order: clockwise}
+MATCHES = dice_in_hands("Matches", 4, 10) + """\
       repeat: {until: "round >= 4"}
       do:
         - draw: bag

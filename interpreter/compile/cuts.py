@@ -72,7 +72,7 @@ def running_sum(src: str) -> str | None:
 
 def found_in(x: str, listed: str, t: str, c: str) -> str | None:
     """`x in listed` where `listed` is the faces of the dice of a list read plainly (`drawn.face
-    in faces(current.curse)`): `any` of a generator comparing each face with `x` (held in `t`,
+    in faces(current.hand)`): `any` of a generator comparing each face with `x` (held in `t`,
     worked out first, as the operand of `in` is), which the loops pass writes as a loop
     that stops at the first equal face, with no list made. A face is a whole number or none,
     on which Python's `in` is `==`, and reading one cannot fail. None for another list."""

@@ -71,7 +71,7 @@ class ExprWriter:
         seed would only go to the interpreter."""
         (var, moved), src = level, e.src
         built = (src.startswith("[") and " for " in src) or src.startswith("list(map(") or (
-            plain_end(src))  # `last(current.travel)`: it cannot fail
+            plain_end(src))  # `last(current.hand)`: it cannot fail
         if not built or ":=" in src or var.search(src) or LOCATES.search(src):
             return e
         moved.append((name := self.temp("h"), src))
