@@ -4,8 +4,10 @@ reference interpreter's: the same picks, the same located error where the part f
 
 from __future__ import annotations
 
+import re
+
 from dsl.parser import parse_expression
-from interpreter.compile.repeats import repeated, replaced, shape
+from interpreter.compile.repeats import bound_first, repeated, replaced, shape
 from interpreter.compile.specialize import specialize
 from tests.generated_agreement import plays_as_the_interpreter, program_of
 
@@ -62,10 +64,15 @@ def _score_line(source: str) -> str:
 def test_a_part_written_twice_is_worked_out_once_an_option():
     program = program_of(_game(), "heaps.yaml")
     line = _score_line(specialize(program).source)
-    # Each part (the player's own stock, the most of the others') is read through its name,
-    # worked out only where it is not yet (`(_L if _L is not _U else (_L := ...))`).
-    assert line.count(":= (max(") == line.count("max(") == 2
-    assert line.count(":= P_stock[cur]") == line.count("P_stock[cur]") == 2
+    # Each part (the player's own stock, the most of the others') is worked out once, where
+    # the score first reads it, always (`(_L := ...)`: bound_first), then read as its name:
+    # no test of a first reading, nothing unset before the next option.
+    assert line.count(":= max(") == line.count("max(") == 1
+    assert line.count(":= P_stock[cur]") == line.count("P_stock[cur]") == 1
+    assert "_U" not in line
+    own = re.search(r"\((_L\d+) := P_stock\[cur\]", line).group(1)
+    most = re.search(r"\((_L\d+) := max\(", line).group(1)
+    assert f"abs((({own}) - ({most})))" in line  # the second reading of each: its name
 
 
 def test_a_score_with_parts_written_twice_plays_as_the_interpreter():
@@ -120,3 +127,31 @@ def test_replaced_reads_every_occurrence_through_the_name():
     node = parse_expression("f[option - 1] * 2 + f[option - 1]")
     out = replaced(node, repeated(node, {"option"})[0], "$1")
     assert repr(shape(out)) == repr(shape(parse_expression("a * 2 + a"))).replace("'a'", "'$1'")
+
+
+_A = "(_L1 if _L1 is not _U else (_L1 := V[o]))"
+_B = "(_L2 if _L2 is not _U else (_L2 := max(t) if (t := W[o]) else 0))"
+
+
+def test_bound_first_binds_a_name_where_it_is_always_first_read():
+    src, bound = bound_first(f"(1 if ({_A} <= {_B}) else 0) - 2 * abs({_A} - {_B})",
+                             {"_L1", "_L2"})
+    assert bound == {"_L1", "_L2"}
+    assert src == ("(1 if (((_L1 := V[o])) <= ((_L2 := max(t) if (t := W[o]) else 0))) else 0)"
+                   " - 2 * abs((_L1) - (_L2))")
+    # A name read inside another's value binds there, when that value is worked out.
+    outer = f"(_L3 if _L3 is not _U else (_L3 := 1 + {_A}))"
+    src, bound = bound_first(f"{outer} + {_A} + {outer}", {"_L1", "_L3"})
+    assert (src, bound) == ("((_L3 := 1 + ((_L1 := V[o])))) + (_L1) + (_L3)", {"_L1", "_L3"})
+    # Offsets are bytes to ast: a text with other letters before it moves nothing.
+    assert bound_first(f"'é' + {_A} + {_A}", {"_L1"})[0] == "'é' + ((_L1 := V[o])) + (_L1)"
+
+
+def test_bound_first_leaves_a_name_first_read_where_it_may_not_be_worked_out():
+    for src in (f"(x if c else {_A}) + {_A}",     # a branch
+                f"(c and {_A} > 0) or {_A} > 1",   # the right of `and`
+                f"a < b < {_A} + {_A}",            # a chained comparison's later part
+                f"[y for y in {_A}] + [{_A}]",     # a comprehension (no `:=` may go there)
+                f"(lambda: {_A})() + {_A}"):
+        assert bound_first(src, {"_L1"}) == (src, set()), src
+    assert bound_first(f"{_A} + {_A}", {"_L2"}) == (f"{_A} + {_A}", set())  # not asked

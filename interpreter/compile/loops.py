@@ -262,7 +262,7 @@ class _Writer:
         s_o, orelse = self.expr(node.orelse)
         if not s_b and not s_o:
             return (s_t, ast.IfExp(test, node.body, node.orelse)) if s_t else ([], node)
-        memo = _memo_name(node)
+        memo = memo_name(node)
         if memo is not None and not s_b:  # `_L if _L is not _U else (_L := value)`
             s_v, value = self.expr(node.orelse.value)  # type: ignore[attr-defined]
             fill = ast.If(ast.Compare(_load(memo), [ast.Is()], [_load("_U")]),
@@ -363,7 +363,7 @@ def _one(gen: ast.comprehension) -> bool:
         it.elts[0], ast.Starred)
 
 
-def _memo_name(node: ast.IfExp) -> str | None:
+def memo_name(node: ast.IfExp) -> str | None:
     """`N` of a memo read `N if N is not _U else (N := value)`, else None."""
     t, b, o = node.test, node.body, node.orelse
     if (isinstance(b, ast.Name) and isinstance(o, ast.NamedExpr) and o.target.id == b.id

@@ -22,12 +22,14 @@ The legal answers (`legal`) come in four forms:
 
 from __future__ import annotations
 
+import ast
+import re
 from typing import Any
 
 from dsl.nodes import mentions
 from interpreter.compile.base import _NO, _NUMS, COUNTS_WORK, Ex, Unsupported, _lit, _node
 from interpreter.compile.people import Person, Shown
-from interpreter.compile.repeats import repeated, replaced, shape
+from interpreter.compile.repeats import bound_first, repeated, replaced, shape
 from interpreter.compile.stops import expr_site, raise_at
 from interpreter.engine.decisions import PolicyController
 
@@ -37,6 +39,24 @@ _SAME_MATCH = {"player": ("player",), "dref": ("dref",), "str": ("str",), "cell"
                "card": ("card",),
                "int": ("int", "num"), "num": ("int", "num")}
 _SHARED = ("int", "num", "bool", "str")  # the kinds of a part of a score named once an option
+# What a value worked out at once (`cheap`) may hold: reads, and arithmetic and comparisons
+# that are a Python operation each (no call, no name bound, no loop).
+_CHEAP = (ast.Expression, ast.Name, ast.Constant, ast.Load, ast.BinOp, ast.UnaryOp,
+          ast.Compare, ast.BoolOp, ast.IfExp, ast.Subscript, ast.operator, ast.unaryop,
+          ast.cmpop, ast.boolop)
+_CHEAP_SIZE = 12  # its reads, values and operations, at most: about as many as a few first readings
+
+
+def cheap(src: str) -> bool:
+    """Whether generated source is a few reads and operations, which count no work: where it
+    cannot fail, working it out whether or not it is read is not seen, and costs little."""
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        return False
+    nodes = list(ast.walk(tree))
+    return (sum(isinstance(x, ast.expr) for x in nodes) <= _CHEAP_SIZE
+            and all(isinstance(x, _CHEAP) for x in nodes))
 
 
 class PolicyWriter:
@@ -266,8 +286,14 @@ class PolicyWriter:
         return scope
 
     def _once(self, x: Ex, lazy: list, **kw: Any) -> Ex:
-        """`x` worked out when first read, then kept (until `_reset_lets`)."""
+        """`x` worked out when first read, then kept (until `_reset_lets`); one that cannot
+        fail, counts no work and costs a few operations (`cheap`) is worked out there
+        instead, and read as a name: working it out where nothing reads it is not seen, and
+        costs less than the test of the first reading at every reading."""
         v = self.temp("L")
+        if x.safe and cheap(x.src):
+            lazy.append((v, x.src))
+            return Ex(v, x.kind, True, zone=x.zone, **kw)
         lazy.append(v)
         return Ex(f"({v} if {v} is not _U else ({v} := {x.src}))", x.kind, x.safe, zone=x.zone,
                   **kw)
@@ -297,11 +323,19 @@ class PolicyWriter:
                 score = replaced(score, part, name)
 
     def _reset_lets(self, mark: int, lazy: list, d: int) -> None:
-        """Before the rules: the `let` names they read are not worked out yet."""
-        body = "\n".join(self.lines[mark:])
-        used = [v for v in lazy if v in body]
-        if used:
-            self.lines.insert(mark, "    " * d + " = ".join(used) + " = _U")
+        """Before the rules: the `let` names they read are not worked out yet, those worked
+        out at once are (in the order they were given: one may read an earlier one)."""
+        read = "\n".join(self.lines[mark:])
+        used = []
+        for v in reversed(lazy):  # a name worked out at once is read where it is worked out
+            if re.search(rf"\b{v if isinstance(v, str) else v[0]}\b", read):
+                used.append(v)
+                read += "\n" + ("" if isinstance(v, str) else v[1])
+        used.reverse()
+        unset = [v for v in used if isinstance(v, str)]
+        lines = [f"{v} = {src}" for v, src in (v for v in used if not isinstance(v, str))]
+        self.lines[mark:mark] = ["    " * d + line for line in (
+            [" = ".join(unset) + " = _U"] if unset else []) + lines]
 
     @staticmethod
     def _always(action: tuple, mode: str) -> bool:
@@ -377,7 +411,9 @@ class PolicyWriter:
         self.emit(d, f"{bs} = None")
         self.emit(d, f"for {o} in {over}:")
         mark = len(self.lines)
-        self.emit(d + 1, f"{s} = {score.src}")
-        self._reset_lets(mark, lazy, d + 1)
+        # A name first read where the score always reads it binds there: nothing to unset.
+        src, bound = bound_first(score.src, {v for v in lazy if isinstance(v, str)})
+        self.emit(d + 1, f"{s} = {src}")
+        self._reset_lets(mark, [v for v in lazy if v not in bound], d + 1)
         self.emit(d + 1, f"if {bs} is None or {s} > {bs}:")
         self.emit(d + 2, f"{c}, {bs} = {o}, {s}")

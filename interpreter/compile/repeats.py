@@ -5,7 +5,10 @@ Input: a `best` rule's score (dsl/nodes.py) and the names that change from optio
 (`option`, the `let` names that read it). Output: `repeated`, the parts worth naming: each
 written at least twice, reading the option, outside any comprehension, and its first
 occurrence met whenever the score is (not in a branch of `if`, nor on the right of `and`/`or`);
-and `replaced`, the score with every occurrence of a part read through a name instead.
+and `replaced`, the score with every occurrence of a part read through a name instead; then,
+in the score's code, `bound_first`: a part (or a `let` of the option) that the code first reads
+where it is read whenever the score is worked out binds its name there and is read plainly after
+it, with no test of a first reading and nothing to unset before the next option.
 
 Why: a designer weighs an option as a formula and writes a part of it again where it is needed
 (`(if mine <= theirs then 1 else 0) - 2 * abs(mine - theirs)`, each side a lookup or a `max`
@@ -19,12 +22,14 @@ counts work, which the interpreter counts again at each occurrence.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
 from dsl import nodes as n
 from dsl.nodes import mentions
+from interpreter.compile.loops import memo_name
 
 _PLACES = frozenset({"pos", "name_pos", "func_pos", "var_pos"})  # where, not what
 
@@ -105,3 +110,60 @@ def replaced(score: n.Node, part: n.Node, name: str) -> n.Node:
         return type(node)(**{f.name: getattr(node, f.name) for f in fields(node)
                              if f.name in _PLACES}, **changed)
     return swap(score)
+
+
+def bound_first(src: str, names: set[str]) -> tuple[str, set[str]]:
+    """`src`, one line of generated expression, in which each of `names` read through a
+    first-reading test whose first reading in Python's order is worked out whenever `src` is
+    (not in a branch of a conditional, the right of `and`/`or`, a chained comparison's later
+    part, a comprehension or a lambda) binds the name there, `(N := value)`, and its later
+    readings are `N`; with the names so bound (the others are left as they were). The value
+    is worked out at the same place as before, once; the later readings read what the test
+    would have found."""
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        return src, set()
+    if any(getattr(x, "end_lineno", 1) != 1 for x in ast.walk(tree)):
+        return src, set()
+    bound: dict[str, ast.IfExp] = {}
+    unsure: set[str] = set()
+    edits: list[tuple[int, int, str, str]] = []  # byte offsets (as ast counts), text, name
+
+    def visit(node: ast.AST, sure: bool) -> None:
+        name = memo_name(node) if isinstance(node, ast.IfExp) else None
+        if name is not None and name in names:
+            if name in bound:
+                edits.append((node.col_offset, node.end_col_offset, name, name))
+                return
+            value = node.orelse.value  # type: ignore[attr-defined]
+            if sure and name not in unsure:
+                bound[name] = node  # type: ignore[assignment]
+                edits.append((node.col_offset, value.col_offset, f"({name} := ", name))
+                edits.append((value.end_col_offset, node.end_col_offset, ")", name))
+            else:
+                unsure.add(name)
+            visit(value, sure and name in bound)
+            return
+        if isinstance(node, ast.IfExp):
+            parts = [(node.test, sure), (node.body, False), (node.orelse, False)]
+        elif isinstance(node, ast.BoolOp):
+            parts = [(v, sure and i == 0) for i, v in enumerate(node.values)]
+        elif isinstance(node, ast.Compare):
+            parts = [(node.left, sure),
+                     *((c, sure and i == 0) for i, c in enumerate(node.comparators))]
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp,
+                               ast.Lambda, ast.Dict)):
+            parts = [(x, False) for x in ast.iter_child_nodes(node)]  # no `:=` may go there
+        else:
+            parts = [(x, sure) for x in ast.iter_child_nodes(node)]
+        for part, s in parts:
+            visit(part, s)
+
+    visit(tree.body, True)
+    if not bound:
+        return src, set()
+    out = src.encode()
+    for start, end, text, _ in sorted(edits, reverse=True):
+        out = out[:start] + text.encode() + out[end:]
+    return out.decode(), set(bound)
