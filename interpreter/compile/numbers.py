@@ -19,6 +19,7 @@ from the start.
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,6 +44,18 @@ from interpreter.compile.base import (
 from interpreter.compile.cuts import running_sum
 
 _BITS = MAX_INT.bit_length() + 1
+
+
+def never_none(src: str) -> bool:
+    """Whether the source of a whole number is an arithmetic operation (`a + b`, `-a`): its
+    value is a number, or the operation fails on a none (a die not rolled) before any test
+    reads it, as the interpreter's does."""
+    try:
+        node = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(node, ast.BinOp) or isinstance(node, ast.UnaryOp) and isinstance(
+        node.op, ast.USub)
 
 
 @contextmanager
@@ -192,7 +205,7 @@ class NumberWriter:
                 v.bound is None or v.bound > SAFE_INT):
             t = into or self.temp()
             self.emit(d, f"{t} = {src}")
-            self.past_safe(t, d, True)
+            self.past_safe(t, d, not never_none(src))
             return t
         if v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
             src = f"_within({src})"
