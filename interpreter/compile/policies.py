@@ -27,7 +27,16 @@ import re
 from typing import Any
 
 from dsl.nodes import mentions
-from interpreter.compile.base import _NO, _NUMS, COUNTS_WORK, Ex, Unsupported, _lit, _node
+from interpreter.compile.base import (
+    _NO,
+    _NUMS,
+    COUNTS_WORK,
+    LOCATES,
+    Ex,
+    Unsupported,
+    _lit,
+    _node,
+)
 from interpreter.compile.people import Person, Shown
 from interpreter.compile.repeats import bound_first, repeated, replaced, shape
 from interpreter.compile.stops import expr_site, raise_at
@@ -385,7 +394,8 @@ class PolicyWriter:
     def _best(self, text: str, legal: tuple, c: str, d: int, scope: dict,
               each: dict, path: tuple) -> None:
         """As a `best` rule: the first option with the highest score; `let` names that read
-        `option` worked out when first read, once an option."""
+        `option` worked out when first read, once an option; where the score is known to be
+        at most `top` and cannot fail, the first option weighing `top` ends the weighing."""
         mode, lg, values = legal[0], legal[1], scope["options"].opts[2]
         o, s, bs = self.temp("o"), self.temp("s"), self.temp("bs")
         if mode == "values":
@@ -417,3 +427,11 @@ class PolicyWriter:
         self._reset_lets(mark, [v for v in lazy if v not in bound], d + 1)
         self.emit(d + 1, f"if {bs} is None or {s} > {bs}:")
         self.emit(d + 2, f"{c}, {bs} = {o}, {s}")
+        top = score.bound if score.kind == "int" and score.safe and not (
+            COUNTS_WORK.search(src) or LOCATES.search(src) or "_halt" in src) else None
+        if top is not None:
+            # A score that cannot fail and counts no work, at the most it can be: no later
+            # option weighs more (the first of the highest is taken), and weighing the rest
+            # could not be seen.
+            self.emit(d + 2, f"if {s} == {top}:")
+            self.emit(d + 3, "break")
