@@ -71,3 +71,16 @@ flow:
     play:
       turns: {{order: clockwise}}
 """
+
+
+def drawn_and_rolled(rounds: int) -> str:
+    """After `dice_in_hands`: turns for `rounds` rounds, each beginning with a die drawn from
+    the bag into the player's hand (`got`) and rolled; the test writes the rest of the turn."""
+    return f"""\
+      repeat: {{until: "round >= {rounds}"}}
+      do:
+        - draw: bag
+          as: got
+          to: current.hand
+        - roll: got
+"""

@@ -10,15 +10,9 @@ from __future__ import annotations
 import re
 
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import dice_in_hands, plays_as_the_interpreter, program_of
+from tests.generated_agreement import dice_in_hands, drawn_and_rolled, plays_as_the_interpreter, program_of
 
-BEST = dice_in_hands("Best", 6, 12) + """\
-      repeat: {until: "round >= 6"}
-      do:
-        - draw: bag
-          as: got
-          to: current.hand
-        - roll: got
+BEST = dice_in_hands("Best", 6, 12) + drawn_and_rolled(6) + """\
         - choose: target
           options: "range(1, 13)"
         - add: {current.score: "target"}

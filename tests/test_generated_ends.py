@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from interpreter.compile.cuts import end_of, plain_end
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import dice_in_hands, plays_as_the_interpreter, program_of
+from tests.generated_agreement import dice_in_hands, drawn_and_rolled, plays_as_the_interpreter, program_of
 
-ENDS = dice_in_hands("Ends", 6, 12) + """\
-      repeat: {until: "round >= 5"}
-      do:
-        - draw: bag
-          as: got
-          to: current.hand
-        - roll: got
+ENDS = dice_in_hands("Ends", 6, 12) + drawn_and_rolled(5) + """\
         - add:
             current.score: >-
               count([d for d in current.hand if d != last(current.hand)

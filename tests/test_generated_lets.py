@@ -11,15 +11,9 @@ import re
 
 from interpreter.compile.policies import cheap
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import dice_in_hands, plays_as_the_interpreter, program_of
+from tests.generated_agreement import dice_in_hands, drawn_and_rolled, plays_as_the_interpreter, program_of
 
-LETS = dice_in_hands("Lets", 6, 12) + """\
-      repeat: {until: "round >= 5"}
-      do:
-        - draw: bag
-          as: got
-          to: current.hand
-        - roll: got
+LETS = dice_in_hands("Lets", 6, 12) + drawn_and_rolled(5) + """\
         - choose: target
           options: "range(1, 13)"
         - add: {current.score: "target"}
