@@ -44,6 +44,7 @@ def test_cheap_is_a_few_reads_and_operations():
     assert not cheap("[d for d in ZP_hand[cur]]")
     assert not cheap(" + ".join(["V_x"] * 9))  # too many operations
     assert not cheap("V_x +")  # not an expression
+    assert not cheap("P_pp[cur] in V_targets")  # a search of a list: as long as the list
 
 
 def test_a_cheap_let_that_cannot_fail_is_worked_out_once_an_option_and_read_as_a_name():

@@ -49,10 +49,10 @@ _SAME_MATCH = {"player": ("player",), "dref": ("dref",), "str": ("str",), "cell"
                "int": ("int", "num"), "num": ("int", "num")}
 _SHARED = ("int", "num", "bool", "str")  # the kinds of a part of a score named once an option
 # What a value worked out at once (`cheap`) may hold: reads, and arithmetic and comparisons
-# that are a Python operation each (no call, no name bound, no loop).
+# that are a Python operation each (no call, no name bound, no loop, no search of a list).
 _CHEAP = (ast.Expression, ast.Name, ast.Constant, ast.Load, ast.BinOp, ast.UnaryOp,
           ast.Compare, ast.BoolOp, ast.IfExp, ast.Subscript, ast.operator, ast.unaryop,
-          ast.cmpop, ast.boolop)
+          ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.boolop)
 _CHEAP_SIZE = 12  # its reads, values and operations, at most: about as many as a few first readings
 
 
@@ -295,12 +295,12 @@ class PolicyWriter:
         return scope
 
     def _once(self, x: Ex, lazy: list, **kw: Any) -> Ex:
-        """`x` worked out when first read, then kept (until `_reset_lets`); one that cannot
-        fail, counts no work and costs a few operations (`cheap`) is worked out there
-        instead, and read as a name: working it out where nothing reads it is not seen, and
+        """`x` worked out when first read, then kept (until `_reset_lets`); a number or a
+        truth that cannot fail, counts no work and costs a few operations (`cheap`) is worked
+        out there instead, and read as a name: working it out where nothing reads it is not seen, and
         costs less than the test of the first reading at every reading."""
         v = self.temp("L")
-        if x.safe and cheap(x.src):
+        if x.safe and x.kind in _NUMS + ("bool",) and cheap(x.src):
             lazy.append((v, x.src))
             return Ex(v, x.kind, True, zone=x.zone, **kw)
         lazy.append(v)
