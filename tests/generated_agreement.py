@@ -84,3 +84,16 @@ def drawn_and_rolled(rounds: int) -> str:
           to: current.hand
         - roll: got
 """
+
+
+def aiming(name: str, rounds: int) -> str:
+    """A whole test game but its policies: `dice_in_hands` (6 sides, 12 dice), `drawn_and_rolled`
+    for `rounds` rounds, then a `target` from 1 to 12 chosen and added to the player's score,
+    the highest score winning; the test writes `policies:` after it."""
+    return dice_in_hands(name, 6, 12) + drawn_and_rolled(rounds) + """\
+        - choose: target
+          options: "range(1, 13)"
+        - add: {current.score: "target"}
+      next: end
+scoring: {score: "player.score", order: highest}
+"""

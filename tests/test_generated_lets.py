@@ -11,14 +11,9 @@ import re
 
 from interpreter.compile.policies import cheap
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import dice_in_hands, drawn_and_rolled, plays_as_the_interpreter, program_of
+from tests.generated_agreement import aiming, plays_as_the_interpreter, program_of
 
-LETS = dice_in_hands("Lets", 6, 12) + drawn_and_rolled(5) + """\
-        - choose: target
-          options: "range(1, 13)"
-        - add: {current.score: "target"}
-      next: end
-scoring: {score: "player.score", order: highest}
+LETS = aiming("Lets", 5) + """\
 policies:
   weigher:
     default: true

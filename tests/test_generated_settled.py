@@ -10,12 +10,7 @@ import re
 
 from interpreter.compile.settled import settled
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import (
-    dice_in_hands,
-    drawn_and_rolled,
-    plays_as_the_interpreter,
-    program_of,
-)
+from tests.generated_agreement import aiming, plays_as_the_interpreter, program_of
 
 SOURCE = """\
     _L1 = _L2 = _L3 = _U
@@ -55,12 +50,7 @@ def test_a_block_that_is_not_a_names_filling_is_left_as_it_is():
     assert settled(other) == other  # the block does not end by setting the name
 
 
-LETS = dice_in_hands("Settled", 6, 12) + drawn_and_rolled(6) + """\
-        - choose: target
-          options: "range(1, 13)"
-        - add: {current.score: "target"}
-      next: end
-scoring: {score: "player.score", order: highest}
+LETS = aiming("Settled", 6) + """\
 policies:
   holder:
     default: true
