@@ -12,6 +12,14 @@ from interpreter.compile.settled import settled
 from interpreter.compile.specialize import specialize
 from tests.generated_agreement import aiming, plays_as_the_interpreter, program_of
 
+# The part of the source that settles nothing (`_L3` is first read in a branch): kept as it is.
+_BRANCH = """\
+    if b:
+        if _L3 is _U:
+            _L3 = len(xs)
+        c = _L3
+    x = (_L3 if _L3 is not _U else (_L3 := len(xs)))"""
+
 SOURCE = """\
     _L1 = _L2 = _L3 = _U
     if _L2 is _U:
@@ -22,11 +30,7 @@ SOURCE = """\
         if _L1 is _U:
             _L1 = sum(xs)
         a = _L1
-    if b:
-        if _L3 is _U:
-            _L3 = len(xs)
-        c = _L3
-    x = (_L3 if _L3 is not _U else (_L3 := len(xs)))"""
+""" + _BRANCH
 
 
 def test_a_name_first_read_at_its_resets_level_is_worked_out_there():
@@ -36,11 +40,7 @@ def test_a_name_first_read_at_its_resets_level_is_worked_out_there():
     _L2 = _L1 > 3
     if _L2:
         a = _L1
-    if b:
-        if _L3 is _U:
-            _L3 = len(xs)
-        c = _L3
-    x = (_L3 if _L3 is not _U else (_L3 := len(xs)))"""
+""" + _BRANCH
 
 
 def test_a_block_that_is_not_a_names_filling_is_left_as_it_is():

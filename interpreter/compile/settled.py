@@ -11,9 +11,9 @@ is ever entered) and the name is no longer set back to `_U` (nothing reads it be
 sets it again). Readings the loops pass left as expressions
 (`(_L1 if _L1 is not _U else (_L1 := value))`) stay, and read the name as it was set.
 
-Why: the dice-bag dungeon's policy sets eight names back to `_U` at each decision and tests
-each reading; the first reading of most of them is the first rule's condition, which every
-decision works out.
+Why: a policy with several `let` names sets them all back to `_U` at each decision and tests
+each reading, though a name its first rule's condition reads is worked out at every decision
+anyway.
 """
 
 from __future__ import annotations
