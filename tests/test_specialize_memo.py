@@ -5,6 +5,8 @@ games a tight step budget stops. One that reads the game's state is written as b
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from interpreter.compile import memo
@@ -126,6 +128,17 @@ def test_remembered_work_counts_again_so_a_budget_stops_the_games_it_would(tmp_p
             _interpreted(program, None, None, seed), seed
         stopped += played.result.error is not None
     assert 0 < stopped if limit < 5000 else stopped == 0
+
+
+def test_a_look_up_counts_its_remembered_work_with_one_addition(tmp_path):
+    # A hit adds the remembered work to the meter once and tests the sum against the budget;
+    # only where that would pass it is the work taken back (the test above: the games stop
+    # where the interpreter's do), not a test of the sum and then an addition to store it.
+    source = specialize(load(str(_program(tmp_path, *LONG))).program).source
+    hits = re.findall(r"\(wk := wk \+ (_mv\d+)\[1\]\) \+ steps <= \d+ or "
+                      r"\(wk := wk - (_mv\d+)\[1\]\) is _U", source)
+    assert hits and all(a == b for a, b in hits)
+    assert not re.search(r"wk \+ _mv\d+\[1\] \+ steps", source)
 
 
 def test_a_value_that_reads_the_games_state_is_not_remembered(tmp_path):
