@@ -29,6 +29,7 @@ from interpreter.compile.stops import (
     transfer_site,
     uneliminable_site,
 )
+from interpreter.compile.written_seats import settle
 
 
 class CheckWriter:
@@ -43,10 +44,13 @@ class CheckWriter:
             out.append((name, spec))
         return out
 
-    def after_op(self, d: int, writes: frozenset | None, ctx: _Ctx) -> None:
+    def after_op(self, d: int, writes: frozenset | None, ctx: _Ctx,
+                 seats: tuple[str, ...] | None = None) -> None:
         """As Game.after_op: count the step; inside the checks nothing more; else, when the
         operation wrote a name they read, the checks, the end condition, then the interrupt
-        a check raised. (The step budget is checked at loop heads and at the end: steps only
+        a check raised. `seats`: the seats whose per-player values the operation wrote, where
+        those are all it wrote of them (written_seats.py: the checks may be tested there
+        alone). (The step budget is checked at loop heads and at the end: steps only
         grow. A logged game checks it here, as the interpreter: it shows and logs each
         operation as it goes, and must show none the interpreter's game does not make; so
         does the checked version, which plays a seed the fast one found past the budget.)"""
@@ -58,7 +62,7 @@ class CheckWriter:
             return
         if writes is not None and self.watched is not None and self.watched.isdisjoint(writes):
             return
-        pending = self._checks(d, ctx) if self.checks else None
+        pending = self._checks(d, ctx, seats or None) if self.checks else None
         end = self.p.data.get("end") or {}
         if "when" in end:
             c = self.cond_at(end["when"], {}, path=("end", "when"))
@@ -72,7 +76,7 @@ class CheckWriter:
     def _when(self, name: str, spec: dict, scope: dict) -> Ex:
         return self.cond_at(spec["when"], scope, path=("checks", name, "when"))
 
-    def _checks(self, d: int, ctx: _Ctx) -> str | None:
+    def _checks(self, d: int, ctx: _Ctx, seats: tuple[str, ...] | None = None) -> str | None:
         """As Game._run_checks: rounds in which every check is examined (for each player
         still in, in seat order, for each team, or once) and those that hold run their steps; until a round
         where none holds, at most max_chain_depth rounds. An `end_turn` or `end_phase` of a
@@ -105,7 +109,15 @@ class CheckWriter:
             skip = f"not E[{i}]" if type(i) in (int, str) and self.elim else ""  # a seat
             return " and ".join(x for x in (skip, c.src if c.const is not True else "") if x) \
                 or "True"
-        self.emit(d, "if " + " or ".join(f"({test(c, i)})" for _, _, c, i in live) + ":")
+        tests = [test(c, i) for _, _, c, i in live]
+        if seats is not None and self._settles(live, tests):
+            # Only the written seats' tests can have changed since the last round of checks,
+            # after which none held (written_seats.py).
+            names = list(dict.fromkeys(name for (name, _), _, _, _ in live))
+            specs = {name: spec for (name, spec), _, _, _ in live}
+            tests = [test(self._when(name, specs[name], {"player": Ex(x, "player", True)}), x)
+                     for name in names for x in seats]
+        self.emit(d, "if " + " or ".join(f"({t})" for t in tests) + ":")
         d1 = d + 1
         r, fired = self.temp("r"), self.temp("fd")
         self.emit(d1, f"for {r} in range({self.max_chain}):")
@@ -144,6 +156,22 @@ class CheckWriter:
         self.emit(d1, "else:")
         self.emit(d2, raise_at(self.const, checks_site(self.max_chain)))  # checks still hold
         return pending
+
+    def _settles(self, live: list, tests: list[str]) -> bool:
+        """Whether the checks' first test may be made at the written seats alone: every check
+        is for each player, each seat's test cannot fail and reads only that seat's values,
+        none holds when the game begins, nothing runs between a write and its checks (a
+        `changed` trigger would), and the game begins where the rules begin it (not a logged
+        game, which may start from a position). Worked out once."""
+        got = self.__dict__.get("_settled_checks")
+        if got is None:
+            per_player = {py for sc, py, _ in self.vars.values() if sc == "player"}
+            got = self._settled_checks = (
+                not self.logged and "changed" not in self.p.triggers
+                and all(type(i) is int and c.safe for _, _, c, i in live)
+                and settle([(t, i) for t, (_, _, _, i) in zip(tests, live, strict=True)],
+                           per_player, self.lines))
+        return got
 
     def _seat_loop(self, name: str, spec: dict, seats: list[int], d: int, run) -> bool:
         """A check for each player, its steps written once in a loop over the seats, in seat
@@ -256,7 +284,7 @@ class CheckWriter:
         self.rec(d, "transfer", ("amount", moved), ("of", repr(of)),
                  *((key, "'bank'" if end is None else f"{names}[{end}]")
                    for key, end in (("source", src), ("to", dst))))
-        self.after_op(d, frozenset({of}), ctx)
+        self.after_op(d, frozenset({of}), ctx, tuple(x for x in (src, dst) if x is not None))
 
     def _s_end_game(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._end_game: the game ends at once with the rendered reason (no step is

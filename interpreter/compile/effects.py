@@ -31,6 +31,7 @@ from interpreter.compile.base import (
 )
 from interpreter.compile.offsets import number
 from interpreter.compile.stops import calls_site, loose_break_site, raise_at, triggers_site
+from interpreter.compile.written_seats import seats_written
 from interpreter.engine.step_runtime import step_name
 
 
@@ -119,7 +120,8 @@ class EffectWriter:
             for t, text, (target, v, _) in zip(temps, texts, pairs, strict=True):
                 self.emit(d, _assigned(target, t))
                 self.changed(text, target, v.kind, None, d, ctx)
-        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx,
+                      seats_written([t for t, _, _ in pairs]))
 
     def changed(self, text: str, target: str | ItemSet, kind: str, old: str | None, d: int,
                 ctx: _Ctx) -> None:
@@ -201,7 +203,8 @@ class EffectWriter:
                     v.bound is None or v.bound > SMALL_STEP):
                 self.past_safe(now, d)
             self.changed(text, target, held, old, d, ctx)
-        self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
+        self.after_op(d, frozenset(name for _, _, name in pairs), ctx,
+                      seats_written([t for t, _, _ in pairs]))
 
     def _add_to_lists(self, pairs: list, lists: list, d: int, ctx: _Ctx, texts: list) -> None:
         """`add` to list state, as steps._add: every amount first, then each list becomes a
