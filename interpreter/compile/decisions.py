@@ -468,6 +468,7 @@ class DecisionWriter:
         e(d1, f"{passes} += 1")
         e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
         e(d1 + 1, self.loop_stop("", "actions", passes, None))
+        mark = len(self.lines)  # the picks of this pass are written from here
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o
                               else _lit(True) for k, o in named], d1)
@@ -501,8 +502,9 @@ class DecisionWriter:
             {k: costs[i] for i, (k, _) in enumerate(named)}))
         if not self.logged:
             self._list_where_read(lg, at, d1 + 1)
-        e(d1, _counted(base, c))
-        e(d1, f"D_{did} = {vals}[{c}]")
+        if not self._count_where_picked(mark, c, base, did, values):
+            e(d1, _counted(base, c))
+            e(d1, f"D_{did} = {vals}[{c}]")
         if self.logged:  # the options' labels, and `pass` with its own (steps._actions)
             self.rec_decision(d1, did, who, f"{vals}[{c}]", f"len({lg}) == 1",
                               self._labels(named, c, d1, ctx,

@@ -207,6 +207,7 @@ class PolicyWriter:
         # first rule, while each answers whenever its test holds, the next is an `elif` of it
         # (no test of the answer: it is still unset there).
         unset = f"{c} < 0" if mode in ("static", "dynamic") else f"{c} is _U"
+        at = len(self.lines)
         self.emit(d, f"{c} = -1" if mode in ("static", "dynamic") else f"{c} = _U")
         chained = False  # the rule written last answers whenever its test holds
         for j, (when, action) in enumerate(lines):
@@ -225,7 +226,13 @@ class PolicyWriter:
                 self.emit(d, f"if {' and '.join(([] if j == 0 else [unset]) + tests) or 'True'}:")
             self._action(action, legal, c, d + 1, scope)
             if answers and not tests:
-                break  # it always answers: the rules after it (an unruled pick) never run
+                # It always answers: the rules after it (an unruled pick) never run. Where it
+                # ends a chain from the first rule, every way through the rules answers: the
+                # answer is never read unset, so it is not set first (and the decision's
+                # count is written where each answer is: decisions.py `_count_where_picked`).
+                if (chained or j == 0) and self.lines[at] == "    " * d + f"{c} = -1":
+                    del self.lines[at]
+                break
             # An `elif` only in the first chain, whose head needs no test of the answer: after
             # `if unset and ...` the branches that follow would run once it is answered too.
             chained = answers and (chained or j == 0)
