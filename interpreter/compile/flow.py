@@ -377,7 +377,10 @@ class FlowWriter:
         # The turn a position resumes at is not counted again.
         self.unless_placed("rr is None or pc != rr", d, lambda dd: e(dd, "turn_n += 1"))
         most = self.p.limits["max_turns"]
-        e(d, f"if turn_n > {most} or steps > {self.max_steps}:")
+        # The step budget is not tested here: the round's head tests it, and a round holds
+        # at most one turn a seat, so a game past it stops at most a round's turns later,
+        # where its checked version plays the seed again to the interpreter's stop.
+        e(d, f"if turn_n > {most}:")
         e(d + 1, raise_at(self.const, turns_site(most, self.phase_name)))
         self.reset("turn", d)
         self.kept("rr is not None and pc == rr", ("round", "turn"), d)
