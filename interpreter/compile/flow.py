@@ -23,6 +23,7 @@ from interpreter.compile.base import (
 )
 from interpreter.compile.counted import counted_loops
 from interpreter.compile.ending import end_by_flag
+from interpreter.compile.flags import sunk
 from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.phases import UNHELD, unheld
@@ -161,7 +162,7 @@ class FlowWriter:
         fis = [f"fi{k}" for k in range(len(self.fired))]
         chs = [f"ch{k}" for k in sorted(self.ch_locals)]
         sums = "; ".join(f"CH[{k}] += ch{k}" for k in sorted(self.ch_locals))
-        return settled(loops(shared_names(src.replace(f"\n    {_Late('uses')}", uses)
+        return sunk(settled(loops(shared_names(src.replace(f"\n    {_Late('uses')}", uses)
                 .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
                 .replace(str(_Late("ch_sums")), sums or "pass")
                 .replace(str(_Late("keyed")), "CD = {}" if self.keyed_counts else "pass")
@@ -169,7 +170,7 @@ class FlowWriter:
                 .replace(str(_Late("fired_list")), "".join(f"{f}, " for f in fis))
                 .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
-                .replace(str(_Late("unruled")), str(len(self.unruled))))))
+                .replace(str(_Late("unruled")), str(len(self.unruled)))))))
 
     def phase(self, name: str, phases: list[str], d: int) -> None:
         e = self.emit
