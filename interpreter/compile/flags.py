@@ -24,7 +24,8 @@ import re
 
 _FLAG = re.compile(r"^( *)(_lq\d+) = (.+)$")
 _NAME = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
-_LOOP = ("for ", "while ")
+# Headers of blocks that may run what they hold more than once, or later: a loop, a function.
+_AGAIN = ("for ", "while ", "def ", "async ")
 
 
 def _indent(line: str) -> int:
@@ -58,8 +59,8 @@ def _movable(lines: list[str], i: int, j: int, value: str) -> bool:
             continue
         if _indent(line) < at:
             return False  # the block of the flag ends before its reading
-        if line.lstrip().startswith(_LOOP) and _indent(line) < _indent(there):
-            return False  # a loop that may hold the reading: worked out at each pass
+        if line.lstrip().startswith(_AGAIN) and _indent(line) < _indent(there):
+            return False  # a loop or function that may hold the reading
         if any(_writes(line, x, x in listed) for x in reads):
             return False
     return True

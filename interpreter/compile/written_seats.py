@@ -2,8 +2,8 @@
 at the seats it wrote.
 
 Input: the generated tests of the checks `for_each: player` (one Python condition per seat,
-as checks.py writes them: `not E[2] and (P_pp[2] <= 0)`), the per-player lists' first values
-(the game function's opening lines) and the Python targets an operation wrote (`P_pp[cur]`).
+as checks.py writes them: `not E[2] and (P_points[2] <= 0)`), the per-player lists' first values
+(the game function's opening lines) and the Python targets an operation wrote (`P_points[cur]`).
 Output: whether those tests may be narrowed (`settle`), and the seats an operation wrote
 (`seats_written`).
 
@@ -37,7 +37,7 @@ _COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
 
 def seats_written(targets: list) -> tuple[str, ...] | None:
     """The seats (a name or a number each) the targets write, where every target is a
-    per-player value at a plain seat (`P_pp[cur]`); else None."""
+    per-player value at a plain seat (`P_points[cur]`); else None."""
     seats: list[str] = []
     for t in targets:
         m = _TARGET.fullmatch(t) if isinstance(t, str) else None
@@ -76,7 +76,7 @@ def own_seat(src: str, seat: int, per_player: set[str]) -> bool:
 
 def first_values(lines: list[str], names: set[str]) -> dict[str, list] | None:
     """The lists `names` start the game with, read from the game function's opening lines
-    (`    P_pp = [5, 5, 5, 5]`, `    E = [False] * 4`); None where one is not a literal."""
+    (`    P_points = [5, 5, 5, 5]`, `    E = [False] * 4`); None where one is not a literal."""
     found: dict[str, list] = {}
     for line in lines:
         name, eq, value = line.strip().partition(" = ")
