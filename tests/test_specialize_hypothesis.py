@@ -6,9 +6,9 @@ games from the language's common pieces: dice of one and of several (faces in a 
 0, 3 or -2, which the generated code keeps as indexes, and faces not in a row; `total`,
 `doubles`), global, turn and player state (numbers, true/false), `roll`, `set`, `add`, `if`
 with `else`, `repeat` with `times`, `for_each` over players, `choose` with a policy rule and a
-test of the answer, `repeat ... until`, `call` of a procedure with a parameter, a check,
-`emit` with a trigger, a `rolled` trigger, `end_turn`, `goto` a second phase (and back),
-a phase's `on_end`, and expressions over them
+test of the answer, `repeat ... until`, `call` of a procedure with a parameter, a check and a
+check for each player, `emit` with a trigger, a `rolled` trigger, `end_turn`, `goto` a second
+phase (and back), a phase's `on_end`, and expressions over them
 (arithmetic, products by a literal, `max`, `min`, conditionals, comparisons, `and`, `not`).
 Each ruleset must load, be generated (a refusal is a gap in the generator), and give the
 interpreter's result, trigger, decision and unruled counts on every seed tried; a seed goes
@@ -138,7 +138,14 @@ def rulesets(draw) -> dict:
         "procedures": {"bump": {"params": {"n": "how much"},
                                 "do": [{"add": {"current.score": "n"}},
                                        {"if": "n > 4", "then": [{"emit": "ping"}]}]}},
-        "checks": {"cap": {"when": "pot > 20", "do": [{"set": {"pot": 0}}]}},
+        "checks": {"cap": {"when": "pot > 20", "do": [{"set": {"pot": 0}}]},
+                   # A check for each player: below 1 or 2 it holds from the start (every
+                   # seat tested after a write), below 0 or less it does not (the seats
+                   # written tested alone: interpreter/compile/written_seats.py).
+                   "slump": {"for_each": "player", "when": draw(st.sampled_from([
+                       "player.score < K", "player.score < K and not player.bonus",
+                       "player.score + 3 < K"])).replace("K", str(draw(st.integers(-20, 2)))),
+                             "do": [{"add": {"player.score": 4}}]}},
         "end": {"when": f"any(p.score >= {draw(st.integers(5, 60))} for p in players)"},
         "scoring": {"score": "player.score"},
         "policies": {"bold": {"default": True, "decide": {"pick": [

@@ -112,11 +112,13 @@ class CheckWriter:
         tests = [test(c, i) for _, _, c, i in live]
         if seats is not None and self._settles(live, tests):
             # Only the written seats' tests can have changed since the last round of checks,
-            # after which none held (written_seats.py).
-            names = list(dict.fromkeys(name for (name, _), _, _, _ in live))
+            # after which none held (written_seats.py); a check not for each player is tested
+            # as before.
+            names = list(dict.fromkeys(name for (name, _), _, _, i in live if type(i) is int))
             specs = {name: spec for (name, spec), _, _, _ in live}
-            tests = [test(self._when(name, specs[name], {"player": Ex(x, "player", True)}), x)
-                     for name in names for x in seats]
+            tests = [t for t, (_, _, _, i) in zip(tests, live, strict=True) if type(i) is not int
+                     ] + [test(self._when(name, specs[name], {"player": Ex(x, "player", True)}), x)
+                          for name in names for x in seats]
         self.emit(d, "if " + " or ".join(f"({t})" for t in tests) + ":")
         d1 = d + 1
         r, fired = self.temp("r"), self.temp("fd")
@@ -158,19 +160,21 @@ class CheckWriter:
         return pending
 
     def _settles(self, live: list, tests: list[str]) -> bool:
-        """Whether the checks' first test may be made at the written seats alone: every check
-        is for each player, each seat's test cannot fail and reads only that seat's values,
-        none holds when the game begins, nothing runs between a write and its checks (a
-        `changed` trigger would), and the game begins where the rules begin it (not a logged
-        game, which may start from a position). Worked out once."""
+        """Whether the checks' first test may be made at the written seats alone for the
+        checks for each player: no test can fail (the others', kept, then cannot be met in
+        another order), each seat's test reads only that seat's values and none holds when
+        the game begins, nothing runs between a write and its checks (a `changed` trigger
+        would), and the game begins where the rules begin it (not a logged game, which may
+        start from a position). Worked out once."""
         got = self.__dict__.get("_settled_checks")
         if got is None:
             per_player = {py for sc, py, _ in self.vars.values() if sc == "player"}
-            got = self._settled_checks = (
-                not self.logged and "changed" not in self.p.triggers
-                and all(type(i) is int and c.safe for _, _, c, i in live)
-                and settle([(t, i) for t, (_, _, _, i) in zip(tests, live, strict=True)],
-                           per_player, self.lines))
+            seated = [(t, i) for t, (_, _, _, i) in zip(tests, live, strict=True)
+                      if type(i) is int]
+            got = self._settled_checks = bool(
+                not self.logged and "changed" not in self.p.triggers and seated
+                and all(c.safe for _, _, c, _ in live) and settle(seated, per_player,
+                                                                   self.lines))
         return got
 
     def _seat_loop(self, name: str, spec: dict, seats: list[int], d: int, run) -> bool:

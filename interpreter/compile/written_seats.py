@@ -14,8 +14,9 @@ per-player state and whether it is out) and cannot fail, and no seat's test hold
 game begins, then after each round of checks none holds (the rounds run until a round where
 none does), and only an operation's writes can change a test. A test of a seat the operation
 did not write is then still false, so only the written seats need testing: the answer is the
-full test's. A game that starts from a position (a logged game) is not narrowed: its values
-were not the ones the game begins with.
+full test's. (The test of a check not for each player is kept as it is; no test may fail,
+so none is met in another order.) A game that starts from a position (a logged game) is not
+narrowed: its values were not the ones the game begins with.
 """
 
 from __future__ import annotations
