@@ -22,14 +22,13 @@ from __future__ import annotations
 import keyword
 import re
 
+from interpreter.compile.peephole import enclosing, line_indent
+
 _FLAG = re.compile(r"^( *)(_lq\d+) = (.+)$")
 _NAME = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
 # Headers of blocks that may run what they hold more than once, or later: a loop, a function.
 _AGAIN = ("for ", "while ", "def ", "async ")
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
 
 
 def _writes(line: str, name: str, listed: bool) -> bool:
@@ -46,8 +45,8 @@ def _writes(line: str, name: str, listed: bool) -> bool:
 
 def _movable(lines: list[str], i: int, j: int, value: str) -> bool:
     """Whether the flag stored at line `i` may be worked out at its reading on line `j`."""
-    at, there = _indent(lines[i]), lines[j]
-    if _indent(there) < at or there.lstrip().startswith("while ") or " for " in there \
+    at, there = line_indent(lines[i]), lines[j]
+    if line_indent(there) < at or there.lstrip().startswith("while ") or " for " in there \
             or "lambda" in there or ":=" in there:
         return False
     plain = re.sub(r"'[^']*'", "", value)
@@ -57,13 +56,12 @@ def _movable(lines: list[str], i: int, j: int, value: str) -> bool:
         line = lines[k]
         if not line.strip():
             continue
-        if _indent(line) < at:
+        if line_indent(line) < at:
             return False  # the block of the flag ends before its reading
-        if line.lstrip().startswith(_AGAIN) and _indent(line) < _indent(there):
-            return False  # a loop or function that may hold the reading
         if any(_writes(line, x, x in listed) for x in reads):
             return False
-    return True
+    # No loop or function holds the reading that does not hold the flag.
+    return not any(lines[h].lstrip().startswith(_AGAIN) for h in enclosing(lines, j, i + 1))
 
 
 def sunk(source: str) -> str:

@@ -126,21 +126,21 @@ def bound_first(src: str, names: set[str]) -> tuple[str, set[str]]:
         return src, set()
     if any(getattr(x, "end_lineno", 1) != 1 for x in ast.walk(tree)):
         return src, set()
-    bound: dict[str, ast.IfExp] = {}
+    bound: set[str] = set()
     unsure: set[str] = set()
-    edits: list[tuple[int, int, str, str]] = []  # byte offsets (as ast counts), text, name
+    edits: list[tuple[int, int, str]] = []  # byte offsets (as ast counts), the text there
 
     def visit(node: ast.AST, sure: bool) -> None:
         name = memo_name(node) if isinstance(node, ast.IfExp) else None
         if name is not None and name in names:
             if name in bound:
-                edits.append((node.col_offset, node.end_col_offset, name, name))
+                edits.append((node.col_offset, node.end_col_offset, name))
                 return
             value = node.orelse.value  # type: ignore[attr-defined]
             if sure and name not in unsure:
-                bound[name] = node  # type: ignore[assignment]
-                edits.append((node.col_offset, value.col_offset, f"({name} := ", name))
-                edits.append((value.end_col_offset, node.end_col_offset, ")", name))
+                bound.add(name)
+                edits.append((node.col_offset, value.col_offset, f"({name} := "))
+                edits.append((value.end_col_offset, node.end_col_offset, ")"))
             else:
                 unsure.add(name)
             visit(value, sure and name in bound)
@@ -164,6 +164,6 @@ def bound_first(src: str, names: set[str]) -> tuple[str, set[str]]:
     if not bound:
         return src, set()
     out = src.encode()
-    for start, end, text, _ in sorted(edits, reverse=True):
+    for start, end, text in sorted(edits, reverse=True):
         out = out[:start] + text.encode() + out[end:]
-    return out.decode(), set(bound)
+    return out.decode(), bound

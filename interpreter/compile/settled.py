@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import re
 
+from interpreter.compile.peephole import line_indent
+
 _RESET = re.compile(r"^( *)((?:_L\d+ = )+)_U$")
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
 
 
 def _block_end(lines: list[str], j: int) -> int:
     """The index after the block whose header is line `j`."""
-    k, at = j + 1, _indent(lines[j])
-    while k < len(lines) and (not lines[k].strip() or _indent(lines[k]) > at):
+    k, at = j + 1, line_indent(lines[j])
+    while k < len(lines) and (not lines[k].strip() or line_indent(lines[k]) > at):
         k += 1
     return k
 
@@ -42,10 +41,10 @@ def _fill(lines: list[str], j: int, name: str) -> int | None:
         return None
     k = _block_end(lines, j)
     last = lines[k - 1]
-    if not (last.startswith(" " * (_indent(lines[j]) + 4) + f"{name} = ")
-            and _indent(last) == _indent(lines[j]) + 4):
+    if not (last.startswith(" " * (line_indent(lines[j]) + 4) + f"{name} = ")
+            and line_indent(last) == line_indent(lines[j]) + 4):
         return None
-    if k < len(lines) and _indent(lines[k]) == _indent(lines[j]) and lines[k].lstrip().startswith(
+    if k < len(lines) and line_indent(lines[k]) == line_indent(lines[j]) and lines[k].lstrip().startswith(
             ("elif ", "else:")):
         return None
     return k
@@ -60,11 +59,11 @@ def _settle(lines: list[str], r: int) -> list[str]:
         settling = False
         for name in list(kept):
             end = r + 1
-            while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) >= at):
+            while end < len(lines) and (not lines[end].strip() or line_indent(lines[end]) >= at):
                 end += 1
             word = re.compile(rf"\b{name}\b")
             j = next((i for i in range(r + 1, end) if word.search(lines[i])), None)
-            k = None if j is None or _indent(lines[j]) != at else _fill(lines, j, name)
+            k = None if j is None or line_indent(lines[j]) != at else _fill(lines, j, name)
             if k is None:
                 continue
             body = [ln[4:] for ln in lines[j + 1:k]]

@@ -24,6 +24,8 @@ from __future__ import annotations
 import ast
 import re
 
+from interpreter.compile.peephole import line_indent
+
 _TARGET = re.compile(r"(P_\w+)\[(\w+)\]")
 # What a seat's test may be made of besides reads of that seat's values: constants and the
 # operations of numbers and truths (no call, no name bound, nothing looked up by a value).
@@ -81,9 +83,8 @@ def first_values(lines: list[str], names: set[str]) -> dict[str, list] | None:
     found: dict[str, list] = {}
     for line in lines:
         name, eq, value = line.strip().partition(" = ")
-        if not eq or name not in names or name in found or not line.startswith("    ") or \
-                line.startswith("     "):
-            continue
+        if not eq or name not in names or name in found or line_indent(line) != 4:
+            continue  # the function's own lines, not a block's
         m = re.fullmatch(r"\[False\] \* (\d+)", value)
         try:
             found[name] = [False] * int(m.group(1)) if m else ast.literal_eval(value)
