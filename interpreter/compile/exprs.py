@@ -35,6 +35,7 @@ from interpreter.compile.base import (
     seats_after,
 )
 from interpreter.compile.cuts import end_of, found_in, plain_end, short_cut
+from interpreter.compile.hoists import split_count
 from interpreter.compile.kinds import joined_kind, same_kind
 from interpreter.compile.offsets import (
     combined,
@@ -64,15 +65,22 @@ class ExprWriter:
     def _hoisted(self, e: Ex, level: tuple[re.Pattern, list]) -> Ex:
         """A list built inside a comprehension's element that does not depend on its item
         (`c.face in faces(current.kept) for c in current.rolled`) is built once, before the
-        items, instead of once per item. Only a list with no name bound by `:=` (not allowed
-        where it moves to) moves: a comprehension counts its work with one, so charged work
-        stays where the interpreter counts it. Built before the first item, it
-        is built even when there is none: a list of values cannot raise, and if it did, the
-        seed would only go to the interpreter."""
+        items, instead of once per item; one that counts work, its count left at each item
+        (hoists.py). Built before the first item, it is built even when there is none: a
+        list of values cannot raise, and if it did, the seed would only go to the
+        interpreter."""
         (var, moved), src = level, e.src
+        if var.search(src) or LOCATES.search(src):
+            return e
+        if COUNTS_WORK.search(src):  # built once, its work counted at each item (hoists.py)
+            split = split_count(src) if e.safe else None
+            if split is None:
+                return e
+            moved.append((name := self.temp("h"), split[0]))
+            return Ex(f"({name} if {split[1]} else None)", e.kind, True, bound=e.bound)
         built = (src.startswith("[") and " for " in src) or src.startswith("list(map(") or (
             plain_end(src))  # `last(current.hand)`: it cannot fail
-        if not built or ":=" in src or var.search(src) or LOCATES.search(src):
+        if not built or ":=" in src:
             return e
         moved.append((name := self.temp("h"), src))
         return Ex(name, e.kind, e.safe, bound=e.bound)
@@ -401,7 +409,10 @@ class ExprWriter:
                               pos=node.iterable.pos)
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
             return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe)
-        once = "".join(f"for {x} in ({src},) " for x, src in moved)
+        # Python takes no `:=` in a comprehension's iterable: a value that binds a name is
+        # bound in a test (a one-item tuple is true).
+        once = "".join(f"if (({x} := {src}),) " if ":=" in src else f"for {x} in ({src},) "
+                       for x, src in moved)
         return Ex(f"[{el.src} for _ in (0,) if {counted} {once}for {var} in {h}{test}]",
                   "list:" + el.kind, safe)
 

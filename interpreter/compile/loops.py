@@ -155,7 +155,7 @@ class _Writer:
                 return [], node
             for cond in reversed(gen.ifs):
                 s_c, c = self.expr(cond)
-                body = [*s_c, ast.If(c, body, [])]
+                body = [*s_c, *_bound(c, body)]
             if _one(gen):
                 s_i, one = self.expr(gen.iter.elts[0])  # type: ignore[attr-defined]
                 bind = [] if isinstance(one, ast.Constant) and isinstance(gen.target, ast.Name) \
@@ -320,6 +320,18 @@ class _Writer:
     def _List(self, node: ast.List) -> Lowered:
         stmts, elts = self.ordered(list(node.elts))
         return (stmts, ast.List(elts, ast.Load())) if stmts else ([], node)
+
+
+def _bound(test: ast.expr, body: list[ast.stmt]) -> list[ast.stmt]:
+    """`if test: body`; a test that is a tuple display of names and `name := value` (true:
+    how exprs.py binds a value worked out before a comprehension's items) is assignments."""
+    if not (isinstance(test, ast.Tuple) and test.elts and all(
+            isinstance(x, ast.Name) or (isinstance(x, ast.NamedExpr)
+                                        and isinstance(x.target, ast.Name))
+            for x in test.elts)):
+        return [ast.If(test, body, [])]
+    return [*(_store(x.target.id, x.value) for x in test.elts
+              if isinstance(x, ast.NamedExpr)), *body]
 
 
 def _has_effect(node: ast.expr) -> bool:
