@@ -33,6 +33,18 @@ def _counted(base: int, c: str) -> str:
     return f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1"
 
 
+def _heads(c: str, branches: list[int], picked: frozenset[int] | None) -> list[str]:
+    """The heads of the branches on the answer `c`, one per index of `branches`: those no pick
+    can give are left out (their heads are None), and where every answer that reaches them
+    (`picked`, the picks written as constants) has a branch, the last is `else:`."""
+    kept = [i for i in branches if picked is None or i in picked]
+    heads: dict[int, str] = {i: f"{'if' if j == 0 else 'elif'} {c} == {i}:"
+                             for j, i in enumerate(kept)}
+    if picked is not None and len(kept) > 1 and picked <= set(kept):
+        heads[kept[-1]] = "else:"
+    return [heads.get(i) for i in branches]
+
+
 class DecisionWriter:
     """The `choose` and `actions` steps and the controllers of the seats (a mixin of _Gen)."""
 
@@ -105,7 +117,8 @@ class DecisionWriter:
             else:
                 self._controllers(did, values, ("static", tuple(static)), c, d, who,
                                   Shown(spec, ctx, named))
-        if not self._count_where_picked(mark, c, base, did, values):
+        picked = self._count_where_picked(mark, c, base, did, values)
+        if picked is None:
             self.emit(d, _counted(base, c))
             self.emit(d, f"D_{did} = {vals}[{c}]")
         if self.logged:
@@ -116,8 +129,11 @@ class DecisionWriter:
         self.after_op(d, frozenset({did}), ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
                     if o.get("do") or "duration" in o or limits[i] is not None]
-        for j, (i, o) in enumerate(branches):
-            self.emit(d, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
+        for (i, o), head in zip(branches, _heads(c, [i for i, _ in branches], picked),
+                                strict=True):
+            if head is None:  # no pick gives it
+                continue
+            self.emit(d, head)
             if limits[i] is not None:
                 self._count_use(limits[i], who, d + 1)
             if "duration" in o:
@@ -149,21 +165,22 @@ class DecisionWriter:
         return lb
 
     def _count_where_picked(self, mark: int, c: str, base: int, did: str,
-                            values: list) -> bool:
+                            values: list) -> frozenset[int] | None:
         """When every pick written since `mark` is an option known now (`c = 2`: a policy's
         `choose`, the one legal option), the count and the decision's value are written
-        where each pick is, as constants; else False (they follow the picks, indexed)."""
+        where each pick is, as constants, and the answers picked are returned; else None
+        (they follow the picks, indexed)."""
         pick = re.compile(rf"( *){re.escape(c)} = (\d+)$")
         found = [(i, pick.fullmatch(line)) for i, line in enumerate(self.lines[mark:], mark)
                  if line.lstrip().startswith(f"{c} = ")]
         if not found or any(m is None for _, m in found):
-            return False
+            return None
         for i, m in reversed(found):
             k = int(m.group(2))
             self.ch_locals.add(base + k)  # a local: cheaper than an item of CH
             self.lines[i + 1:i + 1] = [f"{m.group(1)}ch{base + k} += 1",
                                        f"{m.group(1)}D_{did} = {values[k]!r}"]
-        return True
+        return frozenset(int(m.group(2)) for _, m in found)
 
     def _named(self, opts: Any, fields: tuple) -> list[tuple[str, dict]]:
         """The options of a step written as a list of names or a mapping."""
@@ -502,7 +519,8 @@ class DecisionWriter:
             {k: costs[i] for i, (k, _) in enumerate(named)}))
         if not self.logged:
             self._list_where_read(lg, at, d1 + 1)
-        if not self._count_where_picked(mark, c, base, did, values):
+        picked = self._count_where_picked(mark, c, base, did, values)
+        if picked is None:
             e(d1, _counted(base, c))
             e(d1, f"D_{did} = {vals}[{c}]")
         if self.logged:  # the options' labels, and `pass` with its own (steps._actions)
@@ -511,13 +529,17 @@ class DecisionWriter:
                                            (PASS_LABEL,) if allow_pass else ()))
         self.fire("decided", d1, ctx)
         self.after_op(d1, frozenset({did}), ctx)
-        if allow_pass:
+        if allow_pass and (picked is None or len(named) in picked):
             e(d1, f"if {c} == {len(named)}:")
             e(d1 + 1, "break")
         # A `break` in an option's steps leaves the actions (steps._actions catches Break).
         inner = ctx.inside(in_loop=True)
-        for i, (k, o) in enumerate(named):
-            e(d1, f"{'if' if i == 0 else 'elif'} {c} == {i}:")
+        reached = None if picked is None else picked - {len(named)}
+        for (i, (k, o)), head in zip(enumerate(named), _heads(c, list(range(len(named))),
+                                                              reached), strict=True):
+            if head is None:  # no pick gives it
+                continue
+            e(d1, head)
             e(d1 + 1, f"{left} -= {costs[i]!r}")
             if limits[i] is not None:
                 self._count_use(limits[i], who, d1 + 1)
