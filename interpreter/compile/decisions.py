@@ -433,13 +433,20 @@ class DecisionWriter:
 
     @staticmethod
     def _within(limit: tuple, who: Ex) -> str:
-        """As _within_limit: the uses in this period, per decider, below `times`."""
+        """As _within_limit: the uses in this period, per decider, below `times`. Once a
+        period: the period of the last use is not this one (`UP` holds it: periods only
+        grow, and -1 is none)."""
         k, per, times = limit
+        if times.const == 1:
+            return f"UP{k}[{who.src}] != {_PERIOD[per]}"
         return f"(UC{k}[{who.src}] if UP{k}[{who.src}] == {_PERIOD[per]} else 0) < {times.src}"
 
     def _count_use(self, limit: tuple, who: Ex, d: int) -> None:
         """As _count_use: one more use in this period (periods only grow)."""
-        k, per, _ = limit
+        k, per, times = limit
+        if times.const == 1:  # none counted: `_within` reads the period
+            self.emit(d, f"UP{k}[{who.src}] = {_PERIOD[per]}")
+            return
         self.emit(d, f"if UP{k}[{who.src}] == {_PERIOD[per]}:")
         self.emit(d + 1, f"UC{k}[{who.src}] += 1")
         self.emit(d, "else:")
@@ -478,13 +485,21 @@ class DecisionWriter:
         lg, c = self.temp("lg"), self.temp("ch")
         e = self.emit
         e(d, f"{left} = {points.src}")
-        e(d, f"{passes} = 0")
         exits = self.flag_exits
+        # Every pass spends a whole cost of at least 1 or leaves: with points known now, the
+        # passes are at most that many. Within max_loop, the fast version counts none, nor
+        # tests the budget at each: a game past it finds it at the round's head or its end,
+        # and the checked version, which tests every step, plays the seed again.
+        counted = self.logged or self.wide or not (
+            type(points.const) is int and points.const <= self.max_loop and min(costs) >= 1)
+        if counted:
+            e(d, f"{passes} = 0")
         e(d, f"while {left} > 0:")
         d1 = d + 1
-        e(d1, f"{passes} += 1")
-        e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
-        e(d1 + 1, self.loop_stop("", "actions", passes, None))
+        if counted:
+            e(d1, f"{passes} += 1")
+            e(d1, f"if {passes} > {self.max_loop} or steps > {self.max_steps}:")
+            e(d1 + 1, self.loop_stop("", "actions", passes, None))
         mark = len(self.lines)  # the picks of this pass are written from here
         # As _options, then the loop of _actions: every `if` first, then cost and limit.
         tests = self._guards([self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o
