@@ -21,6 +21,7 @@ from interpreter.compile.base import (
     _lit,
     _node,
 )
+from interpreter.compile.compared import untested
 from interpreter.compile.counted import counted_loops
 from interpreter.compile.ending import end_by_flag
 from interpreter.compile.flags import sunk
@@ -162,7 +163,7 @@ class FlowWriter:
         fis = [f"fi{k}" for k in range(len(self.fired))]
         chs = [f"ch{k}" for k in sorted(self.ch_locals)]
         sums = "; ".join(f"CH[{k}] += ch{k}" for k in sorted(self.ch_locals))
-        return sunk(settled(loops(shared_names(src.replace(f"\n    {_Late('uses')}", uses)
+        done = sunk(settled(loops(shared_names(src.replace(f"\n    {_Late('uses')}", uses)
                 .replace(str(_Late("ch_locals")), " = ".join([*chs, "0"]) if chs else "pass")
                 .replace(str(_Late("ch_sums")), sums or "pass")
                 .replace(str(_Late("keyed")), "CD = {}" if self.keyed_counts else "pass")
@@ -171,6 +172,7 @@ class FlowWriter:
                 .replace(str(_Late("fired")), " = ".join([*fis, "0"]) if fis else "pass")
                 .replace(str(_Late("chosen")), str(len(self.chosen)))
                 .replace(str(_Late("unruled")), str(len(self.unruled)))))))
+        return done if self.logged else untested(done)  # compared.py: the fast version's
 
     def phase(self, name: str, phases: list[str], d: int) -> None:
         e = self.emit
