@@ -323,3 +323,26 @@ def test_a_roll_loop_in_a_turn_leaves_the_step_budget_to_the_turns_head(tmp_path
     assert not re.search(r"raise _Stop\(\)$", special.source, re.M)
     errors = [special.play(seed).result.error for seed in range(60)]
     assert any(e is not None and "past 45 steps" in e.message for e in errors)
+
+
+@pytest.mark.parametrize("start", [0, 3])
+def test_an_until_written_as_the_end_conditions_source_is_tested_until_first_false(
+        tmp_path, start):
+    # The `until` says more than the end condition, but what it adds is known false when
+    # generating (the parameter is below 100): written, it is the end condition's source.
+    end = "x >= 3 or any(p.score >= 30 for p in players)"
+    text = _until(end, start).replace(f'repeat: {{until: "{end}"}}',
+                                      f'repeat: {{until: "{end} or (start > 100 and x >= 0)"}}')
+    assert text.count(end) == 2 and "start > 100" in text
+    special, _ = plays_as_the_interpreter(tmp_path, text, seeds=60)
+    assert re.search(r"if (_u\d+):\n(\s+)if .*\n(?:\2 .*\n)+\2\1 = False", special.source)
+    turns = {special.play(seed).result.turns for seed in range(60)}
+    assert (turns == {1}) == (start == 3)
+
+
+def test_an_until_that_adds_to_the_end_condition_is_tested_every_time(tmp_path):
+    end = "x >= 3 or any(p.score >= 30 for p in players)"
+    text = _until(end).replace(f'repeat: {{until: "{end}"}}',
+                               f'repeat: {{until: "{end} or (start < 100 and got == 6)"}}')
+    special, _ = plays_as_the_interpreter(tmp_path, text, seeds=60)
+    assert not re.search(r"_u\d+ = True", special.source)

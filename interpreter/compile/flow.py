@@ -269,7 +269,8 @@ class FlowWriter:
             self.emit(d + 1, "ph = -1")
 
     def _until_flag(self, text: str, until: Ex, d: int) -> str | None:
-        """When a phase's `until` is the end condition (the same text), reads only what
+        """When a phase's `until` is the end condition (the same text, or written as the
+        same source: a part known false when generating folded away), which reads only what
         changes by operations (parameters, global, player and team state, who is out; not
         `current`, `turn`, `round`, turn or round state, the clock) and counts no work (a
         test skipped would count less), a name that says whether it may still hold, set true
@@ -281,10 +282,12 @@ class FlowWriter:
         game would have ended first. Until then it is tested as written, so a game whose
         end condition holds from the start, before any operation, plays as before."""
         end = self.data.get("end") or {}
-        if not isinstance(text, str) or not isinstance(end.get("when"), str) or \
-                text.split() != end["when"].split():
+        if not isinstance(text, str) or not isinstance(end.get("when"), str):
             return None
-        reads = free_reads(text)
+        if text.split() != end["when"].split() and until.src != self.cond_at(
+                end["when"], {}, path=("end", "when")).src:  # not written the same either
+            return None
+        reads = free_reads(end["when"])
         if reads is None or re.search(r"\bwk\b|_over\(|_remember", until.src):
             return None
         kept = {name for name, (sc, _, _) in self.vars.items()
