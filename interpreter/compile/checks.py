@@ -279,7 +279,10 @@ class CheckWriter:
             h, moved = self.temp("h"), self.temp("m")
             self._somebody(src, nobody[0], d)
             self.emit(d, f"{h} = {py}[{src}]")
-            self.emit(d, f"{moved} = min({a}, max(0, {h}))")
+            # min(a, max(0, h)) as two comparisons: a call of each built-in costs more.
+            self.emit(d, f"{moved} = {h} if {h} > 0 else 0")
+            self.emit(d, f"if not {moved} < {a}:")
+            self.emit(d + 1, f"{moved} = {a}")
             self.emit(d, f"{py}[{src}] = {h} - {moved}")
         if dst is not None:  # (after the giver gave, as the interpreter's game stands)
             self._somebody(dst, nobody[1], d)

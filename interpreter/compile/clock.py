@@ -21,6 +21,7 @@ from interpreter.compile.base import (
     _Ctx,
     data_values,
 )
+from interpreter.compile.offsets import chosen
 
 
 class ClockWriter:
@@ -251,7 +252,7 @@ class ClockWriter:
         self.emit(d2, f"for {at}, _, {kind}, {name} in {pend}:")
         self.few.add(self.lines[-1])  # at most one item per timer and hazard
         d3 = d2 + 1
-        self.emit(d3, f"now = max(now, {at})")
+        self.emit(d3, f"now = {chosen('max', ['now', at])}")
         # A `break` in a trigger here would leave this loop, not the language's; an
         # `end_turn` by flag leaves it, and the loop around it, below.
         inner = ctx.inside(in_loop=False)

@@ -27,7 +27,11 @@ of their errors.
 
 from __future__ import annotations
 
+import re
+
 from interpreter.compile.base import _NO, Ex, Unsupported, _Die, _lit, face_src
+
+_ATOM = re.compile(r"-?\d+(\.\d+)?|[A-Za-z_]\w*")  # a name or a number: read twice, no cost
 
 
 def _parts(e: Ex) -> tuple[str | None, int] | None:
@@ -136,10 +140,20 @@ def extreme(f: str, args: list[Ex]) -> tuple[str, tuple[str, int] | None]:
     of indexes that keep the same constant, the constant added once to the result."""
     ks = {a.raw[1] if a.raw is not None else None for a in args}
     if len(ks) == 1 and None not in ks:
-        src = f"{f}({', '.join(a.raw[0] for a in args)})"
+        src = chosen(f, [a.raw[0] for a in args])
         k = ks.pop()
         return _plus(src, k), (src, k)
-    return f"{f}({', '.join(number(a) for a in args)})", None
+    return chosen(f, [number(a) for a in args]), None
+
+
+def chosen(f: str, srcs: list[str]) -> str:
+    """`min` or `max` of the sources; of two names or numbers, a conditional: a call of the
+    built-in costs several times their comparison. As the built-in, the first unless the
+    second is less (more), and a comparison with none raises Python's `TypeError`."""
+    if len(srcs) == 2 and all(_ATOM.fullmatch(x) for x in srcs):
+        x, y = srcs
+        return f"({y} if {y} {'<' if f == 'min' else '>'} {x} else {x})"
+    return f"{f}({', '.join(srcs)})"
 
 
 def dice_total(ds: tuple[_Die, ...]) -> Ex:
