@@ -491,7 +491,8 @@ class DecisionWriter:
         # tests the budget at each: a game past it finds it at the round's head or its end,
         # and the checked version, which tests every step, plays the seed again.
         counted = self.logged or self.wide or not (
-            type(points.const) is int and points.const <= self.max_loop and min(costs) >= 1)
+            type(points.const) is int and points.const <= self.max_loop and all(
+                k >= 1 for k in costs))
         if counted:
             e(d, f"{passes} = 0")
         e(d, f"while {left} > 0:")
