@@ -7,6 +7,7 @@ from __future__ import annotations
 from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import SeededChance
 from interpreter.engine.setup import load, new_game
+from tests.test_specialize import _interpreted, _outcome
 
 
 def program_of(text: str, name: str = "game.yaml"):
@@ -97,3 +98,18 @@ def aiming(name: str, rounds: int) -> str:
       next: end
 scoring: {score: "player.score", order: highest}
 """
+
+
+def stops_as_the_interpreter(program, budgets, seeds) -> int:
+    """For each step budget (`limits.max_steps`), asserts that the fast version's game on each
+    seed is the interpreter's (result, error, counts of triggers, answers and work); returns
+    how many of them stopped at an error."""
+    stopped = 0
+    for limit in budgets:
+        program.limits = {**program.limits, "max_steps": limit}
+        special = specialize(program)
+        for seed in seeds:
+            played = special.play(seed)
+            assert _outcome(played) == _interpreted(program, None, None, seed), (limit, seed)
+            stopped += played.result.error is not None
+    return stopped

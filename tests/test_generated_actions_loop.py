@@ -16,7 +16,11 @@ import re
 import pytest
 
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import plays_as_the_interpreter, program_of
+from tests.generated_agreement import (
+    plays_as_the_interpreter,
+    program_of,
+    stops_as_the_interpreter,
+)
 from tests.test_generated_answer_counts import GAME
 from tests.test_specialize import _interpreted, _outcome
 
@@ -63,15 +67,7 @@ def test_actions_loops_past_max_loop_stop_as_the_interpreters():
 def test_games_past_their_step_budget_in_an_uncounted_actions_loop_stop_as_the_interpreters():
     program = program_of(_game(points=6), "naps.yaml")
     assert not PASS_TEST.search(specialize(program).source)
-    stopped = 0
-    for limit in range(20, 200, 9):
-        program.limits = {**program.limits, "max_steps": limit}
-        special = specialize(program)
-        for seed in range(3):
-            played = special.play(seed)
-            assert _outcome(played) == _interpreted(program, None, None, seed), (limit, seed)
-            stopped += played.result.error is not None
-    assert stopped >= 40
+    assert stops_as_the_interpreter(program, range(20, 200, 9), range(3)) >= 40
 
 
 def test_an_option_once_a_period_is_legal_while_its_last_use_is_of_another_period():

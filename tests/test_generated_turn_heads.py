@@ -14,7 +14,7 @@ import pytest
 from interpreter.compile.specialize import specialize
 from interpreter.engine.setup import load
 from tests.conftest import ROOT
-from tests.test_specialize import _interpreted, _outcome
+from tests.generated_agreement import stops_as_the_interpreter
 
 
 def test_a_turns_head_tests_its_count_and_the_rounds_head_the_step_budget():
@@ -32,12 +32,4 @@ def test_a_turns_head_tests_its_count_and_the_rounds_head_the_step_budget():
 def test_a_game_past_its_step_budget_in_any_turn_of_a_round_stops_as_the_interpreters(
         ruleset, budgets):
     program = load(str(ROOT / "rulesets" / f"{ruleset}.yaml")).program
-    stopped = 0
-    for limit in budgets:
-        program.limits = {**program.limits, "max_steps": limit}
-        special = specialize(program)
-        for seed in range(4):
-            played = special.play(seed)
-            assert _outcome(played) == _interpreted(program, None, None, seed), (limit, seed)
-            stopped += played.result.error is not None
-    assert stopped >= 20
+    assert stops_as_the_interpreter(program, budgets, range(4)) >= 20
