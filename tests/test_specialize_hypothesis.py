@@ -9,7 +9,8 @@ with `else`, `repeat` with `times`, `for_each` over players, `choose` with a pol
 test of the answer, `repeat ... until`, `call` of a procedure with a parameter, a check and a
 check for each player, `emit` with a trigger, a `rolled` trigger, `end_turn`, `goto` a second
 phase (and back), a phase's `on_end`, and expressions over them
-(arithmetic, products by a literal, `max`, `min`, conditionals, comparisons, `and`, `not`).
+(arithmetic, products by a literal, `max`, `min`, conditionals, comparisons, `and`, `not`),
+a value only compared, and a list filtered by the `max` over itself.
 Each ruleset must load, be generated (a refusal is a gap in the generator), and give the
 interpreter's result, trigger, decision and unruled counts on every seed tried; a seed goes
 back to the interpreter only when the rules stop with an error there.
@@ -26,7 +27,8 @@ from interpreter.engine.setup import load
 from tests.test_specialize import _interpreted, _outcome
 
 INTS = ["a.face", "c.face", "total(b)", "pot", "run", "current.score"]
-CONDS = ["doubles(b)", "current.bonus", "a.face >= 3"]
+# `latest` is only compared (its size test goes: interpreter/compile/compared.py).
+CONDS = ["doubles(b)", "current.bonus", "a.face >= 3", "latest > 4"]
 FACES = [[0, 1, 2], [3, 4, 5, 6, 7], [-2, -1, 0, 1, 2], [2, 4, 6]]
 
 
@@ -73,6 +75,10 @@ def _steps(depth: int) -> st.SearchStrategy[list]:
         _int_expr(1).map(lambda x: {"add": {"pot": _clamped(x)}}),
         _int_expr(1).map(lambda x: {"set": {"pot": _clamped(x)}}),
         _cond().map(lambda c: {"set": {"current.bonus": c}}),
+        _int_expr(1).map(lambda x: {"set": {"latest": x}}),
+        # The `max` reads no item: worked out once, its work counted at each item (hoists.py).
+        st.integers(0, 3).map(lambda k: {"set": {
+            "field": f"[p for p in field if p.score >= max(q.score for q in field) - {k}]"}}),
         st.just({"emit": "ping"}),
         st.just({"for_each": "p", "in": "players", "do": [{"add": {"p.score": 1}}]}),
         _cond(0).map(lambda c: {"if": c, "then": ["end_turn"]}),
@@ -105,7 +111,8 @@ def _flat(steps: list) -> list:
 def rulesets(draw) -> dict:
     # Both dice rolled first (reading a die never rolled is a rule error, tried elsewhere),
     # and a decision every turn (a policy's rule for a decision no step asks is refused).
-    turn = [{"set": {"run": 0}}, {"roll": "a"}, {"roll": "b"}, {"roll": "c"},
+    turn = [{"set": {"run": 0}}, {"set": {"field": "players"}},
+            {"roll": "a"}, {"roll": "b"}, {"roll": "c"},
             {"choose": "pick", "options": ["x", "y"]}, *draw(_steps(2)),
             {"add": {"current.score": "run"}},
             {"if": draw(_cond(0)), "then": [{"goto": "bonus"}]}]
@@ -117,7 +124,9 @@ def rulesets(draw) -> dict:
                                 "b": {"sides": 6, "count": 2},
                                 # faces in a row from 0, 3 or -2 (kept as indexes), or not
                                 "c": {"faces": draw(st.sampled_from(FACES))}}},
-        "state": {"global": {"pot": {"type": "int", "initial": 0}},
+        "state": {"global": {"pot": {"type": "int", "initial": 0},
+                             "latest": {"type": "int", "initial": 0},
+                             "field": {"type": "list", "initial": []}},
                   "turn": {"run": {"type": "int", "initial": 0}},
                   "player": {"score": {"type": "int", "initial": 0},
                              "bonus": {"type": "bool", "initial": False}}},
