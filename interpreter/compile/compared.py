@@ -10,7 +10,7 @@ Why: the fast version keeps every whole number it stores within ±SAFE_INT
 (interpreter/compile/numbers.py `sized`), so that its `+` and `-` need no test against the
 language's limit (MAX_INT, 2**63 - 1): a value made of values within ±SAFE_INT is far below
 it, but one stored and added to again (`t = t + t` in a loop) could grow past it unseen.
-A name that is only compared (`challenger_total != defender_total`) never takes part in any
+A name that is only compared (`attack_total != defence_total`) never takes part in any
 arithmetic, so it cannot feed such growth: what it holds need only be what the interpreter
 holds, and a sum of a few values within ±SAFE_INT is, with no error (far below MAX_INT).
 
