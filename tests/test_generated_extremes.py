@@ -1,5 +1,6 @@
 """`min` and `max` of two names or numbers written as a conditional (interpreter/compile/
-offsets.py `chosen`), and a transfer's amount taken with two comparisons (checks.py): a call
+offsets.py `chosen`), of a list display of items each kept by its own test as a running value
+(`listed_extreme`), and a transfer's amount taken with two comparisons (checks.py): a call
 of the built-in costs several times a comparison. As the built-in: the first value unless the
 second is less (more), and a comparison with none (a die not rolled yet) raises as the
 built-in's own comparison does. The games, and the rule errors they stop at, stay the
@@ -7,9 +8,12 @@ interpreter's."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
-from interpreter.compile.offsets import chosen
+import pytest
+
+from interpreter.compile.offsets import chosen, listed_extreme
 from interpreter.compile.specialize import specialize
 from tests.generated_agreement import plays_as_the_interpreter, program_of
 
@@ -25,6 +29,7 @@ state:
   player:
     chips: {type: int, initial: 3}
     low: {type: int, initial: 0}
+    rival: {type: int, initial: 0}
   global:
     high: {type: int, initial: 0}
 flow:
@@ -38,6 +43,7 @@ flow:
           then: [{roll: b}]
         - set: {current.low: "min(a.face, b.face)"}
         - set: {high: "max(high, a.face + b.face)"}
+        - set: {current.rival: "max(p.chips for p in players if p != current and p.chips > 2)"}
         - transfer: "a.face - 1"
           of: chips
           from: current
@@ -61,8 +67,47 @@ def test_games_with_min_max_and_transfers_play_as_the_interpreter():
     source = specialize(program).source
     assert not re.search(r"\b(min|max)\(F_a, F_b\)", source)  # the faces' indexes
     assert not re.search(r"= min\(", source)  # the transfer's amount
+    assert re.search(r"P_rival\[cur\] = _t\d+", source) and " is _U else " in source
     results = plays_as_the_interpreter(program, range(40))
     # Some games stop where b is not rolled yet (its face is none), and transfers meet
     # givers short of the amount and amounts below 0.
     assert any(result.error is not None for result, _ in results)
     assert any(result.error is None for result, _ in results)
+
+
+def _temps():
+    names = iter(f"_t{i}" for i in range(100))
+    return lambda: next(names)
+
+
+@pytest.mark.parametrize("f", ["max", "min"])
+@pytest.mark.parametrize("listed", [
+    "[*((a,) if c0 else ()), *((b,) if c1 else ())]",
+    "[a, *((b,) if c1 else ()), *((c,) if c2 else ())]",
+    "[*((a,) if c0 else ()), b, *((c,) if c2 else ())]",
+])
+def test_an_extreme_of_items_kept_by_their_tests_is_the_built_ins(f, listed):
+    src = listed_extreme(f, listed, _temps())
+    assert src is not None and f"{f}(" not in src
+    # Every way the tests fall, with ties (which of equal values: the first) and a none.
+    values = [1, 2, 2.0, None]
+    for a, b, c in itertools.product(values, repeat=3):
+        for c0, c1, c2 in itertools.product([True, False], repeat=3):
+            names = {"a": a, "b": b, "c": c, "c0": c0, "c1": c1, "c2": c2, "_U": object()}
+            try:
+                items = eval(listed, {}, names)  # noqa: S307 (a test's own source)
+                want = {"max": max, "min": min}[f](items) if items else 0
+                want = ("value", want, type(want))
+            except TypeError:
+                want = ("raises",)
+            try:
+                got = eval(src, {}, dict(names))  # noqa: S307
+                got = ("value", got, type(got))
+            except TypeError:
+                got = ("raises",)
+            assert got == want, (a, b, c, c0, c1, c2)
+
+
+def test_other_lists_keep_the_built_in():
+    for listed in ["[a, b]", "[*xs]", "[*((a, b) if c else ())]", "_lw3", "[x for x in xs]"]:
+        assert listed_extreme("max", listed, _temps()) is None

@@ -43,6 +43,7 @@ from interpreter.compile.offsets import (
     dice_doubles,
     extreme,
     least_of,
+    listed_extreme,
     number,
 )
 
@@ -66,9 +67,8 @@ class ExprWriter:
         """A list built inside a comprehension's element that does not depend on its item
         (`c.face in faces(current.kept) for c in current.rolled`) is built once, before the
         items, instead of once per item; one that counts work, its count left at each item
-        (hoists.py). Built before the first item, it is built even when there is none: a
-        list of values cannot raise, and if it did, the seed would only go to the
-        interpreter."""
+        (hoists.py). Built before the first item, even when there is none: a list of values
+        cannot raise, and if it did, the seed would only go to the interpreter."""
         (var, moved), src = level, e.src
         if var.search(src) or LOCATES.search(src):
             return e
@@ -403,14 +403,12 @@ class ExprWriter:
             test, safe = f" if {c.src}", safe and c.safe
         # The items go into the work meter as they are gone through (`wk`, counted inline:
         # no call per comprehension). Python takes no `:=` in a comprehension's iterable, so
-        # the list is bound and counted in the test of a first, one-pass `for`.
+        # the list is bound and counted in the test of a first, one-pass `for`; so is a value
+        # moved before the items that binds a name (in a test: a one-item tuple is true).
         h = self.temp("it")
-        counted = self.charge(h, it.src, self.comprehension_least(node),
-                              pos=node.iterable.pos)
+        counted = self.charge(h, it.src, self.comprehension_least(node), pos=node.iterable.pos)
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
             return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe)
-        # Python takes no `:=` in a comprehension's iterable: a value that binds a name is
-        # bound in a test (a one-item tuple is true).
         once = "".join(f"if (({x} := {src}),) " if ":=" in src else f"for {x} in ({src},) "
                        for x, src in moved)
         return Ex(f"[{el.src} for _ in (0,) if {counted} {once}for {var} in {h}{test}]",
@@ -419,9 +417,8 @@ class ExprWriter:
     def _unrolled_filter(self, node: n.Comprehension, scope: dict, it: Ex) -> Ex | None:
         """`[e for x in xs if c]` over a few items known now (the teams, the players, a list
         written in the rules) as one list display, each item's condition and element in the
-        comprehension's order: no function call per evaluation, which costs more than the
-        items do. Counted in the work meter as the comprehension is. None when every item
-        is left out now (the general form keeps its kind)."""
+        comprehension's order: no function call, which costs more than the items do. Counted
+        as the comprehension is. None when every item is left out now (the general form)."""
         parts, kept, safe = [], [], it.safe
         for x in it.items:
             el, c = self._element(node, {**scope, node.var: x})
@@ -553,9 +550,12 @@ class ExprWriter:
                 if len(a.items) == 1:
                     return a.items[0]
                 return Ex(f"{f}({', '.join(x.src for x in a.items)})", kind, a.safe)
-            # As the built-in: an empty list gives 0.
-            t = self.temp()
-            return Ex(f"({f}({t}) if ({t} := {a.src}) else 0)", kind, a.safe)
+            # As the built-in: an empty list gives 0 (an unrolled filter's: no list, offsets.py).
+            src = listed_extreme(f, a.src, self.temp)
+            if src is None:
+                t = self.temp()
+                src = f"({f}({t}) if ({t} := {a.src}) else 0)"
+            return Ex(src, kind, a.safe)
         if f in ("max", "min") and len(args) > 1 and all(a.kind in _NUMS for a in args):
             kind = "int" if all(a.kind == "int" for a in args) else "num"
             src, raw = (None, None) if (at := self.call_at(node.pos, f, f, args)) else extreme(f, args)

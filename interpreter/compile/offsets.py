@@ -27,7 +27,10 @@ of their errors.
 
 from __future__ import annotations
 
+import ast
+import functools
 import re
+from collections.abc import Callable
 
 from interpreter.compile.base import _NO, Ex, Unsupported, _Die, _lit, face_src
 
@@ -154,6 +157,56 @@ def chosen(f: str, srcs: list[str]) -> str:
         x, y = srcs
         return f"({y} if {y} {'<' if f == 'min' else '>'} {x} else {x})"
     return f"{f}({', '.join(srcs)})"
+
+
+def listed_extreme(f: str, src: str, temp: Callable[[], str]) -> str | None:
+    """`max` or `min` of a list display written item by item, each kept or left out by its
+    own test (`[*((x,) if c else ()), y]`: the writer's unrolled filter, such as the values
+    of the other teams), as a running value: no list made and no call, each test and item
+    worked out once, in the display's order. As the built-in: the first of equal values,
+    its own comparison of each item with the value so far (`item > best`), and 0 for no
+    item. None for any other source."""
+    parts = _listed(src)
+    if parts is None:
+        return None
+    m, x = temp(), temp()
+    better = ">" if f == "max" else "<"
+    steps = []
+    for i, (test, item) in enumerate(parts):
+        step = item if i == 0 else \
+            f"({item} if {m} is _U else ({x} if ({x} := {item}) {better} {m} else {m}))"
+        if test is None:
+            steps.append(f"({m} := {step})")
+        else:
+            steps.append(f"(({m} := {step}) if {test} else {'_U' if i == 0 else m})")
+    if parts[0][0] is not None:  # the first left out: the value so far is none yet
+        steps[0] = f"({m} := {steps[0]})"
+    return f"({', '.join(steps)}, (0 if {m} is _U else {m}))[-1]"
+
+
+@functools.lru_cache(maxsize=256)
+def _listed(src: str) -> tuple[tuple[str | None, str], ...] | None:
+    """The (test or None, item) of each item of a list display `listed_extreme` takes."""
+    if not src.startswith("[") or "*((" not in src:
+        return None
+    try:
+        node = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.List) or not node.elts:
+        return None
+    parts: list[tuple[str | None, str]] = []
+    for elt in node.elts:
+        if not isinstance(elt, ast.Starred):
+            parts.append((None, ast.unparse(elt)))
+            continue
+        kept = elt.value
+        if not (isinstance(kept, ast.IfExp) and isinstance(kept.body, ast.Tuple)
+                and len(kept.body.elts) == 1 and isinstance(kept.orelse, ast.Tuple)
+                and not kept.orelse.elts):
+            return None
+        parts.append((ast.unparse(kept.test), ast.unparse(kept.body.elts[0])))
+    return tuple(parts)
 
 
 def dice_total(ds: tuple[_Die, ...]) -> Ex:
