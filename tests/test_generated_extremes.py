@@ -83,6 +83,8 @@ def _temps():
 @pytest.mark.parametrize("f", ["max", "min"])
 @pytest.mark.parametrize("listed", [
     "[*((a,) if c0 else ()), *((b,) if c1 else ())]",
+    "[a, *((b,) if c1 else ())]",
+    "[*((a,) if c0 else ()), b]",
     "[a, *((b,) if c1 else ()), *((c,) if c2 else ())]",
     "[*((a,) if c0 else ()), b, *((c,) if c2 else ())]",
 ])
@@ -111,3 +113,25 @@ def test_an_extreme_of_items_kept_by_their_tests_is_the_built_ins(f, listed):
 def test_other_lists_keep_the_built_in():
     for listed in ["[a, b]", "[*xs]", "[*((a, b) if c else ())]", "_lw3", "[x for x in xs]"]:
         assert listed_extreme("max", listed, _temps()) is None
+
+
+@pytest.mark.parametrize("f", ["max", "min"])
+@pytest.mark.parametrize("listed", [
+    "[*((g('a'),) if g('c0') else ()), *((g('b'),) if g('c1') else ())]",
+    "[g('a'), *((g('b'),) if g('c1') else ())]",
+    "[*((g('a'),) if g('c0') else ()), g('b'), *((g('c'),) if g('c2') else ())]",
+])
+def test_an_extreme_works_out_each_test_and_item_once_in_the_displays_order(f, listed):
+    src = listed_extreme(f, listed, _temps())
+    for kept in itertools.product([True, False], repeat=3):
+        values = {"a": 3, "b": 1, "c": 2, "c0": kept[0], "c1": kept[1], "c2": kept[2]}
+        orders = []
+        for text in (listed, src):
+            seen: list[str] = []
+
+            def g(name, seen=seen, values=values):
+                seen.append(name)
+                return values[name]
+            eval(text, {"g": g, "_U": object()}, {})  # noqa: S307 (a test's own source)
+            orders.append(seen)
+        assert orders[0] == orders[1], kept

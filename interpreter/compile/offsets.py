@@ -163,14 +163,21 @@ def listed_extreme(f: str, src: str, temp: Callable[[], str]) -> str | None:
     """`max` or `min` of a list display written item by item, each kept or left out by its
     own test (`[*((x,) if c else ()), y]`: the writer's unrolled filter, such as the values
     of the other teams), as a running value: no list made and no call, each test and item
-    worked out once, in the display's order. As the built-in: the first of equal values,
-    its own comparison of each item with the value so far (`item > best`), and 0 for no
-    item. None for any other source."""
+    worked out once, in the display's order (two items: nested conditionals). As the
+    built-in: the first of equal values, its own comparison of each item with the value so
+    far (`item > best`), and 0 for no item. None for any other source."""
     parts = _listed(src)
     if parts is None:
         return None
     m, x = temp(), temp()
     better = ">" if f == "max" else "<"
+    if len(parts) == 2:  # nested conditionals: no tuple of steps, no test of none so far
+        (c0, x0), (c1, x1) = parts
+        both = f"({x} if ({x} := {x1}) {better} {m} else {m})"
+        second = both if c1 is None else f"({both} if {c1} else {m})"
+        alone = x1 if c1 is None else f"({x1} if {c1} else 0)"
+        first = f"(({m} := {x0}),)" if c0 is None else f"{c0} and (({m} := {x0}),)"
+        return f"({second} if {first} else {alone})"
     steps = []
     for i, (test, item) in enumerate(parts):
         step = item if i == 0 else \
