@@ -35,7 +35,8 @@ import ast
 import re
 
 from interpreter.compile.base import SAFE_INT
-from interpreter.compile.peephole import line_indent
+from interpreter.compile.loops import parsed_line
+from interpreter.compile.peephole import block_end, line_indent
 
 _TESTED = re.compile(rf"(?:(_t\d+) is not None and )?not -{SAFE_INT} <= (_t\d+) <= {SAFE_INT}")
 _MOST_TERMS = 4096  # values within ±SAFE_INT (2**40) added up stay far below 2**63
@@ -46,42 +47,24 @@ _STATE = re.compile(r"(V|F)_\w+")
 _LISTS = re.compile(r"P_\w+|F")
 
 
-def _statement(line: str) -> ast.Module | None:
-    """A generated line as a statement: a header (`if x:`, `elif x:`) with a `pass` body."""
-    text = line.strip()
-    if text.startswith("elif "):
-        text = text[2:]
-    for attempt in (text, text + "\n    pass"):
-        try:
-            return ast.parse(attempt)
-        except SyntaxError:
-            continue
-    return None
-
-
 def _only_compared(name: str, lines: list[str]) -> bool:
     """Whether every reading of `name` in the lines is a side of a comparison, and every
-    writing a plain assignment."""
+    writing a plain assignment (a line not read as a statement: not sure, False)."""
     pattern = re.compile(rf"\b{re.escape(name)}\b")
     for line in lines:
         if not pattern.search(line):
             continue
-        tree = _statement(line)
-        if tree is None:
+        stmt = parsed_line(line)[0]
+        if stmt is None:
             return False
-        for node in ast.walk(tree):
+        sides = {id(side) for node in ast.walk(stmt) if isinstance(node, ast.Compare)
+                 for side in (node.left, *node.comparators)}
+        for node in ast.walk(stmt):
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id == name:
                 return False
-            if isinstance(node, ast.Compare):
-                sides = [node.left, *node.comparators]
-                for side in sides:
-                    side._compared = True  # type: ignore[attr-defined]
-        for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id == name and isinstance(
-                    node.ctx, ast.Load) and not getattr(node, "_compared", False):
-                return False
-            if isinstance(node, (ast.Global, ast.Nonlocal, ast.Delete)):
+                    node.ctx, ast.Load) and id(node) not in sides:
                 return False
     return True
 
@@ -141,9 +124,7 @@ def untested(src: str) -> str:
         if line_indent(lines[i - 1]) != ind or not made.startswith(f"{temp} = ") or \
                 not _small(made[len(temp) + 3:]):
             continue
-        end = i + 1
-        while end < len(lines) and (not lines[end].strip() or line_indent(lines[end]) > ind):
-            end += 1
+        end = block_end(lines, i)
         if lines[end - 1].strip() != "raise _Fallback()":
             continue
         use = re.compile(rf"\b{temp}\b")

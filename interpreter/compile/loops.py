@@ -473,13 +473,21 @@ def _candidates(lines: list[str]) -> list[tuple[int, ast.stmt, str]]:
             inside = indent
         if inside is not None or not _COMPREHENSION.search(line):
             continue
-        head = body.endswith(":") and body.startswith(("if ", "elif ", "for "))
-        text = ("if " + body[5:] if body.startswith("elif ") else body) + (
-            "\n    pass" if head else "")
-        stmt = _parsed(text, head)
+        stmt, text = parsed_line(body)
         if stmt is not None:
             out.append((i, stmt, text))
     return out
+
+
+def parsed_line(line: str) -> tuple[ast.stmt | None, str]:
+    """A generated line parsed alone, and the text parsed: a simple statement, or the header
+    of an `if`, `elif` (parsed as an `if`) or `for` with a `pass` body; None for any other
+    line. The node is shared (`_parsed`): not to be changed."""
+    body = line.lstrip()
+    head = body.endswith(":") and body.startswith(("if ", "elif ", "for "))
+    text = ("if " + body[5:] if body.startswith("elif ") else body) + (
+        "\n    pass" if head else "")
+    return _parsed(text, head), text
 
 
 def _own_vars(stmt: ast.stmt) -> collections.Counter:

@@ -85,6 +85,15 @@ def line_indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+def block_end(lines: list[str], j: int) -> int:
+    """The index after the body of the block whose header is the generated line at `j` (not
+    its `elif`/`else` clauses: `statement_end`)."""
+    k, at = j + 1, line_indent(lines[j])
+    while k < len(lines) and (not lines[k].strip() or line_indent(lines[k]) > at):
+        k += 1
+    return k
+
+
 def enclosing(lines: list[str], i: int, stop: int = 0):
     """The heads of the blocks around the generated line at `i`, innermost first, down to
     the line at `stop`."""

@@ -20,18 +20,10 @@ from __future__ import annotations
 
 import re
 
-from interpreter.compile.peephole import line_indent
+from interpreter.compile.peephole import block_end, line_indent
 
 _RESET = re.compile(r"^( *)((?:_L\d+ = )+)_U$")
 
-
-
-def _block_end(lines: list[str], j: int) -> int:
-    """The index after the block whose header is line `j`."""
-    k, at = j + 1, line_indent(lines[j])
-    while k < len(lines) and (not lines[k].strip() or line_indent(lines[k]) > at):
-        k += 1
-    return k
 
 
 def _fill(lines: list[str], j: int, name: str) -> int | None:
@@ -39,7 +31,7 @@ def _fill(lines: list[str], j: int, name: str) -> int | None:
     `NAME = ...` one level in) with nothing chained to it; else None."""
     if lines[j].strip() != f"if {name} is _U:":
         return None
-    k = _block_end(lines, j)
+    k = block_end(lines, j)
     last = lines[k - 1]
     if not (last.startswith(" " * (line_indent(lines[j]) + 4) + f"{name} = ")
             and line_indent(last) == line_indent(lines[j]) + 4):
