@@ -25,7 +25,6 @@ from interpreter.compile.peephole import block_end, line_indent
 _RESET = re.compile(r"^( *)((?:_L\d+ = )+)_U$")
 
 
-
 def _fill(lines: list[str], j: int, name: str) -> int | None:
     """The end of the block at `j` if it is `if NAME is _U:` filling the name (its last line
     `NAME = ...` one level in) with nothing chained to it; else None."""
