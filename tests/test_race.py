@@ -13,6 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli.main import main
+from interpreter.cli.run_generated import play_generated
+from interpreter.compile.specialize import specialize
 from interpreter.engine.chance import ScriptedChance, TableChance
 from interpreter.engine.setup import load, new_game
 from interpreter.table.human import HumanController
@@ -81,6 +83,28 @@ def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path
     race = next(r for r in g.log if r["t"] == "race")
     assert race["seconds"] == pytest.approx(math.log(2), abs=1e-3)
     assert g.clock.now() == pytest.approx(math.log(2), abs=1e-3)
+
+
+@pytest.mark.parametrize("players, want", [
+    (2, {"Player 1": ["red[0]", "red[1]"], "Player 2": ["red[2]"]}),
+    # At 0.69 all three clocks agree: Player 1, then Player 2, then Player 3 (nothing left).
+    (3, {"Player 1": ["red[0]", "red[1]"], "Player 2": ["red[2]"], "Player 3": []}),
+])
+def test_a_tie_of_clocks_goes_to_the_earlier_seat_on_the_generated_code_too(tmp_path, players,
+                                                                           want):
+    path = tmp_path / "race.yaml"
+    path.write_text(textwrap.dedent(RULESET))
+    program = load(str(path)).program
+    special = specialize(program, players, None, logged=True)
+    assert special is not None
+    games = []
+    for generated in (True, False):  # every uniform number is 0.5, as above
+        g = new_game(program, players, None, ScriptedChance([1, 2, 3, 4, 5, 6], uniforms=[]), 0)
+        g.result = play_generated(special, g) if generated else g.run()
+        assert g.result.error is None
+        games.append(g)
+    assert claims(games[0]) == claims(games[1]) == want
+    assert games[0].log == games[1].log
 
 
 def test_a_racer_stops_at_its_capacity(tmp_path):
