@@ -85,6 +85,33 @@ def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path
     assert g.clock.now() == pytest.approx(math.log(2), abs=1e-3)
 
 
+def _on_both(tmp_path, players: int, sets: dict | None = None) -> tuple:
+    """The race test played on the generated code and on the interpreter, every uniform number
+    0.5 (as `play`): the two games, and the generated code."""
+    path = tmp_path / "race.yaml"
+    path.write_text(textwrap.dedent(RULESET))
+    program = load(str(path), None, sets).program
+    special = specialize(program, players, None, logged=True)
+    assert special is not None
+    games = []
+    for generated in (True, False):
+        g = new_game(program, players, None, ScriptedChance([1, 2, 3, 4, 5, 6], uniforms=[]), 0)
+        g.result = play_generated(special, g) if generated else g.run()
+        assert g.result.error is None
+        games.append(g)
+    return games, special.source
+
+
+@pytest.mark.parametrize("sets", [{"cap": "1", "hold": "2"}, {"cap": "2", "hold": "1"},
+                                  {"error": "1.5"}, {"error": "1", "cap": "1"}])
+def test_a_races_numbers_known_when_generating_are_worked_out_then_as_the_interpreter_does(
+        tmp_path, sets):
+    # A racer holds the least of its capacity and model capacity, its error rate at most 1.
+    (generated, interpreted), source = _on_both(tmp_path, 2, sets)
+    assert generated.log == interpreted.log
+    assert "min(" not in source.split("while _ac")[0] and ".append(int(" not in source
+
+
 @pytest.mark.parametrize("players, want", [
     (2, {"Player 1": ["red[0]", "red[1]"], "Player 2": ["red[2]"]}),
     # At 0.69 all three clocks agree: Player 1, then Player 2, then Player 3 (nothing left).
@@ -92,17 +119,7 @@ def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path
 ])
 def test_a_tie_of_clocks_goes_to_the_earlier_seat_on_the_generated_code_too(tmp_path, players,
                                                                            want):
-    path = tmp_path / "race.yaml"
-    path.write_text(textwrap.dedent(RULESET))
-    program = load(str(path)).program
-    special = specialize(program, players, None, logged=True)
-    assert special is not None
-    games = []
-    for generated in (True, False):  # every uniform number is 0.5, as above
-        g = new_game(program, players, None, ScriptedChance([1, 2, 3, 4, 5, 6], uniforms=[]), 0)
-        g.result = play_generated(special, g) if generated else g.run()
-        assert g.result.error is None
-        games.append(g)
+    games, _ = _on_both(tmp_path, players)
     assert claims(games[0]) == claims(games[1]) == want
     assert games[0].log == games[1].log
 

@@ -24,6 +24,7 @@ specialized yet.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -84,27 +85,37 @@ class RaceWriter:
             e(d + 2, self.stop_at(racer_site, r))
         located = self.logged or self.wide
         values = {}
+        known = {}  # the numbers known when generating, worked out now as _racer works them
         for key, x in fields.items():
             if x.const is not _NO and x.const >= 0:
-                values[key] = x.src
+                values[key], known[key] = x.src, x.const
                 continue
             v = self.temp("v")
             e(d + 1, f"{v} = {x.src}")
             e(d + 1, f"if {f'type({v}) not in (int, float) or ' if located else ''}{v} < 0:")
             e(d + 2, self.stop_at(lambda step, key=key: race_number_site(step, key), v))
             values[key] = v
-        c = f"int({values['capacity']})" if "capacity" in values else "None"
+        def whole(key: str) -> str:  # a finite number known now: its `int` now
+            k = known.get(key)
+            return repr(int(k)) if k is not None and math.isfinite(k) else f"int({values[key]})"
+        c = whole("capacity") if "capacity" in values else "None"
         if "model_capacity" in values:
-            m = f"int({values['model_capacity']})"
-            h = m if c == "None" else f"min({c}, {m})"
+            m = whole("model_capacity")
+            h = m if c == "None" else repr(min(int(c), int(m))) if c.isdigit() and \
+                m.isdigit() else f"min({c}, {m})"
         else:
             h = c
+        if "error_rate" not in values:
+            er = "0.0"
+        elif "error_rate" in known:
+            er = repr(min(1.0, known["error_rate"]))
+        else:
+            er = f"min(1.0, {values['error_rate']})"
         e(d + 1, f"{cap}.append({c})")
         e(d + 1, f"{held}.append({h})")
         e(d + 1, f"{rate}.append({values.get('rate', '1.0')})")
         e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
-        e(d + 1, f"{err}.append(min(1.0, {values['error_rate']}))" if "error_rate" in values
-          else f"{err}.append(0.0)")
+        e(d + 1, f"{err}.append({er})")
         per, mi, cnt = (held, rate, lat, err), None, None
         if self.logged:  # the claims a decisions file or a log gives, else the model's
             last, mi = self.temp("ls"), self.temp("mi")
