@@ -103,10 +103,11 @@ def _on_both(tmp_path, players: int, sets: dict | None = None) -> tuple:
 
 
 @pytest.mark.parametrize("sets", [{"cap": "1", "hold": "2"}, {"cap": "2", "hold": "1"},
-                                  {"error": "1.5"}, {"error": "1", "cap": "1"}])
+                                  {"error": "1.5"}, {"error": "1", "cap": "1"}, {"fast": "0", "cap": "1"}])
 def test_a_races_numbers_known_when_generating_are_worked_out_then_as_the_interpreter_does(
         tmp_path, sets):
-    # A racer holds the least of its capacity and model capacity, its error rate at most 1.
+    # A racer holds the least of its capacity and model capacity, its error rate at most 1;
+    # one whose rate is 0 never claims.
     (generated, interpreted), source = _on_both(tmp_path, 2, sets)
     assert generated.log == interpreted.log
     assert "min(" not in source.split("while _ac")[0] and ".append(int(" not in source

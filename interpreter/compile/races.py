@@ -263,7 +263,12 @@ class RaceWriter:
             e(d, "un = 0")
         e(d, f"for {i} in range(len({rs})):")
         gap(d + 1, f"{nx}[{i}]", f"{lat}[{i}]")
-        e(d, f"{ac} = [{i} for {i} in range(len({rs})) if {nx}[{i}] < _inf]")
+        # The racers whose clocks run, in order: a loop, not a comprehension (a function and
+        # a frame of its own in Python 3.11, at every race).
+        e(d, f"{ac} = []")
+        e(d, f"for {i} in range(len({rs})):")
+        e(d + 1, f"if {nx}[{i}] < _inf:")
+        e(d + 2, f"{ac}.append({i})")
         e(d, f"{rem} = list({pool})")
         e(d, f"{last} = 0.0")
         r, x = self.temp("r"), self.temp("x")
