@@ -31,6 +31,7 @@ from dsl.compiler import (
     out_of_range,
 )
 from dsl.parser import parse_expression
+from interpreter.compile.trees import expression_tree
 from interpreter.engine.values import unset_item
 
 
@@ -527,10 +528,10 @@ def stored(e: Ex, src: str | None = None) -> str:
 @lru_cache(maxsize=1024)  # asked of the same sources again and again while generating
 def _fresh(src: str) -> bool:
     """Whether the Python expression `src` makes a new list or map each time it runs."""
-    try:
-        node = ast.parse(src, mode="eval").body
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return False
+    node = tree.body
 
     def fresh(x: ast.AST) -> bool:
         if isinstance(x, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):

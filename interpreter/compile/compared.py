@@ -37,6 +37,7 @@ import re
 from interpreter.compile.base import SAFE_INT
 from interpreter.compile.loops import parsed_line
 from interpreter.compile.peephole import block_end, line_indent
+from interpreter.compile.trees import expression_tree
 
 _TESTED = re.compile(rf"(?:(_t\d+) is not None and )?not -{SAFE_INT} <= (_t\d+) <= {SAFE_INT}")
 _MOST_TERMS = 4096  # values within ±SAFE_INT (2**40) added up stay far below 2**63
@@ -71,9 +72,8 @@ def _only_compared(name: str, lines: list[str]) -> bool:
 
 def _small(src: str) -> bool:
     """Whether EXPR is made of what the module allows, with few enough values."""
-    try:
-        tree = ast.parse(src, mode="eval")
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return False
     terms = _terms(tree.body)
     return terms is not None and terms <= _MOST_TERMS

@@ -16,6 +16,8 @@ import ast
 import functools
 import re
 
+from interpreter.compile.trees import expression_tree
+
 # A list read plainly, which cannot fail: a name, a player's zone or state at a seat.
 _PLAIN = re.compile(r"[A-Za-z_]\w*|Z?P_\w+\[(?:\d+|cur)\]")
 _END = re.compile(rf"\(({_PLAIN.pattern})\[(0|-1)\] if ({_PLAIN.pattern}) else None\)")
@@ -56,10 +58,8 @@ def plain_end(src: str) -> bool:
 @functools.lru_cache(maxsize=1024)
 def whole_listcomp(src: str) -> bool:
     """Whether `src` is one list comprehension, whole (its brackets open and close it)."""
-    try:
-        return isinstance(ast.parse(src, mode="eval").body, ast.ListComp)
-    except SyntaxError:
-        return False
+    tree = expression_tree(src)
+    return tree is not None and isinstance(tree.body, ast.ListComp)
 
 
 def running_sum(src: str) -> str | None:

@@ -36,6 +36,8 @@ import copy
 import functools
 import re
 
+from interpreter.compile.trees import expression_tree
+
 _TEMP = re.compile(r"_(it|t)\d+")
 
 
@@ -77,9 +79,8 @@ def _count_reached(root: ast.AST) -> ast.BoolOp | None:
 @functools.lru_cache(maxsize=1024)
 def split_count(src: str) -> tuple[str, str] | None:
     """(the value's source without its count, the count alone), or None (see the module)."""
-    try:
-        tree = ast.parse(src, mode="eval")
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return None
     counts = [x for x in ast.walk(tree) if _is_count(x)]
     if len(counts) != 1 or _count_reached(tree.body) is not counts[0]:

@@ -42,6 +42,7 @@ from interpreter.compile.base import (
     stored,
 )
 from interpreter.compile.cuts import running_sum
+from interpreter.compile.trees import expression_tree
 
 _BITS = MAX_INT.bit_length() + 1
 
@@ -50,10 +51,10 @@ def never_none(src: str) -> bool:
     """Whether the source of a whole number is an arithmetic operation (`a + b`, `-a`): its
     value is a number, or the operation fails on a none (a die not rolled) before any test
     reads it, as the interpreter's does."""
-    try:
-        node = ast.parse(src, mode="eval").body
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return False
+    node = tree.body
     return isinstance(node, ast.BinOp) or isinstance(node, ast.UnaryOp) and isinstance(
         node.op, ast.USub)
 

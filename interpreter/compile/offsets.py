@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable
 
 from interpreter.compile.base import _NO, Ex, Unsupported, _Die, _lit, face_src
+from interpreter.compile.trees import expression_tree
 
 _ATOM = re.compile(r"-?\d+(\.\d+)?|[A-Za-z_]\w*")  # a name or a number: read twice, no cost
 
@@ -196,10 +197,10 @@ def _listed(src: str) -> tuple[tuple[str | None, str], ...] | None:
     """The (test or None, item) of each item of a list display `listed_extreme` takes."""
     if not src.startswith("[") or "*((" not in src:
         return None
-    try:
-        node = ast.parse(src, mode="eval").body
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return None
+    node = tree.body
     if not isinstance(node, ast.List) or not node.elts:
         return None
     parts: list[tuple[str | None, str]] = []

@@ -40,6 +40,7 @@ from interpreter.compile.base import (
 from interpreter.compile.people import Person, Shown
 from interpreter.compile.repeats import bound_first, repeated, replaced, shape
 from interpreter.compile.stops import expr_site, raise_at
+from interpreter.compile.trees import expression_tree
 from interpreter.engine.decisions import PolicyController
 
 # Kinds whose Python `==` is the language's match of a pick with an option (a pick of another
@@ -59,9 +60,8 @@ _CHEAP_SIZE = 12  # its reads, values and operations, at most: about as many as 
 def cheap(src: str) -> bool:
     """Whether generated source is a few reads and operations, which count no work: where it
     cannot fail, working it out whether or not it is read is not seen, and costs little."""
-    try:
-        tree = ast.parse(src, mode="eval")
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return False
     nodes = list(ast.walk(tree))
     return (sum(isinstance(x, ast.expr) for x in nodes) <= _CHEAP_SIZE

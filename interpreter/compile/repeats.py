@@ -30,6 +30,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.nodes import mentions
 from interpreter.compile.loops import memo_name
+from interpreter.compile.trees import expression_tree
 
 _PLACES = frozenset({"pos", "name_pos", "func_pos", "var_pos"})  # where, not what
 
@@ -120,9 +121,8 @@ def bound_first(src: str, names: set[str]) -> tuple[str, set[str]]:
     readings are `N`; with the names so bound (the others are left as they were). The value
     is worked out at the same place as before, once; the later readings read what the test
     would have found."""
-    try:
-        tree = ast.parse(src, mode="eval")
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return src, set()
     if any(getattr(x, "end_lineno", 1) != 1 for x in ast.walk(tree)):
         return src, set()

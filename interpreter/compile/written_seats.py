@@ -25,6 +25,7 @@ import ast
 import re
 
 from interpreter.compile.peephole import line_indent
+from interpreter.compile.trees import expression_tree
 
 _TARGET = re.compile(r"(P_\w+)\[(\w+)\]")
 # What a seat's test may be made of besides reads of that seat's values: constants and the
@@ -53,9 +54,8 @@ def seats_written(targets: list) -> tuple[str, ...] | None:
 def own_seat(src: str, seat: int, per_player: set[str]) -> bool:
     """Whether the test `src` of seat `seat` reads only that seat's values: its per-player
     lists and `E` at that seat, with constants and plain operations."""
-    try:
-        tree = ast.parse(src, mode="eval")
-    except SyntaxError:
+    tree = expression_tree(src)
+    if tree is None:
         return False
     allowed: set[int] = set()
     for x in ast.walk(tree):
