@@ -4,16 +4,21 @@ tests/benchmarks).
 
     .venv/bin/python tests/benchmarks/profile_generated.py source RULESET > game.py
     .venv/bin/python tests/benchmarks/profile_generated.py lines RULESET [--games N] [--top K]
+    .venv/bin/python tests/benchmarks/profile_generated.py calls RULESET [--games N] [--top K]
     .venv/bin/python tests/benchmarks/profile_generated.py ab RULESET EDITED.py [--games N]
 
 `source` prints the game function the specializer writes for the ruleset's default setup.
 `lines` counts, per game, how often each line of it runs (a comprehension's line once per
 item): the counts say where the work is. A sampling profiler does not: on the generated
-code it ranks the lines that call into C far above their share. `ab` plays the same seeds
-with the generated function and with EDITED.py (the printed source, changed by hand),
-checks that every game's result is the same, and times the two interleaved in one process,
-alternating which goes first, so the machine's drift falls on both: the ratio is what an
-edit of the generator that writes the same code would gain.
+code it ranks the lines that call into C far above their share. `calls` counts, per game,
+the calls the game function makes (built-ins, methods, the helpers it is given), each with
+the lines that make the most of them: a call costs far more than its one bytecode, most of
+all one that calls back into Python (`min(xs, key=...)`), though Python 3.11 makes some
+nearly free (`len`, `isinstance`), so time an edit with `ab` before trusting a count.
+`ab` plays the same seeds with the generated function and with EDITED.py (the printed
+source, changed by hand), checks that every game's result is the same, and times the two
+interleaved in one process, alternating which goes first, so the machine's drift falls on
+both: the ratio is what an edit of the generator that writes the same code would gain.
 """
 
 from __future__ import annotations
@@ -104,9 +109,40 @@ def compare(path: str, edited: str, games: int, rounds: int = 20) -> None:
           f"code is {spent['generated'] / spent['edited']:.3f} times as fast")
 
 
+def call_counts(path: str, games: int, top: int) -> None:
+    special = generated(path)
+    lines = special.source.splitlines()
+    calls: collections.Counter = collections.Counter()
+    where: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+
+    def profile(frame, event, arg):
+        if event == "c_call" and frame.f_code.co_filename == GAME:
+            name = getattr(arg, "__qualname__", None) or repr(arg)
+        elif event == "call" and frame.f_back is not None and \
+                frame.f_back.f_code.co_filename == GAME and frame.f_code.co_filename != GAME:
+            name, frame = "python: " + frame.f_code.co_qualname, frame.f_back
+        else:
+            return
+        calls[name] += 1
+        where[name][frame.f_lineno] += 1
+
+    sys.setprofile(profile)
+    try:
+        for seed in range(games):
+            special.play_raw(seed)
+    finally:
+        sys.setprofile(None)
+    print(f"{sum(calls.values()) / games:,.1f} calls per game, over {games} games")
+    for name, count in calls.most_common(top):
+        at = ", ".join(f"line {n} ({c / games:,.1f})" for n, c in where[name].most_common(3))
+        print(f"{count / games:10.1f} {name}: {at}")
+        number = where[name].most_common(1)[0][0]
+        print(f"{'':10} {lines[number - 1].strip()[:110]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["source", "lines", "ab"])
+    parser.add_argument("what", choices=["source", "lines", "calls", "ab"])
     parser.add_argument("ruleset")
     parser.add_argument("edited", nargs="?")
     parser.add_argument("--games", type=int, default=200)
@@ -116,6 +152,8 @@ def main() -> None:
         print(generated(args.ruleset).source)
     elif args.what == "lines":
         line_counts(args.ruleset, args.games, args.top)
+    elif args.what == "calls":
+        call_counts(args.ruleset, args.games, args.top)
     else:
         if not args.edited:
             parser.error("ab needs the edited source file")
