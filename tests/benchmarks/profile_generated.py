@@ -61,6 +61,17 @@ def generated(path: str, replaced: str | None = None):
     return special
 
 
+def _played(special, games: int, install, hook) -> None:
+    """Seeds 0 to games - 1 played by the generated function with `hook` installed by
+    `install` (sys.settrace or sys.setprofile) while they play."""
+    install(hook)
+    try:
+        for seed in range(games):
+            special.play_raw(seed)
+    finally:
+        install(None)
+
+
 def line_counts(path: str, games: int, top: int) -> None:
     special = generated(path)
     lines = special.source.splitlines()
@@ -73,12 +84,7 @@ def line_counts(path: str, games: int, top: int) -> None:
             hits[frame.f_lineno] += 1
         return trace
 
-    sys.settrace(trace)
-    try:
-        for seed in range(games):
-            special.play_raw(seed)
-    finally:
-        sys.settrace(None)
+    _played(special, games, sys.settrace, trace)
     print(f"{sum(hits.values()) / games:,.0f} lines run per game, over {games} games")
     for number, count in hits.most_common(top):
         print(f"{count / games:10.1f} {number:5} {lines[number - 1].strip()[:120]}")
@@ -126,12 +132,7 @@ def call_counts(path: str, games: int, top: int) -> None:
         calls[name] += 1
         where[name][frame.f_lineno] += 1
 
-    sys.setprofile(profile)
-    try:
-        for seed in range(games):
-            special.play_raw(seed)
-    finally:
-        sys.setprofile(None)
+    _played(special, games, sys.setprofile, profile)
     print(f"{sum(calls.values()) / games:,.1f} calls per game, over {games} games")
     for name, count in calls.most_common(top):
         at = ", ".join(f"line {n} ({c / games:,.1f})" for n, c in where[name].most_common(3))
