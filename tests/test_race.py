@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import textwrap
 from collections import deque
 
@@ -85,11 +86,16 @@ def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path
     assert g.clock.now() == pytest.approx(math.log(2), abs=1e-3)
 
 
-def _on_both(tmp_path, players: int, sets: dict | None = None) -> tuple:
-    """The race test played on the generated code and on the interpreter, every uniform number
-    0.5 (as `play`): the two games, and the generated code."""
+def _on_both(tmp_path, players: int, sets: dict | None = None, edits: tuple = ()) -> tuple:
+    """The race test (its text with `edits`, (old, new) pairs) played on the generated code and
+    on the interpreter, every uniform number 0.5 (as `play`): the two games, and the generated
+    code."""
+    text = textwrap.dedent(RULESET)
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
     path = tmp_path / "race.yaml"
-    path.write_text(textwrap.dedent(RULESET))
+    path.write_text(text)
     program = load(str(path), None, sets).program
     special = specialize(program, players, None, logged=True)
     assert special is not None
@@ -111,6 +117,28 @@ def test_a_races_numbers_known_when_generating_are_worked_out_then_as_the_interp
     (generated, interpreted), source = _on_both(tmp_path, 2, sets)
     assert generated.log == interpreted.log
     assert "min(" not in source.split("while _ac")[0] and ".append(int(" not in source
+
+
+ONE_RATE = (('rate: "if racer == players[0] then fast else 1"', "rate: fast"),)
+NO_CAPACITY = (("          capacity: cap\n", ""), ("          model_capacity: hold\n", ""))
+
+
+@pytest.mark.parametrize("edits, sets, want", [
+    # One rate every racer has, known when generating: at 2 a claim, at 0 none.
+    (ONE_RATE, {}, {"Player 1": ["red[0]", "red[2]"], "Player 2": ["red[1]"]}),
+    (ONE_RATE, {"fast": "0"}, {"Player 1": [], "Player 2": []}),
+    # No capacity at all: nobody stops full (a misgrab while a blue is left, then the reds;
+    # the clocks tie at every claim: Player 1 first).
+    (ONE_RATE + NO_CAPACITY, {"error": "1"}, {"Player 1": ["blue[1]", "blue[0]", "red[1]"],
+                                              "Player 2": ["blue[2]", "red[0]", "red[2]"]}),
+])
+def test_a_race_whose_numbers_every_racer_shares_plays_as_the_interpreter(tmp_path, edits, sets,
+                                                                          want):
+    (generated, interpreted), source = _on_both(tmp_path, 2, sets, edits)
+    assert claims(generated) == claims(interpreted) == want
+    assert generated.log == interpreted.log  # the uniform numbers drawn too
+    claiming = source.split("while _ac", 1)[1]
+    assert not re.search(r"_(rt|hd|er)\d+\[", claiming)  # read as numbers, not per racer
 
 
 @pytest.mark.parametrize("players, want", [

@@ -116,7 +116,16 @@ class RaceWriter:
         e(d + 1, f"{rate}.append({values.get('rate', '1.0')})")
         e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
         e(d + 1, f"{err}.append({er})")
-        per, mi, cnt = (held, rate, lat, err), None, None
+        # The number every racer has, where it is known when generating: the model reads it
+        # in place of the racer's item of its list, and decides its tests now (fixed).
+        fixed: dict[str, Any] = {}
+        if h == "None" or h.isdigit():
+            fixed[held] = None if h == "None" else int(h)
+        if "rate" not in values or ("rate" in known and math.isfinite(known["rate"])):
+            fixed[rate] = known.get("rate", 1.0)
+        if "error_rate" not in values or "error_rate" in known:
+            fixed[err] = min(1.0, known.get("error_rate", 0.0))
+        per, mi, cnt = (held, rate, lat, err, fixed), None, None
         if self.logged:  # the claims a decisions file or a log gives, else the model's
             last, mi = self.temp("ls"), self.temp("mi")
             counted = self._race_script(spec, rid, rs, pool, cl, cap, last, mi, d, ctx)
@@ -235,7 +244,7 @@ class RaceWriter:
         seats whose claims were reported, and the name for what they missed), a reported
         racer reaches for what it reported, in order, on its clock like the others, and
         misses what another racer reached first."""
-        held, rate, lat, err = per
+        held, rate, lat, err, fixed = per
         e = self.emit
         # race._Uniforms: a logged game asks its chance source (seeded: the same draws)
         u = "_CS.uniform()" if self.logged else "rnd()"
@@ -251,6 +260,14 @@ class RaceWriter:
 
         def gap(depth: int, target: str, base: str) -> None:
             # As _Uniforms.gap: no draw at a rate of 0 or less (never claims).
+            if rate in fixed:  # every racer's rate, known now
+                if fixed[rate] > 0:
+                    e(depth, f"{target} = {base} - _log(1.0 - {u}) / {fixed[rate]!r}")
+                    if self.logged:
+                        e(depth, "un += 1")
+                else:
+                    e(depth, f"{target} = _inf")
+                return
             e(depth, f"if {rate}[{i}] > 0:")
             e(depth + 1, f"{target} = {base} - _log(1.0 - {u}) / {rate}[{i}]")
             if self.logged:
@@ -316,9 +333,12 @@ class RaceWriter:
         e(d1 + 2, f"{soon} = {nx}[{j}]")
         if intents is not None:
             self._reached(intents, missed, i, rem, ac, cl, it, wl, last, nx, gap, d1)
-        e(d1, f"if {held}[{i}] is not None and len({cl}[{i}]) >= {held}[{i}]:")
-        e(d1 + 1, f"{ac}.remove({i})")
-        e(d1 + 1, "continue")
+        full = (f"{held}[{i}] is not None and len({cl}[{i}]) >= {held}[{i}]" if held not in fixed
+                else None if fixed[held] is None else f"len({cl}[{i}]) >= {fixed[held]!r}")
+        if full is not None:  # (no capacity: a racer stops only when nothing is left)
+            e(d1, f"if {full}:")
+            e(d1 + 1, f"{ac}.remove({i})")
+            e(d1 + 1, "continue")
         e(d1, f"{r} = {rs}[{i}]")
         if wl is not None:
             e(d1, f"{wn} = {wl}[{i}]")
@@ -331,17 +351,25 @@ class RaceWriter:
         e(d1 + 1, "continue")
         e(d1, f"{it} = None")
         uw = self.temp("uw")
-        if self.logged:  # the same draws, counted
-            e(d1, f"if {err}[{i}] > 0:")
-            e(d1 + 1, "un += 1")
-            e(d1, f"if {err}[{i}] > 0 and {u} < {err}[{i}]:")
+        # A misgrab: a draw at an error rate above 0 (none at 0 or less, as race._model).
+        if err not in fixed:
+            if self.logged:  # the same draws, counted
+                e(d1, f"if {err}[{i}] > 0:")
+                e(d1 + 1, "un += 1")
+            misgrab = f"{err}[{i}] > 0 and {u} < {err}[{i}]"
+        elif fixed[err] > 0:
+            if self.logged:
+                e(d1, "un += 1")
+            misgrab = f"{u} < {fixed[err]!r}"
         else:
-            e(d1, f"if {err}[{i}] > 0 and {u} < {err}[{i}]:")
-        e(d1 + 1, f"{uw} = [{x} for {x} in {rem} if {x} not in {wn}]")  # dice: numbers
-        e(d1 + 1, f"if {uw}:")
-        e(d1 + 2, f"{it} = {uw}[min(len({uw}) - 1, int({u} * len({uw})))]")
-        if self.logged:
-            e(d1 + 2, "un += 1")
+            misgrab = None
+        if misgrab is not None:
+            e(d1, f"if {misgrab}:")
+            e(d1 + 1, f"{uw} = [{x} for {x} in {rem} if {x} not in {wn}]")  # dice: numbers
+            e(d1 + 1, f"if {uw}:")
+            e(d1 + 2, f"{it} = {uw}[min(len({uw}) - 1, int({u} * len({uw})))]")
+            if self.logged:
+                e(d1 + 2, "un += 1")
         e(d1, f"if {it} is None:")
         e(d1 + 1, f"if len({wn}) == 1:")
         e(d1 + 2, f"{it} = {wn}[0]")
