@@ -2,8 +2,9 @@
 version plays the seed). A value that may be none (a die's face before it is rolled) passes as it
 is, so the test of a value read as it is stored asks that first; the value of an arithmetic
 operation (`a + b`, `-a`) is a number whenever the operation gives one, so its test does not
-ask (interpreter/compile/numbers.py `never_none`). The games play as the reference
-interpreter's."""
+ask (interpreter/compile/numbers.py `never_none`). A list the write made is tested for its
+length in line, and handed to `_within` only past the language's longest (`kept_list`). The
+games play as the reference interpreter's."""
 
 from __future__ import annotations
 
@@ -70,3 +71,35 @@ def test_games_storing_sums_and_faces_play_as_the_interpreter():
     results = plays_as_the_interpreter(program_of(STORES, "stores.yaml"), range(40))
     assert all(result.error is None for result, _ in results)
     assert {result.seats[0].score < 0 for result, _ in results} == {True, False}
+
+
+DOUBLED = STORES.replace("    seen: {type: int}\n", "    seen: {type: int}\n"
+                         "    xs: {type: list, initial: '[1, 2]'}\n").replace(
+    "        - set: {seen: \"current.tally\"}\n",
+    "        - set: {seen: \"current.tally\"}\n        - set: {xs: \"xs + xs\"}\n").replace(
+    'repeat: {until: "round >= 6"}', 'repeat: {until: "round >= 12"}')
+
+
+def test_a_list_made_is_kept_without_a_call_until_it_passes_the_longest():
+    # `xs + xs` doubles a list every turn: 131,072 items at the 16th, the first past the
+    # language's longest (100,000). The fast version tests each list's length where it is
+    # made and calls `_within` (which stops the game) for that one alone; the checked version
+    # then plays the game, to the interpreter's stop.
+    program = program_of(DOUBLED)
+    for result, _ in plays_as_the_interpreter(program, range(2)):
+        assert result.error is not None and "100,000 items" in result.error.message
+    fast = specialize(program)
+    names = fast.play_raw.__globals__
+    real, seen = names["_within"], []
+
+    def within(value, *site):
+        seen.append(len(value))
+        return real(value, *site)
+
+    names["_within"] = within
+    try:
+        for seed in range(2):
+            fast.play(seed)
+    finally:
+        names["_within"] = real
+    assert seen == [131_072, 131_072]

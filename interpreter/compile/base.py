@@ -517,16 +517,16 @@ def stored(e: Ex, src: str | None = None) -> str:
     steps' `copied` stores a value: never shared with where it was read, where sharing could
     show. The generated code never changes a list in place (an item set writes a new list:
     `ItemSet`); it changes a map in place when it is set at a key. So a map is copied, unless
-    the expression has just made it (`_fresh`), and a list never is. One level is enough:
+    the expression has just made it (`made_new`), and a list never is. One level is enough:
     what a map holds is never changed in place."""
     src = e.src if src is None else src
-    if e.zone or not e.kind.startswith("map:") or _fresh(src):
+    if e.zone or not e.kind.startswith("map:") or made_new(src):
         return src
     return f"dict({src})"
 
 
 @lru_cache(maxsize=1024)  # asked of the same sources again and again while generating
-def _fresh(src: str) -> bool:
+def made_new(src: str) -> bool:
     """Whether the Python expression `src` makes a new list or map each time it runs."""
     tree = expression_tree(src)
     if tree is None:

@@ -27,6 +27,7 @@ from interpreter.compile.base import (
     _Ctx,
     _lit,
     _node,
+    made_new,
     stored,
 )
 from interpreter.compile.offsets import number
@@ -207,17 +208,16 @@ class EffectWriter:
                       seats_written([t for t, _, _ in pairs]))
 
     def _add_to_lists(self, pairs: list, lists: list, d: int, ctx: _Ctx, texts: list) -> None:
-        """`add` to list state, as steps._add: every amount first, then each list becomes a
-        new list with the items added at its end (within the size limit: past it, the game
-        stops at the target's `texts`, where located)."""
+        """`add` to list state, as steps._add: every amount first, then each list a new list
+        with the items at its end, within the size limit (past it, a stop at `texts`)."""
         if len(lists) != len(pairs):
             raise Unsupported("add to lists and numbers at once")
         temps = [self.temp() for _ in pairs]
         for t, (_, v, _) in zip(temps, pairs, strict=True):
             self.emit(d, f"{t} = {v.src}")
-        for t, (target, _, _), whole, text in zip(temps, pairs, lists, texts, strict=True):
-            self.emit(d, f"{target} = _within({target} + {f'list({t})' if whole else f'[{t}]'}"
-                         f"{self.step_site('add', text)})")
+        for t, (target, v, _), whole, text in zip(temps, pairs, lists, texts, strict=True):
+            added = (t if made_new(v.src) else f"list({t})") if whole else f"[{t}]"
+            self.emit(d, f"{target} = " + self.kept_list(f"{target} + {added}", self.step_site("add", text)))
         self.after_op(d, frozenset(name for _, _, name in pairs), ctx)
 
     def _s_say(self, spec: dict, d: int, ctx: _Ctx) -> None:

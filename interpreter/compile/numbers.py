@@ -37,6 +37,7 @@ from interpreter.compile.base import (
     Ex,
     Stop,
     Unsupported,
+    made_new,
     past_longest,
     refused,
     stored,
@@ -208,12 +209,24 @@ class NumberWriter:
             self.emit(d, f"{t} = {src}")
             self.past_safe(t, d, not never_none(src))
             return t
-        if v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
+        if v.const is _NO and v.kind.startswith("list:") and made_new(src):
+            src = self.kept_list(src)
+        elif v.const is _NO and (v.kind in ("num", "str") or v.kind.startswith("list:")):
             src = f"_within({src})"
         if into is None:
             return stored(v, src)
         self.emit(d, f"{into} = {stored(v, src)}")
         return into
+
+    def kept_list(self, made: str, site: str = "") -> str:
+        """A list just made (`made`: never none) as a write keeps it: its length tested in
+        line (a call of `_within` costs several times as much), `_within` called only past
+        the longest, where it stops the game as it would have (`site`: `, SITE` or ""); the
+        checked version calls `_within` every time."""
+        if self.wide:
+            return f"_within({made}{site})"
+        t = self.temp()
+        return f"({t} if len({t} := {made}) <= {MAX_ITEMS} else _within({t}{site}))"
 
     def _with_default(self, node: n.Call, scope: dict) -> Ex:
         """`max(xs, default=d)` or `min`, as the built-in: the list, then the default worked
