@@ -14,7 +14,6 @@ import ast
 import math
 import operator
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -572,29 +571,3 @@ def _node(value: Any) -> n.Node:
     if isinstance(value, list):
         return n.ListExpr((0, 0), tuple(_node(v) for v in value))
     return n.Literal((0, 0), value)
-
-
-def seats_after(n: int) -> tuple:
-    """For each seat, the other seats in turn order from it (Player.others)."""
-    return tuple(tuple(list(range(i + 1, n)) + list(range(i))) for i in range(n))
-
-
-def opponents_of(n: int) -> Callable:
-    """builtins._opponents on seats: the others still in, in turn order."""
-    others = seats_after(n)
-
-    def opponents(seat: int, eliminated: list) -> list:
-        return [q for q in others[seat] if not eliminated[q]]
-    return opponents
-
-
-def next_player_of(n: int) -> Callable:
-    """builtins._next_player on seats: the first opponent still in, else the seat itself."""
-    others = seats_after(n)
-
-    def next_player(seat: int, eliminated: list) -> int:
-        for q in others[seat]:
-            if not eliminated[q]:
-                return q
-        return seat
-    return next_player

@@ -30,9 +30,6 @@ from interpreter.compile.base import (
     _node,
     face_src,
     faces_src,
-    next_player_of,
-    opponents_of,
-    seats_after,
 )
 from interpreter.compile.cuts import end_of, found_in, plain_end, short_cut
 from interpreter.compile.hoists import split_count
@@ -46,6 +43,7 @@ from interpreter.compile.offsets import (
     listed_extreme,
     number,
 )
+from interpreter.compile.seats import next_player_of, opponents_of, seats_after
 
 
 class ExprWriter:
