@@ -1,7 +1,9 @@
 """`min` and `max` of two names or numbers written as a conditional (interpreter/compile/
 offsets.py `chosen`), of a list display of items each kept by its own test as a running value
 (`listed_extreme`), and a transfer's amount taken with two comparisons (checks.py): a call
-of the built-in costs several times a comparison. As the built-in: the first value unless the
+of the built-in costs several times a comparison; the face of the highest (lowest) die of a
+list as the most (least) face, with no die picked by a key per die (zones.py). As the
+built-in: the first value unless the
 second is less (more), and a comparison with none (a die not rolled yet) raises as the
 built-in's own comparison does. The games, and the rule errors they stop at, stay the
 interpreter's."""
@@ -15,7 +17,12 @@ import pytest
 
 from interpreter.compile.offsets import chosen, listed_extreme
 from interpreter.compile.specialize import specialize
-from tests.generated_agreement import plays_as_the_interpreter, program_of
+from tests.generated_agreement import (
+    dice_in_hands,
+    drawn_and_rolled,
+    plays_as_the_interpreter,
+    program_of,
+)
 
 GAME = """\
 meeple: 1
@@ -135,3 +142,32 @@ def test_an_extreme_works_out_each_test_and_item_once_in_the_displays_order(f, l
             eval(text, {"g": g, "_U": object()}, {})  # noqa: S307 (a test's own source)
             orders.append(seen)
         assert orders[0] == orders[1], kept
+
+
+def _hands(score: str, rounds: int) -> str:
+    return dice_in_hands("Highs", 6, 12) + drawn_and_rolled(rounds) + f"""\
+        - add: {{current.score: "{score}"}}
+scoring: {{score: "player.score", order: highest}}
+"""
+
+
+def test_the_face_of_the_highest_or_lowest_die_is_the_most_or_least_face():
+    # `highest(hand).face` is the most face of the hand, worked out without a die picked by a
+    # key per die (`max(map(F.__getitem__, hand))`), to the interpreter's games.
+    score = "highest(current.hand).face * 10 + lowest(current.hand).face"
+    program = program_of(_hands(score, 5))
+    source = specialize(program).source
+    assert "max(map(F.__getitem__, " in source and "min(map(F.__getitem__, " in source
+    assert "key=F.__getitem__" not in source
+    plays_as_the_interpreter(program, range(30))
+
+
+@pytest.mark.parametrize("score", [
+    "highest(current.hand).face + highest(next_player(current).hand).face",
+    "if lowest(next_player(current).hand).face == 6 then 1 else 0",  # none compared: no error
+])
+def test_the_face_of_the_highest_die_of_an_empty_list_stops_as_the_interpreter_does(score):
+    # The other player's hand is empty on the first turn: `highest` gives none, and its face
+    # stops the game where the interpreter stops it.
+    results = plays_as_the_interpreter(program_of(_hands(score, 3)), range(3))
+    assert all(result.error is not None for result, _ in results)

@@ -25,6 +25,8 @@ and deals raise `Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`)
 
 from __future__ import annotations
 
+import re
+
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS, no_field
@@ -46,6 +48,8 @@ from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
+# `highest(xs)` or `lowest(xs)` as `_list_field` writes it where it is not located.
+_EXTREME = re.compile(r"\((max|min)\((_t\d+), key=F\.__getitem__\) if \(\2 := (.*)\) else None\)")
 
 
 class ZoneWriter:
@@ -184,6 +188,11 @@ class ZoneWriter:
         the field's place, where a die without that attribute stops the game)."""
         x = obj.src
         if f == "face":
+            most = _EXTREME.fullmatch(x)
+            if most is not None:  # the most (least) face itself: no call of a key per die
+                fn, t, listed = most.groups()  # (an empty list: F[None] raises, as it did)
+                return Ex(f"({fn}(map(F.__getitem__, {t})) if ({t} := {listed}) else F[None])",
+                          self.face_kind)
             return Ex(f"F[{x}]", self.face_kind)  # none before its first roll
         if f == "kind":  # the component the die belongs to
             kinds = tuple(i[:i.index("[")] if "[" in i else i for i in self.die_ids)
