@@ -48,7 +48,7 @@ from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
-# `highest(xs)` or `lowest(xs)` as `_list_field` writes it where it is not located.
+# `highest(xs)` or `lowest(xs)` as `_dice_call` writes it where it is not located.
 _EXTREME = re.compile(r"\((max|min)\((_t\d+), key=F\.__getitem__\) if \(\2 := (.*)\) else None\)")
 
 
