@@ -22,6 +22,7 @@ from dsl.builtins import BUILTINS
 from dsl.compiler import no_field
 from dsl.parser import parse_template
 from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx
+from interpreter.compile.offsets import chosen
 from interpreter.compile.stops import (
     checks_site,
     raise_at,
@@ -279,10 +280,9 @@ class CheckWriter:
             h, moved = self.temp("h"), self.temp("m")
             self._somebody(src, nobody[0], d)
             self.emit(d, f"{h} = {py}[{src}]")
-            # min(a, max(0, h)) as two comparisons: a call of each built-in costs more.
-            self.emit(d, f"{moved} = {h} if {h} > 0 else 0")
-            self.emit(d, f"if not {moved} < {a}:")
-            self.emit(d + 1, f"{moved} = {a}")
+            # min(a, max(0, h)), each as a comparison where it can be (offsets.py `chosen`)
+            self.emit(d, f"{moved} = {chosen('max', ['0', h])}")
+            self.emit(d, f"{moved} = {chosen('min', [a, moved])}")
             self.emit(d, f"{py}[{src}] = {h} - {moved}")
         if dst is not None:  # (after the giver gave, as the interpreter's game stands)
             self._somebody(dst, nobody[1], d)
