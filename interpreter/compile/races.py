@@ -95,36 +95,37 @@ class RaceWriter:
             e(d + 1, f"if {f'type({v}) not in (int, float) or ' if located else ''}{v} < 0:")
             e(d + 2, self.stop_at(lambda step, key=key: race_number_site(step, key), v))
             values[key] = v
-        def whole(key: str) -> str:  # a finite number known now: its `int` now
+        # A number known when generating (a parameter) is worked out now, as _racer works it
+        # out: the same for every racer, the model reads it in place of the racer's item of
+        # its list and decides its tests now (`fixed`: held, rate and error rate).
+        def whole(key: str) -> int | None:  # `int` of a finite number known now
             k = known.get(key)
-            return repr(int(k)) if k is not None and math.isfinite(k) else f"int({values[key]})"
-        c = whole("capacity") if "capacity" in values else "None"
-        if "model_capacity" in values:
-            m = whole("model_capacity")
-            h = m if c == "None" else repr(min(int(c), int(m))) if c.isdigit() and \
-                m.isdigit() else f"min({c}, {m})"
+            return int(k) if k is not None and math.isfinite(k) else None
+        caps = [whole(key) for key in ("capacity", "model_capacity") if key in values]
+        fixed: dict[str, Any] = {}
+        if None not in caps:  # none given: no capacity (None); else the least of them
+            fixed[held] = min(caps) if caps else None
+        if "rate" not in values or ("rate" in known and math.isfinite(known["rate"])):
+            fixed[rate] = known.get("rate", 1.0)
+        if "error_rate" not in values or "error_rate" in known:
+            fixed[err] = min(1.0, known.get("error_rate", 0.0))
+        def written(key: str) -> str:  # a capacity's `int`, worked out now where it can be
+            k = whole(key)
+            return f"int({values[key]})" if k is None else repr(k)
+        c = written("capacity") if "capacity" in values else "None"
+        if held in fixed:
+            h = repr(fixed[held])
+        elif "model_capacity" in values:
+            m = written("model_capacity")
+            h = m if c == "None" else f"min({c}, {m})"
         else:
             h = c
-        if "error_rate" not in values:
-            er = "0.0"
-        elif "error_rate" in known:
-            er = repr(min(1.0, known["error_rate"]))
-        else:
-            er = f"min(1.0, {values['error_rate']})"
+        er = repr(fixed[err]) if err in fixed else f"min(1.0, {values['error_rate']})"
         e(d + 1, f"{cap}.append({c})")
         e(d + 1, f"{held}.append({h})")
         e(d + 1, f"{rate}.append({values.get('rate', '1.0')})")
         e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
         e(d + 1, f"{err}.append({er})")
-        # The number every racer has, where it is known when generating: the model reads it
-        # in place of the racer's item of its list, and decides its tests now (fixed).
-        fixed: dict[str, Any] = {}
-        if h == "None" or h.isdigit():
-            fixed[held] = None if h == "None" else int(h)
-        if "rate" not in values or ("rate" in known and math.isfinite(known["rate"])):
-            fixed[rate] = known.get("rate", 1.0)
-        if "error_rate" not in values or "error_rate" in known:
-            fixed[err] = min(1.0, known.get("error_rate", 0.0))
         per, mi, cnt = (held, rate, lat, err, fixed), None, None
         if self.logged:  # the claims a decisions file or a log gives, else the model's
             last, mi = self.temp("ls"), self.temp("mi")
