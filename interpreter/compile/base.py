@@ -416,6 +416,9 @@ class Ex:
     # either raises as Python's does on none.
     raw: tuple[str, int] | None = None
     least: int | None = None  # the least a whole number (a list's item) can be, when known
+    # `highest`/`lowest` of dice where not located: (max or min, the temporary, the list's
+    # source), so that its face is read as the most (least) face (zones.py `_die_field`).
+    extreme: tuple[str, str, str] | None = None
 
 
 @dataclass

@@ -25,8 +25,6 @@ and deals raise `Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`)
 
 from __future__ import annotations
 
-import re
-
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS, no_field
@@ -48,8 +46,6 @@ from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
-# `highest(xs)` or `lowest(xs)` as `_dice_call` writes it where it is not located.
-_EXTREME = re.compile(r"\((max|min)\((_t\d+), key=F\.__getitem__\) if \(\2 := (.*)\) else None\)")
 
 
 class ZoneWriter:
@@ -188,9 +184,8 @@ class ZoneWriter:
         the field's place, where a die without that attribute stops the game)."""
         x = obj.src
         if f == "face":
-            most = _EXTREME.fullmatch(x)
-            if most is not None:  # the most (least) face itself: no call of a key per die
-                fn, t, listed = most.groups()  # (an empty list: F[None] raises, as it did)
+            if obj.extreme is not None:  # the most (least) face itself: no key per die
+                fn, t, listed = obj.extreme  # (an empty list: F[None] raises, as it did)
                 return Ex(f"({fn}(map(F.__getitem__, {t})) if ({t} := {listed}) else F[None])",
                           self.face_kind)
             return Ex(f"F[{x}]", self.face_kind)  # none before its first roll
@@ -276,7 +271,7 @@ class ZoneWriter:
                 pos, f, self.const(extreme_die, "XD"), [Ex(t, "list:dref")],
                 f", F, {f == 'highest'}", shown)
             return Ex(f"({tested or f'{fn}({t}, key=F.__getitem__)'} if ({t} := {a.src}) "
-                      "else None)", "dref", False)
+                      "else None)", "dref", False, extreme=None if tested else (fn, t, a.src))
         if f == "faces":  # `map`: the list may bind the work meter (`:=`), which a
             # comprehension's iterable may not hold
             return Ex(f"list(map(F.__getitem__, {a.src}))", "list:" + self.face_kind, False)
