@@ -8,7 +8,7 @@ import ast
 
 import pytest
 
-from interpreter.compile.trees import expression_tree
+from interpreter.compile.trees import expression_tree, statements_tree
 
 
 def test_an_expression_is_read_back_as_its_tree():
@@ -26,3 +26,10 @@ def test_an_expression_is_read_back_as_its_tree():
 ])
 def test_what_is_not_one_expression_python_takes_reads_as_none(src):
     assert expression_tree(src) is None
+
+
+def test_a_function_is_read_back_as_its_statements_and_a_broken_one_as_none():
+    tree = statements_tree("def play(seed):\n    x = 1\n    return x\n")
+    assert isinstance(tree, ast.Module) and isinstance(tree.body[0], ast.FunctionDef)
+    for broken in ("def play(seed):\nreturn 1\n", "x = 1\0", "x = " + "-" * 100_000 + "1"):
+        assert statements_tree(broken) is None

@@ -141,6 +141,7 @@ from interpreter.compile.exprs import ExprWriter
 from interpreter.compile.flow import FlowWriter
 from interpreter.compile.grids import GridWriter
 from interpreter.compile.kinds import KindWriter
+from interpreter.compile.known import known_flags
 from interpreter.compile.maps import MapWriter
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.meter import MeterWriter
@@ -560,23 +561,23 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
             gen.learned = learned
             gen._restart()
         source = gen.generate()
+        # known.py, for the fast versions alone: a bulk run's games pay back its reading.
+        source, tree = (source, None) if logs else known_flags(source)
         kind = "logged" if logs else "tracked" if track else "game"
-        code = compile(source, f"<meeple specialized {kind}>", "exec")
+        code = compile(source if tree is None else tree, f"<meeple specialized {kind}>", "exec")
         names = {"_Random": random.Random, "_SPARE": [], "_log1p": math.log1p, "_Fallback": Fallback,
                  "_Stop": Stop, "_PastSteps": PastSteps, "_within": within, "_whole": whole,
                  "_over": over, "_over_at": over_at, "_halt": halt, "_divided": divided,
                  "_negated": negated, "_joined": joined, "_called": called, "_most": most,
                  "_least": least, "_clamped": clamped, "_item_at": item_at,
-                 "_map_value": map_value, "_looked": looked, "_some": some,
-                 "_listed": listed,
+                 "_map_value": map_value, "_looked": looked, "_some": some, "_listed": listed,
                  "_span": span, "_set_in": set_in, "_unseen": unseen,
                  "_private": with_private, "_revealed_zone": revealed_zone,
-                 "_name_or_none": name_or_none,
-                 "_items_words": items_words, "_forced_pick": forced_pick,
-                 "_forced_value": forced_value, "_forced_number": forced_number,
-                 "_tried": tried, "_HF": HOIST_FAILED, "_RULE_ERRORS": RULE_ERRORS,
-                 "_log": math.log, "_inf": math.inf, "_times": times, "_plus": plus, "_added": added,
-                 "_minus": minus, "_ordered": ordered,
+                 "_name_or_none": name_or_none, "_items_words": items_words,
+                 "_forced_pick": forced_pick, "_forced_value": forced_value,
+                 "_forced_number": forced_number, "_tried": tried, "_HF": HOIST_FAILED,
+                 "_RULE_ERRORS": RULE_ERRORS, "_log": math.log, "_inf": math.inf, "_times": times,
+                 "_plus": plus, "_added": added, "_minus": minus, "_ordered": ordered,
                  "_EndTurn": _EndTurn, "_EndPhase": _EndPhase, "_EndGame": _EndGame,
                  "_U": _UNSET, "_remember": remember, "_TIMEOUT": TIMEOUT,
                  "_ScriptEnded": ScriptEnded, "_Raised": Raised, "_Called": Called,
