@@ -68,6 +68,68 @@ def test_a_flag_cleared_on_a_path_that_goes_on_round_the_loop_stays_read():
     assert "                if True:\n" in out
 
 
+LOOPS = {
+    # back to the loop's head by `continue`, the flag cleared
+    "continue": ("""\
+    def play(X, T):
+        on = True
+        for k in range(3):
+            if not on:
+                T.append(k)
+            if X[k]:
+                on = False
+                continue
+            on = True
+        return 0
+    """, [1, 0, 0], (0, [1])),
+    # out of the loop by a `break` inside a `try`, the flag cleared
+    "break in a try": ("""\
+    def play(X, T):
+        on = True
+        for k in range(3):
+            try:
+                if X[k]:
+                    on = False
+                    break
+            except IndexError:
+                pass
+        if on:
+            return 1
+        return 2
+    """, [0, 1, 0], (2, [])),
+    # out of a `for` when its items run out, after a pass that cleared the flag
+    "items run out": ("""\
+    def play(X, T):
+        on = True
+        for k in X:
+            on = False
+        if on:
+            return 1
+        return 2
+    """, [0], (2, [])),
+    # out of a `while` when its test fails, the flag cleared in a pass
+    "test fails": ("""\
+    def play(X, T):
+        on = True
+        k = 0
+        while k < len(X) and on:
+            if X[k]:
+                on = False
+            k += 1
+        if on:
+            return 1
+        return 2
+    """, [0, 1, 0], (2, [])),
+}
+
+
+def test_each_way_round_a_loop_and_out_of_it_is_followed():
+    for way, (src, x, want) in LOOPS.items():
+        out = _known(src)
+        assert _outcome(out, x) == want, way
+        assert "if on:" in out or "if not on:" in out, way
+
+
 def test_a_flag_written_in_a_try_is_not_known_in_its_handlers_nor_after_them():
     src = """\
     def play(X):
