@@ -262,8 +262,9 @@ def test_a_statement_the_pass_does_not_follow_leaves_the_whole_source():
 
 
 def test_the_tree_given_back_is_the_text_given_back():
-    text, tree = known_flags(RUNNING)
-    assert text != RUNNING and tree is not None
+    source = RUNNING + "# a source no other test passes\n"
+    text, tree = known_flags(source)
+    assert text != source and tree is not None
     by_text: dict = {}
     by_tree: dict = {}
     exec(compile(text, "<text>", "exec"), by_text)
@@ -363,3 +364,11 @@ def test_a_dive_loop_tests_no_flag_it_is_known_to_hold_and_plays_as_the_interpre
     assert "if V_diving:" in logged and "if V_diving:" not in fast
     assert not re.search(r"TR_\w+ and TE_\w+ <= ", fast)
     plays_as_the_interpreter(program, range(30))
+
+
+def test_the_same_function_written_again_is_not_read_again():
+    source = RUNNING.replace("range(5)", "range(6)")  # a source no other test passes
+    text, tree = known_flags(source)
+    assert tree is not None and text != source
+    again, no_tree = known_flags(source)
+    assert again == text and no_tree is None  # the text kept; compiled from it

@@ -32,7 +32,8 @@ Cost: reading the function as a tree is most of it (about 2 ms for a short dice 
 function, 35 to 50 ms for the longest shipped rulesets'), and a source where no test reads
 such a name is not read at all. The specializer passes the fast versions alone through it,
 whose games are played by the thousand (interpreter/compile/specialize.py); the tree it gives
-back is compiled as it is, not read again from the text.
+back is compiled as it is, not read again from the text, and the text is kept for the same
+function written again (a setup played again, the same ruleset and seats in another test).
 
 What stays exact: a flag is replaced only where every path reaching it agrees on one value,
 and only in a test's truth (an `if`'s, a `while`'s, a conditional's, and the `and`, `or` and
@@ -56,6 +57,8 @@ _PATHS = 8          # paths kept apart at one point before they are merged
 _LOOP_ROUNDS = 50   # rounds of a loop's head before the pass gives up
 _BUDGET = 300_000   # statements read before the pass gives up
 _UNKNOWN = "?"
+_KEPT = 32          # sources whose rewriting is kept, for the same function written again
+_DONE: dict[str, str] = {}
 _FLAG_STORE = re.compile(r"^ *([A-Za-z_]\w*) = (?:True|False)$", re.M)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -510,15 +513,22 @@ def known_flags(source: str) -> tuple[str, ast.Module | None]:
     """`source` with every flag known at a test read as its value (see the module), and,
     where the pass read it, its tree (changed as the text is), to compile without reading the
     text again; None where it did not."""
+    done = _DONE.get(source)
+    if done is not None:  # the same function again (another seat's table, the checked one)
+        return done, None
     # Reading a long function as a tree makes some hundred thousand objects, which would set
     # off the collector's passes over every object the process holds, again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _known_flags(source)
+        text, tree = _known_flags(source)
     finally:
         if collecting:
             gc.enable()
+    if len(_DONE) >= _KEPT:
+        _DONE.clear()
+    _DONE[source] = text
+    return text, tree
 
 
 def _known_flags(source: str) -> tuple[str, ast.Module | None]:
