@@ -24,12 +24,15 @@ keeping only what all agree on). A test that a path decides sends it down one br
 loop is run until the values at its head stop changing; a `try`'s handlers (and its finally,
 for an exception) start from what held at the `try`, less every flag it writes (an exception
 can come from anywhere in it). Every reading of a flag records what each path holds there.
+A flag whose every mention lies in the statements of one block from a plain store of it on
+(a temporary, a loop's "found" flag set at each pass) is forgotten after the last of them, so
+it does not multiply the paths: forgetting is always exact, only less precise.
 Only flags some test reads are followed (with the flags whose values they are given), and
 only the lines where a name given True or False is written are read closely: a statement
 without one passes its paths on as they came.
 
 Cost: reading the function as a tree is most of it (about 2 ms for a short dice game's
-function, 35 to 50 ms for the longest shipped rulesets'), and a source where no test reads
+function, 20 to 45 ms for the longest shipped rulesets'), and a source where no test reads
 such a name is not read at all. The specializer passes the fast versions alone through it,
 whose games are played by the thousand (interpreter/compile/specialize.py); the tree it gives
 back is compiled as it is, not read again from the text, and the text is kept for the same
@@ -230,8 +233,7 @@ class _Reader:
                 if loaded and not inside and owner is not None:
                     self.owned.setdefault(id(owner), []).append(node)
         for name, stored in stores.items():
-            if len(stored) == 1:
-                self._temporary(tree, name, stored[0], reads.get(name, []))
+            self._local(tree, name, stored + reads.get(name, []))
 
     def _escapes(self, s: ast.stmt) -> tuple[bool, bool]:
         """Whether a `break`, a `continue` in `s` gets out of it (to the loop around it)."""
@@ -253,20 +255,24 @@ class _Reader:
             got = self.leaves[id(s)] = (brk, cont)
         return got
 
-    def _temporary(self, tree: _Tree, name: str, stored: ast.Name, reads: list) -> None:
-        """A flag stored once, by a statement of a block, and read only in the statements of
-        that block that follow it, is dead after the last of them: each reading sees the store
-        just made (straight-line code is entered only from its top), so no path needs it
-        kept apart past there."""
-        assign = tree.parent.get(id(stored))
-        if not isinstance(assign, ast.Assign) or len(assign.targets) != 1 or not reads:
+    def _local(self, tree: _Tree, name: str, nodes: list[ast.Name]) -> None:
+        """A flag whose first mention is a plain store, a statement of a block, and every
+        other mention (read or store) within the statements of that block that follow it, is
+        dead after the last of them: every reading comes after that store in the same pass
+        through the block (straight-line code is entered only from its top), so no path needs
+        it kept apart past there (a temporary, a loop's "found" flag set at each pass)."""
+        first = min(nodes, key=lambda x: (x.lineno, x.col_offset))
+        assign = tree.parent.get(id(first))
+        if not (isinstance(assign, ast.Assign) and assign.targets == [first]) or len(nodes) < 2:
             return
         block, field_name, i = tree.place[id(assign)]
         last = i
-        for read in reads:
-            j = next((tree.place[id(up)][2] for _, up in tree.ups(read)
+        for node in nodes:
+            if node is first:
+                continue
+            j = next((tree.place[id(up)][2] for _, up in tree.ups(node)
                       if tree.place.get(id(up), (None, None))[:2] == (block, field_name)), None)
-            if j is None or j <= i:
+            if j is None or j < i or (j == i and node is not first):
                 return
             last = max(last, j)
         self.expire.setdefault(id(tree.at[(block, field_name, last)]), []).append(name)
