@@ -63,7 +63,6 @@ _UNKNOWN = "?"
 _KEPT = 32          # sources whose rewriting is kept, for the same function written again
 _DONE: dict[str, str] = {}
 _FLAG_STORE = re.compile(r"^ *([A-Za-z_]\w*) = (?:True|False)$", re.M)
-_WORD = re.compile(r"[A-Za-z_]\w*")
 
 Env = frozenset  # of (flag, bool): what one path knows
 
@@ -483,23 +482,24 @@ def _tests(tree: _Tree):
 
 
 def _candidates(source: str, lines: list[str]) -> tuple[set[str], list[int]]:
-    """The names given True or False somewhere that a line that tests reads, and the lines
-    (numbered from 1, in order) where they are written: most sources have none, and are left
-    without being read as a tree."""
+    """The names given True or False somewhere, and the lines (numbered from 1, in order)
+    where they are written; none where no line that tests reads one: most sources have
+    none, and are left without being read as a tree."""
     names = set(_FLAG_STORE.findall(source))
-    tested = set()
-    if names:
-        for line in lines:
-            body = line.lstrip()
-            if body.startswith(("if ", "elif ", "while ")) or " if " in body:
-                tested.update(names.intersection(_WORD.findall(body)))
-    if not tested:
+    if not names:
         return set(), []
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    word = re.compile(r"\b(?:" + "|".join(sorted(names)) + r")\b")
-    return names, sorted({bisect_left(starts, m.start() + 1) for m in word.finditer(source)})
+    hot: set[int] = set()
+    tested = False
+    for m in re.finditer(r"\b(?:" + "|".join(sorted(names)) + r")\b", source):
+        row = bisect_left(starts, m.start() + 1)
+        if row not in hot:
+            hot.add(row)
+            body = lines[row - 1].lstrip()
+            tested = tested or body.startswith(("if ", "elif ", "while ")) or " if " in body
+    return (names, sorted(hot)) if tested else (set(), [])
 
 
 def _placed(text: str, row: int, start: int) -> ast.expr | None:
