@@ -372,3 +372,13 @@ def test_the_same_function_written_again_is_not_read_again():
     assert tree is not None and text != source
     again, no_tree = known_flags(source)
     assert again == text and no_tree is None  # the text kept; compiled from it
+
+
+def test_a_function_past_the_work_the_pass_allows_itself_is_left_as_it_is(monkeypatch):
+    import interpreter.compile.known as known
+
+    source = RUNNING + "# past the budget\n"
+    monkeypatch.setattr(known, "_BUDGET", 10)
+    assert known_flags(source)[0] == source
+    monkeypatch.setattr(known, "_BUDGET", 1000)
+    assert known_flags(source + "# within it\n")[0] != source + "# within it\n"

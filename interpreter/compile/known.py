@@ -58,7 +58,7 @@ from interpreter.compile.trees import expression_tree, statements_tree
 
 _PATHS = 8          # paths kept apart at one point before they are merged
 _LOOP_ROUNDS = 50   # rounds of a loop's head before the pass gives up
-_BUDGET = 300_000   # statements read before the pass gives up
+_BUDGET = 100_000   # statements read before the pass gives up (some 0.3 s)
 _UNKNOWN = "?"
 _KEPT = 32          # sources whose rewriting is kept, for the same function written again
 _DONE: dict[str, str] = {}
