@@ -214,7 +214,7 @@ class _Reader:
         self.touches: set[int] = set()   # ids of the statements that read or write a flag
         self.leaves: dict[int, tuple[bool, bool]] = {}  # id -> _escapes
         self.written: dict[int, set[str]] = {}  # id of a try -> the flags it may write
-        self.expire: dict[int, list[str]] = {}  # id of a statement -> temporaries dead after it
+        self.expire: dict[int, list[str]] = {}  # id of a statement -> flags dead after it (_local)
         self.done: dict[tuple, _Out] = {}  # (id of a loop, paths coming in) -> paths out
         reads: dict[str, list[ast.Name]] = {}
         stores: dict[str, list[ast.Name]] = {}
