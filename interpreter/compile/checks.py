@@ -4,7 +4,8 @@ Input: the checked ruleset's `checks`, `end.when` and the names they read (`Prog
 and the generator of interpreter/compile/specialize.py. Output: the Python lines written after each
 operation (as Game.after_op: count the step; when the operation wrote a name the checks or the
 end condition read, run the checks until none holds, a check for each player in a loop over
-the seats, then the end condition, then the interrupt a check's steps raised), and the
+the seats, then the end condition, at the seats a write made where it may be: `_end_at`,
+then the interrupt a check's steps raised), and the
 effects that change who is still in and what they hold: `eliminate` and `transfer` (as
 interpreter/engine/steps.py), and `end_game` with its reason (narration text whose holes are
 numbers, texts, true/false or players). Anything else raises `Unsupported`.
@@ -20,8 +21,8 @@ from typing import Any
 from dsl import nodes as n
 from dsl.builtins import BUILTINS
 from dsl.compiler import no_field
-from dsl.parser import parse_template
-from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx
+from dsl.parser import parse_expression, parse_template
+from interpreter.compile.base import _NO, _NUMS, _UNROLL, COUNTS_WORK, Ex, Unsupported, _Ctx
 from interpreter.compile.offsets import chosen
 from interpreter.compile.stops import (
     checks_site,
@@ -68,11 +69,56 @@ class CheckWriter:
         if "when" in end:
             c = self.cond_at(end["when"], {}, path=("end", "when"))
             if c.const is not False:
-                self.emit(d, f"if {c.src}:")
+                self.emit(d, f"if {(seats and self._end_at(seats, c)) or c.src}:")
                 self.emit(d + 1, "raise _EndGame()")
         if pending is not None:
             self.emit(d, f"if {pending} is not None:")
             self.emit(d + 1, f"raise {pending}")
+
+    def _end_at(self, seats: tuple[str, ...], full: Ex) -> str | None:
+        """The end condition after an operation that wrote per-player values at `seats`
+        alone, tested at those seats alone, or None where it may not be.
+
+        It may be where the condition is `any(TEST for p in players)` (`full` its source):
+        each seat's TEST reads only that seat's values, cannot fail and counts no work, and
+        holds for nobody when the game begins (written_seats.py `settle`); players are never
+        out, no check runs (a check's own operations are not followed by the test), no
+        `changed` trigger, and the game begins where the rules begin it (not a logged game).
+        Then every operation that writes what the condition reads is followed by its test,
+        which ends the game when it holds: before each operation it holds for nobody, and
+        only the written seats' tests can have changed. Worked out once."""
+        got = self.__dict__.get("_end_seated", _NO)
+        if got is _NO:
+            got = self._end_seated = self._seated_end(full)
+        if got is None:
+            return None
+        var, test = got
+        return " or ".join(f"({self.expr(test, {var: Ex(x, 'player', True)}).src})"
+                           for x in seats)
+
+    def _seated_end(self, full: Ex) -> tuple[str, n.Node] | None:
+        """The end condition's binding name and per-player test, where `_end_at` may narrow."""
+        if self.logged or self.elim or self.checks or "changed" in self.p.triggers or \
+                COUNTS_WORK.search(full.src):
+            return None
+        node = parse_expression(self.p.data["end"]["when"])
+        if not (isinstance(node, n.Call) and node.func == "any" and len(node.args) == 1
+                and not node.kwargs and isinstance(node.args[0], n.Comprehension)):
+            return None
+        comp = node.args[0]
+        if comp.cond is not None or not isinstance(comp.iterable, n.Name) or \
+                comp.iterable.id != "players":
+            return None
+        try:
+            terms = [self.expr(comp.element, {comp.var: Ex(str(i), "player", True)})
+                     for i in range(self.n)]
+        except Unsupported:
+            return None
+        per_player = {py for sc, py, _ in self.vars.values() if sc == "player"}
+        if not all(t.safe and not COUNTS_WORK.search(t.src) for t in terms) or not settle(
+                [(t.src, i) for i, t in enumerate(terms)], per_player, self.lines):
+            return None
+        return comp.var, comp.element
 
     def _when(self, name: str, spec: dict, scope: dict) -> Ex:
         return self.cond_at(spec["when"], scope, path=("checks", name, "when"))
