@@ -68,6 +68,12 @@ def test_a_flag_cleared_on_a_path_that_goes_on_round_the_loop_stays_read():
     assert "                if True:\n" in out
 
 
+# How most of the sources below end: the flag read after what the case tests.
+ON_AT_THE_END = """\
+        if on:
+            return 1
+        return 2
+    """
 LOOPS = {
     # back to the loop's head by `continue`, the flag cleared
     "continue": ("""\
@@ -93,20 +99,14 @@ LOOPS = {
                     break
             except IndexError:
                 pass
-        if on:
-            return 1
-        return 2
-    """, [0, 1, 0], (2, [])),
+""" + ON_AT_THE_END, [0, 1, 0], (2, [])),
     # out of a `for` when its items run out, after a pass that cleared the flag
     "items run out": ("""\
     def play(X, T):
         on = True
         for k in X:
             on = False
-        if on:
-            return 1
-        return 2
-    """, [0], (2, [])),
+""" + ON_AT_THE_END, [0], (2, [])),
     # out of a `while` when its test fails, the flag cleared in a pass
     "test fails": ("""\
     def play(X, T):
@@ -116,10 +116,7 @@ LOOPS = {
             if X[k]:
                 on = False
             k += 1
-        if on:
-            return 1
-        return 2
-    """, [0, 1, 0], (2, [])),
+""" + ON_AT_THE_END, [0, 1, 0], (2, [])),
 }
 
 
@@ -186,10 +183,7 @@ def test_a_finally_passes_on_each_way_out_with_what_that_way_knows():
                     break
             finally:
                 T.append(k)
-        if on:
-            return 1
-        return 2
-    """
+""" + ON_AT_THE_END
     # Reached by an exception raised where the flag is cleared: in the finally, not known.
     raised = """\
     def play(X, T):
@@ -241,10 +235,7 @@ def test_a_dead_branch_does_not_clear_a_flag():
         on = True
         if X[0] > 0 and False:
             on = False
-        if on:
-            return 1
-        return 2
-    """
+""" + ON_AT_THE_END
     assert "    if True:\n" in _known(src)
 
 
@@ -254,10 +245,7 @@ def test_a_statement_the_pass_does_not_follow_leaves_the_whole_source():
         on = True
         with X:
             on = False
-        if on:
-            return 1
-        return 2
-    """
+""" + ON_AT_THE_END
     assert _known(src) == textwrap.dedent(src)
 
 
@@ -382,3 +370,28 @@ def test_a_function_past_the_work_the_pass_allows_itself_is_left_as_it_is(monkey
     assert known_flags(source)[0] == source
     monkeypatch.setattr(known, "_BUDGET", 1000)
     assert known_flags(source + "# within it\n")[0] != source + "# within it\n"
+
+
+def test_a_flag_tested_alone_is_known_on_each_side_of_its_test():
+    # After the handler the flag is not known (the exception may come before or after its
+    # write): only its own test tells.
+    src = """\
+    def play(X, T):
+        on = False
+        try:
+            T.append(X[1])
+            on = True
+        except IndexError:
+            pass
+        if on:
+            if on:
+                T.append(1)
+        else:
+            if not on:
+                T.append(2)
+        return 0
+    """
+    out = _known(src)
+    assert "    if on:\n        if True:\n" in out and "    else:\n        if True:\n" in out
+    for x in ([0], [1], [1, 0]):
+        assert _outcome(out, x) == _outcome(textwrap.dedent(src), x)

@@ -79,11 +79,10 @@ class CheckWriter:
         """The end condition after an operation that wrote per-player values at `seats`
         alone, tested at those seats alone, or None where it may not be.
 
-        It may be where the condition is `any(TEST for p in players)` (`full` its source):
-        each seat's TEST reads only that seat's values, cannot fail and counts no work, and
-        holds for nobody when the game begins (written_seats.py `settle`); players are never
-        out, no check runs (a check's own operations are not followed by the test), no
-        `changed` trigger, and the game begins where the rules begin it (not a logged game).
+        It may be where the condition is `any(TEST for p in players)` (`full` its source),
+        each seat's TEST cannot fail and counts no work, the seats' TESTs are `_narrowable`,
+        players are never out and no check runs (a check's own operations are not followed
+        by the test).
         Then every operation that writes what the condition reads is followed by its test,
         which ends the game when it holds: before each operation it holds for nobody, and
         only the written seats' tests can have changed. Worked out once."""
@@ -98,8 +97,7 @@ class CheckWriter:
 
     def _seated_end(self, full: Ex) -> tuple[str, n.Node] | None:
         """The end condition's binding name and per-player test, where `_end_at` may narrow."""
-        if self.logged or self.elim or self.checks or "changed" in self.p.triggers or \
-                COUNTS_WORK.search(full.src):
+        if self.elim or self.checks or COUNTS_WORK.search(full.src):
             return None
         node = parse_expression(self.p.data["end"]["when"])
         if not (isinstance(node, n.Call) and node.func == "any" and len(node.args) == 1
@@ -114,11 +112,21 @@ class CheckWriter:
                      for i in range(self.n)]
         except Unsupported:
             return None
-        per_player = {py for sc, py, _ in self.vars.values() if sc == "player"}
-        if not all(t.safe and not COUNTS_WORK.search(t.src) for t in terms) or not settle(
-                [(t.src, i) for i, t in enumerate(terms)], per_player, self.lines):
+        if not all(t.safe and not COUNTS_WORK.search(t.src) for t in terms) or \
+                not self._narrowable([(t.src, i) for i, t in enumerate(terms)]):
             return None
         return comp.var, comp.element
+
+    def _narrowable(self, seated: list[tuple[str, int]]) -> bool:
+        """Whether tests made after a write (a check's, the end condition's; `seated`: each
+        seat's, as (source, seat)) may be made at the written seats alone, given that none of
+        them can fail: each reads only its seat's values and none holds when the game begins
+        (written_seats.py `settle`), nothing runs between a write and its test (a `changed`
+        trigger would), and the game begins where the rules begin it (not a logged game,
+        which may start from a position)."""
+        per_player = {py for sc, py, _ in self.vars.values() if sc == "player"}
+        return bool(seated) and not self.logged and "changed" not in self.p.triggers and \
+            settle(seated, per_player, self.lines)
 
     def _when(self, name: str, spec: dict, scope: dict) -> Ex:
         return self.cond_at(spec["when"], scope, path=("checks", name, "when"))
@@ -209,19 +217,13 @@ class CheckWriter:
     def _settles(self, live: list, tests: list[str]) -> bool:
         """Whether the checks' first test may be made at the written seats alone for the
         checks for each player: no test can fail (the others', kept, then cannot be met in
-        another order), each seat's test reads only that seat's values and none holds when
-        the game begins, nothing runs between a write and its checks (a `changed` trigger
-        would), and the game begins where the rules begin it (not a logged game, which may
-        start from a position). Worked out once."""
+        another order), and the seats' tests are `_narrowable`. Worked out once."""
         got = self.__dict__.get("_settled_checks")
         if got is None:
-            per_player = {py for sc, py, _ in self.vars.values() if sc == "player"}
             seated = [(t, i) for t, (_, _, _, i) in zip(tests, live, strict=True)
                       if type(i) is int]
-            got = self._settled_checks = bool(
-                not self.logged and "changed" not in self.p.triggers and seated
-                and all(c.safe for _, _, c, _ in live) and settle(seated, per_player,
-                                                                   self.lines))
+            got = self._settled_checks = all(c.safe for _, _, c, _ in live) and \
+                self._narrowable(seated)
         return got
 
     def _seat_loop(self, name: str, spec: dict, seats: list[int], d: int, run) -> bool:

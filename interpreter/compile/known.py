@@ -216,12 +216,11 @@ class _Reader:
         self.written: dict[int, set[str]] = {}  # id of a try -> the flags it may write
         self.expire: dict[int, list[str]] = {}  # id of a statement -> flags dead after it (_local)
         self.done: dict[tuple, _Out] = {}  # (id of a loop, paths coming in) -> paths out
-        reads: dict[str, list[ast.Name]] = {}
-        stores: dict[str, list[ast.Name]] = {}
+        mentions: dict[str, list[ast.Name]] = {}
         for node, inside in tree.nodes:
             if isinstance(node, ast.Name) and node.id in flags:
                 loaded = isinstance(node.ctx, ast.Load)
-                (reads if loaded else stores).setdefault(node.id, []).append(node)
+                mentions.setdefault(node.id, []).append(node)
                 owner = None
                 for child, up in tree.ups(node):
                     if isinstance(up, ast.stmt):
@@ -231,8 +230,8 @@ class _Reader:
                         self.written.setdefault(id(up), set()).add(node.id)
                 if loaded and not inside and owner is not None:
                     self.owned.setdefault(id(owner), []).append(node)
-        for name, stored in stores.items():
-            self._local(tree, name, stored + reads.get(name, []))
+        for name, named in mentions.items():
+            self._local(tree, name, named)
 
     def _escapes(self, s: ast.stmt) -> tuple[bool, bool]:
         """Whether a `break`, a `continue` in `s` gets out of it (to the loop around it)."""
@@ -271,7 +270,7 @@ class _Reader:
                 continue
             j = next((tree.place[id(up)][2] for _, up in tree.ups(node)
                       if tree.place.get(id(up), (None, None))[:2] == (block, field_name)), None)
-            if j is None or j < i or (j == i and node is not first):
+            if j is None or j <= i:  # outside the block, or before the store or within it
                 return
             last = max(last, j)
         self.expire.setdefault(id(tree.at[(block, field_name, last)]), []).append(name)
@@ -310,14 +309,13 @@ class _Reader:
         alone, negated = test, False
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             alone, negated = test.operand, True
+        flag = alone.id if isinstance(alone, ast.Name) and alone.id in self.flags else None
         for env in states:
             v = self.truth(test, env)
             if v is not False:
-                yes.add(_set(env, alone.id, not negated) if v is None and isinstance(
-                    alone, ast.Name) and alone.id in self.flags else env)
+                yes.add(_set(env, flag, not negated) if v is None and flag else env)
             if v is not True:
-                no.add(_set(env, alone.id, negated) if v is None and isinstance(
-                    alone, ast.Name) and alone.id in self.flags else env)
+                no.add(_set(env, flag, negated) if v is None and flag else env)
         return yes, no
 
     # -- statements -------------------------------------------------------------------------------
