@@ -141,6 +141,45 @@ def test_a_race_whose_numbers_every_racer_shares_plays_as_the_interpreter(tmp_pa
     assert not re.search(r"_(rt|hd|er)\d+\[", claiming)  # read as numbers, not per racer
 
 
+LATENCY = (("          model_capacity: hold\n",
+            "          model_capacity: hold\n          latency: LATENCY\n"),)
+
+
+@pytest.mark.parametrize("edits, sets, lists", [
+    # Every number known when generating: no list of them, the latency read as written.
+    (ONE_RATE, {"error": "0.3"}, 0),
+    ((ONE_RATE[0], (LATENCY[0][0], LATENCY[0][1].replace("LATENCY", "0.5"))), {}, 0),
+    # A racer's own rate, latency or error rate: a list of that number alone.
+    ((), {"error": "0.3"}, 1),
+    (((LATENCY[0][0], LATENCY[0][1].replace("LATENCY", '"if racer == players[0] then 2 '
+                                                      'else 0.25"')),) + ONE_RATE, {}, 1),
+    (ONE_RATE + (("error_rate: error", 'error_rate: "if racer == players[0] then 0.5 else '
+                                       '0"'),), {}, 1),
+])
+def test_the_fast_version_of_a_race_makes_a_list_only_of_the_numbers_racers_differ_in(
+        tmp_path, edits, sets, lists):
+    # Played on 40 seeds, unlogged (as `simulate` plays), as the interpreter plays them: the
+    # claims, the draws and the race's seconds (the latency among them).
+    text = textwrap.dedent(RULESET)
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "race.yaml"
+    path.write_text(text)
+    program = load(str(path), None, sets).program
+    special = specialize(program, 2)
+    assert special is not None
+    before = special.source.split("while _ac", 1)[0]
+    assert len(re.findall(r"^\s*_(cp|hd|rt|lt|er)\d+ = \[\]$", before, re.M)) == lists
+    for seed in range(40):
+        played = special.play(seed)
+        game = new_game(program, 2, None, seed=seed)
+        game.logging = game.narrating = False
+        result = game.run()
+        assert played.result.to_json() == result.to_json(), f"seed {seed}"
+        assert played.result.seconds == result.seconds
+
+
 @pytest.mark.parametrize("players, want", [
     (2, {"Player 1": ["red[0]", "red[1]"], "Player 2": ["red[2]"]}),
     # At 0.69 all three clocks agree: Player 1, then Player 2, then Player 3 (nothing left).

@@ -77,8 +77,9 @@ class RaceWriter:
             fields[key] = x
         cap, held = self.temp("cp"), self.temp("hd")
         rate, lat, err = self.temp("rt"), self.temp("lt"), self.temp("er")
-        for name in (cap, held, rate, lat, err):
-            e(d, f"{name} = []")
+        # The racers' lists are made after the loop's tests are written (`at`): only those
+        # the race reads, a number known now being read in place (`fixed`).
+        at = len(self.lines)
         e(d, f"for {r} in {rs}:")
         if not racers.safe:
             e(d + 1, f"if {r} is None:")
@@ -121,11 +122,18 @@ class RaceWriter:
         else:
             h = c
         er = repr(fixed[err]) if err in fixed else f"min(1.0, {values['error_rate']})"
-        e(d + 1, f"{cap}.append({c})")
-        e(d + 1, f"{held}.append({h})")
-        e(d + 1, f"{rate}.append({values.get('rate', '1.0')})")
-        e(d + 1, f"{lat}.append({values.get('latency', '0.0')})")
-        e(d + 1, f"{err}.append({er})")
+        if "latency" not in values or "latency" in known:  # read as it is written
+            fixed[lat] = values.get("latency", "0.0")
+        # A logged game's scripts and reports read the capacities; the model reads the rest.
+        made = {cap: c} if self.logged else {}
+        made.update({name: v for name, v in ((held, h), (rate, values.get("rate", "1.0")),
+                                             (lat, values.get("latency", "0.0")), (err, er))
+                     if name not in fixed})
+        for name, v in made.items():
+            e(d + 1, f"{name}.append({v})")
+        if len(self.lines) == at + 1:  # the loop tests nothing and makes no list
+            del self.lines[at:]
+        self.lines[at:at] = ["    " * d + f"{name} = []" for name in made]
         per, mi, cnt = (held, rate, lat, err, fixed), None, None
         if self.logged:  # the claims a decisions file or a log gives, else the model's
             last, mi = self.temp("ls"), self.temp("mi")
@@ -280,7 +288,7 @@ class RaceWriter:
         if self.logged:
             e(d, "un = 0")
         e(d, f"for {i} in range(len({rs})):")
-        gap(d + 1, f"{nx}[{i}]", f"{lat}[{i}]")
+        gap(d + 1, f"{nx}[{i}]", fixed[lat] if lat in fixed else f"{lat}[{i}]")
         # The racers whose clocks run, in order: a loop, not a comprehension (a function and
         # a frame of its own in Python 3.11, at every race).
         e(d, f"{ac} = []")
