@@ -146,17 +146,22 @@ class ZoneWriter:
         e(d, f"F = [None] * {len(self.die_ids)}")
         e(d, f"W = [None] * {len(self.die_ids) + len(self.card_ids)}")
         for name, (owner, _) in self.zones.items():
-            if owner == "player":
-                e(d, f"ZP_{name} = [[] for _ in range({self.n})]")
-            elif owner == "team":
-                e(d, f"ZT_{name} = [[] for _ in range({len(self.team_names)})]")
+            if owner in ("player", "team"):  # a display makes a new list of each `[]`
+                many = self.n if owner == "player" else len(self.team_names)
+                e(d, f"Z{owner[0].upper()}_{name} = [{', '.join(['[]'] * many)}]")
             else:
                 e(d, f"Z_{name} = []")
+        # Each run of dice in one zone, as one range (components next to each other that start
+        # in the same zone make one); each die's place is its zone's list.
+        runs: list[list] = []
         for zone, a, b in self.placed:
+            if runs and runs[-1][0] == zone and runs[-1][2] == a:
+                runs[-1][2] = b
+            else:
+                runs.append([zone, a, b])
+        for zone, a, b in runs:
             e(d, f"Z_{zone} += range({a}, {b})")
-        for zone in dict.fromkeys(z for z, _, _ in self.placed):
-            e(d, f"for _i in Z_{zone}:")
-            e(d + 1, f"W[_i] = Z_{zone}")
+            e(d, f"W[{a}:{b}] = [Z_{zone}] * {b - a}")
         self.zone_tables(d)
 
     # -- expressions -----------------------------------------------------------------------------
