@@ -27,6 +27,7 @@ from interpreter.engine.program import compile_program
 from interpreter.engine.setup import SetupError, load, new_game
 from interpreter.engine.signals import RuleError
 from interpreter.engine.values import Die, Player, Zone
+from tests.conftest import ROOT, shipped_setups
 
 EXPLOIT = Path(__file__).parent / "errors" / "60_dunder_field_reaches_host.yaml"
 
@@ -262,5 +263,22 @@ def test_the_code_generator_reads_ruleset_fields_only_through_the_objects_lists(
     fast = specialize(program, 1)
     assert fast is not None and spy.texts
     assert [s.score for s in fast.play(3).result.seats] == [s.score for s in game.result.seats]
+    for source in spy.texts:
+        _reaches_only_engine_attributes(source)
+
+
+@pytest.mark.parametrize("stem, variant", shipped_setups())
+def test_the_generated_code_of_every_shipped_ruleset_names_no_dunder_nor_host_function(
+        stem, variant, monkeypatch):
+    """Every version the generator writes of every shipped ruleset and variant (fast, checked,
+    logged) holds no dunder attribute and names no host function: a list's items read as a
+    function (`map`) through a getter given to the code by name (interpreter/compile/base.py
+    `item_getter`), not as `F.__getitem__`."""
+    spy = _Sources()
+    monkeypatch.setattr(specialize_module, "compile", spy, raising=False)
+    program = load(str(ROOT / "rulesets" / f"{stem}.yaml"), variant).program
+    for options in ({}, {"wide": True}, {"logged": True}):
+        assert specialize(program, **options) is not None
+    assert len(spy.texts) >= 3
     for source in spy.texts:
         _reaches_only_engine_attributes(source)

@@ -153,12 +153,12 @@ scoring: {{score: "player.score", order: highest}}
 
 def test_the_face_of_the_highest_or_lowest_die_is_the_most_or_least_face():
     # `highest(hand).face` is the most face of the hand, worked out without a die picked by a
-    # key per die (`max(map(F.__getitem__, hand))`), to the interpreter's games.
+    # key per die (`max(map(_fg0, hand))`), to the interpreter's games.
     score = "highest(current.hand).face * 10 + lowest(current.hand).face"
     program = program_of(_hands(score, 5))
     source = specialize(program).source
-    assert "max(map(F.__getitem__, " in source and "min(map(F.__getitem__, " in source
-    assert "key=F.__getitem__" not in source
+    assert "max(map(_fg0, " in source and "min(map(_fg0, " in source
+    assert "key=_fg0" not in source
     plays_as_the_interpreter(program, range(30))
 
 

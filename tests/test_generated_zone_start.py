@@ -73,3 +73,18 @@ def test_each_die_starts_in_its_components_zone_and_plays_as_the_interpreter():
     assert "ZP_hand = [[], [], []]" in source  # three lists, one per player
     results = plays_as_the_interpreter(program, range(40))
     assert len({tuple(s.score for s in r.seats) for r, _ in results}) > 10
+
+
+def test_the_faces_getter_is_made_only_where_the_code_reads_it():
+    # `map(_fg0, dice)` reads faces at C speed; a game that never reads faces that way does
+    # not make the getter (peephole.py drops the store nothing reads).
+    plain = specialize(program_of(GAME, "bags.yaml")).source
+    assert "_fg0" not in plain
+    text = GAME.replace("sum(d.face for d in current.hand if d.colour != 'green')",
+                        "total(current.hand)")
+    assert text != GAME
+    program = program_of(text, "bags.yaml")
+    source = specialize(program).source
+    assert source.count("_fg0 = _getter(F)") == 1 and "map(_fg0, " in source
+    assert "__getitem__" not in source
+    plays_as_the_interpreter(program, range(20))

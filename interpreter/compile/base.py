@@ -85,6 +85,16 @@ class Wider(Unsupported):
     numbers within it cannot hold it, and the checked version is written instead."""
 
 
+# The indexing of a list or tuple the generated code holds, as a function (`map(g, items)`
+# reads items at C speed): given to the generated code by name (`_getter(F)`, a table's
+# getter as a constant), so that its text names no dunder attribute (hardening: a test holds
+# every generated source to that).
+item_getter = operator.attrgetter("__getitem__")
+
+# The faces' getter of a game with dice (`F`'s), made with F where it is read (zones.py).
+FACES_BY = "_fg0"
+
+
 def within(value: Any, site: tuple | None = None) -> Any:
     """A value a state write stores, within the range the fast code keeps (numbers: else
     `Fallback`) and the size limits (texts, lists: else `Stop`, the interpreter's error, at

@@ -16,13 +16,15 @@ import ast
 import functools
 import re
 
+from interpreter.compile.base import FACES_BY
 from interpreter.compile.trees import expression_tree
 
 # A list read plainly, which cannot fail: a name, a player's zone or state at a seat.
 _PLAIN = re.compile(r"[A-Za-z_]\w*|Z?P_\w+\[(?:\d+|cur)\]")
 _END = re.compile(rf"\(({_PLAIN.pattern})\[(0|-1)\] if ({_PLAIN.pattern}) else None\)")
-# The faces of the dice a list read plainly holds (zones.py `faces`: `F` is the faces' table).
-_FACES = re.compile(r"list\(map\(F\.__getitem__, ([A-Za-z_]\w*(?:\[\w+\])?)\)\)")
+# The faces of the dice a list read plainly holds (zones.py `faces`: FACES_BY reads `F`, the
+# faces' table).
+_FACES = re.compile(rf"list\(map\({FACES_BY}, ([A-Za-z_]\w*(?:\[\w+\])?)\)\)")
 
 
 def short_cut(f: str, src: str, safe: bool) -> str | None:

@@ -22,6 +22,7 @@ from interpreter.compile.base import (
     _NUMS,
     _UNROLL,
     COUNTS_WORK,
+    FACES_BY,
     INT_RANGE,
     LOCATES,
     Ex,
@@ -571,7 +572,7 @@ class ExprWriter:
                 args[0].kind == "dice" or self._as_list(args[0]).kind == "list:dref"):
             # The built-in's own test, on the faces (a die not rolled yet shows none there too).
             fs = (faces_src(args[0].dice) if args[0].kind == "dice" else
-                  f"list(map(F.__getitem__, {self._as_list(args[0]).src}))")
+                  f"list(map({FACES_BY}, {self._as_list(args[0]).src}))")
             fn = self.const(faces_of_a_kind, "OK")
             # Told as the interpreter tells its arguments: a zone, else a list.
             tested = self.call_at(node.pos, f, fn, [Ex(fs, "list:int"), args[1]],

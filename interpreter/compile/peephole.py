@@ -204,7 +204,7 @@ _TEMP_SET = re.compile(rf"^(\s*)({_TEMP}) = (-?\d+|'[^'\\]*'|True|False|None|[A-
 # Stores whose value cannot raise nor count work, though not a literal or a name: an option's
 # legality flag (decisions.py `_legal_flags`: tests of guards already evaluated, of costs and
 # of limits), a decision's answer read from its options by the pick's index.
-_PURE_SET = re.compile(r"^(\s*)(?:(_lq\d+) = .+|(D_\w+) = _VA\d+\[_ch\d+\])$")
+_PURE_SET = re.compile(r"^(\s*)(?:(_lq\d+) = .+|(D_\w+) = _VA\d+\[_ch\d+\]|(_fg0) = _getter\(F\))$")
 
 
 def _alone(out: list[str], lines: list[str], i: int, indent: int) -> bool:
@@ -239,7 +239,7 @@ def _drop_temps(lines: list[str]) -> list[str]:
         m = _TEMP_SET.match(lines[i])
         if m is None:
             p = _PURE_SET.match(lines[i])
-            if p is None or uses.get(p.group(2) or p.group(3)) != 0 or \
+            if p is None or uses.get(p.group(2) or p.group(3) or p.group(4)) != 0 or \
                     _alone(out, lines, i, len(p.group(1))):
                 out.append(lines[i])
             i += 1  # else stored, never read

@@ -14,7 +14,7 @@ from typing import Any
 from dsl import nodes as n
 from dsl.builtins import MAX_TEXT
 from dsl.parser import parse_template
-from interpreter.compile.base import Ex, Unsupported, face_src
+from interpreter.compile.base import Ex, Unsupported, face_src, item_getter
 from interpreter.compile.base import _node as n_node
 from interpreter.engine.words import capital, items_words, zone_words
 
@@ -30,6 +30,10 @@ class RecordWriter:
     def names_of(self) -> str:
         """The table of seat names, by seat index."""
         return self.const(tuple(self.seat_names), "NM")
+
+    def name_getter(self) -> str:
+        """The seat names' table as a function of the seat (`map` reads it at C speed)."""
+        return self.const(item_getter(tuple(self.seat_names)), "NG")
 
     def who_src(self, player: Ex) -> str:
         """A player's name in a record (`by`, `player`)."""
@@ -194,7 +198,7 @@ class RecordWriter:
         if who.kind == "player" and who.safe:
             return (("to", f"[{self.who_src(who)}]"),)
         if who.kind == "list:player" and who.safe:
-            return (("to", f"list(map({self.names_of()}.__getitem__, {who.src}))"),)
+            return (("to", f"list(map({self.name_getter()}, {who.src}))"),)
         raise Unsupported("a line's `to` in a game that writes its log")
 
     def _faces_of(self, items: str) -> str:
@@ -269,7 +273,7 @@ class RecordWriter:
                                                for die in x.dice) or "'none'")
                 continue
             if x.kind in ("list:player", "list:dref") and x.safe:  # `map`: no `:=` limits
-                one = (f"{self.names_of()}.__getitem__" if x.kind == "list:player" else
+                one = (self.name_getter() if x.kind == "list:player" else
                        f"lambda _i: {self.item_ids()}[_i] + '=' + str(F[_i])")
                 parts.append(f"(', '.join(map({one}, {x.src})) or 'none')")
                 continue

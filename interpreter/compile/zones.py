@@ -31,6 +31,7 @@ from dsl.compiler import UNCHARGED_ITEMS, no_field
 from interpreter.compile.base import (
     _NO,
     _NONEABLE,
+    FACES_BY,
     Ex,
     Unsupported,
     _Ctx,
@@ -144,6 +145,7 @@ class ZoneWriter:
             return
         e = self.emit
         e(d, f"F = [None] * {len(self.die_ids)}")
+        e(d, f"{FACES_BY} = _getter(F)")  # dropped where nothing reads it (peephole.py)
         e(d, f"W = [None] * {len(self.die_ids) + len(self.card_ids)}")
         for name, (owner, _) in self.zones.items():
             if owner in ("player", "team"):  # a display makes a new list of each `[]`
@@ -191,7 +193,7 @@ class ZoneWriter:
         if f == "face":
             if obj.extreme is not None:  # the most (least) face itself: no key per die
                 fn, t, listed = obj.extreme  # (an empty list: F[None] raises, as it did)
-                return Ex(f"({fn}(map(F.__getitem__, {t})) if ({t} := {listed}) else F[None])",
+                return Ex(f"({fn}(map({FACES_BY}, {t})) if ({t} := {listed}) else F[None])",
                           self.face_kind)
             return Ex(f"F[{x}]", self.face_kind)  # none before its first roll
         if f == "kind":  # the component the die belongs to
@@ -275,19 +277,19 @@ class ZoneWriter:
             tested = self.expr_path is not None and self.call_at(
                 pos, f, self.const(extreme_die, "XD"), [Ex(t, "list:dref")],
                 f", F, {f == 'highest'}", shown)
-            return Ex(f"({tested or f'{fn}({t}, key=F.__getitem__)'} if ({t} := {a.src}) "
+            return Ex(f"({tested or f'{fn}({t}, key={FACES_BY})'} if ({t} := {a.src}) "
                       "else None)", "dref", False, extreme=None if tested else (fn, t, a.src))
         if f == "faces":  # `map`: the list may bind the work meter (`:=`), which a
             # comprehension's iterable may not hold
-            return Ex(f"list(map(F.__getitem__, {a.src}))", "list:" + self.face_kind, False)
+            return Ex(f"list(map({FACES_BY}, {a.src}))", "list:" + self.face_kind, False)
         if f == "total" and self.face_kind == "int":  # the faces' sum (a die not rolled: none,
             # which stops a located expression in the built-in's words, telling a zone so)
-            faces = f"map(F.__getitem__, {a.src})"
+            faces = f"map({FACES_BY}, {a.src})"
             if self.expr_path is not None:  # located: a list, as the interpreter's faces
                 faces = f"list({faces})"
             return Ex(self.summed(Ex(faces, "list:int"), pos, f, shown), "int", False)
         if f == "doubles":  # two or more, every face the same
-            return Ex(f"(len({t} := list(map(F.__getitem__, {a.src}))) >= 2 and "
+            return Ex(f"(len({t} := list(map({FACES_BY}, {a.src}))) >= 2 and "
                       f"len(set({t})) == 1)", "bool", a.safe)
         return None
 
