@@ -429,6 +429,10 @@ class Ex:
     # `highest`/`lowest` of dice where not located: (max or min, the temporary, the list's
     # source), so that its face is read as the most (least) face (zones.py `_die_field`).
     extreme: tuple[str, str, str] | None = None
+    # A list whose items all differ: a zone's items, a race's claims, and what a comprehension
+    # keeps of such a list's items (`[d for d in hand if ...]`), bound by `let` or not. A
+    # `move` of it need not look for an item listed twice (zones.py `_s_move`).
+    distinct: bool = False
 
 
 @dataclass

@@ -194,7 +194,8 @@ class ExprWriter:
             return Ex("", "die", True, dice=(obj.dice[key.const],))
         if obj.kind == "race" and key.kind == "player":
             # A seat that did not race has no claims: the lookup fails, as the map's would.
-            return Ex(f"{obj.src}[{key.src}]", "list:dref")
+            # A racer claims an item once (a script or report naming one twice is refused).
+            return Ex(f"{obj.src}[{key.src}]", "list:dref", distinct=True)
         raise Unsupported("index")  # a list's items: kinds.py
 
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
@@ -406,12 +407,14 @@ class ExprWriter:
         # moved before the items that binds a name (in a test: a one-item tuple is true).
         h = self.temp("it")
         counted = self.charge(h, it.src, self.comprehension_least(node), pos=node.iterable.pos)
+        kept = el.src == var and it.distinct  # some of the items of a list of different ones
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
-            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe)
+            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe,
+                      distinct=kept)
         once = "".join(f"if (({x} := {src}),) " if ":=" in src else f"for {x} in ({src},) "
                        for x, src in moved)
         return Ex(f"[{el.src} for _ in (0,) if {counted} {once}for {var} in {h}{test}]",
-                  "list:" + el.kind, safe)
+                  "list:" + el.kind, safe, distinct=kept)
 
     def _unrolled_filter(self, node: n.Comprehension, scope: dict, it: Ex) -> Ex | None:
         """`[e for x in xs if c]` over a few items known now (the teams, the players, a list

@@ -228,7 +228,7 @@ class ZoneWriter:
     def _as_list(self, e: Ex) -> Ex:
         """A zone read as the list of what it holds (the language's reading of a zone)."""
         if e.kind == "zone":
-            return Ex(e.src, "list:" + self.item_kind, e.safe)
+            return Ex(e.src, "list:" + self.item_kind, e.safe, distinct=True)
         return e
 
     def known_total(self, dice: tuple[_Die, ...], pos: tuple) -> Ex:
@@ -304,7 +304,7 @@ class ZoneWriter:
         t = self.temp("l")
         self.emit(d, f"{t} = {stored(v)}")  # a value, as in set
         ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.some or v.kind not in _NONEABLE,
-                                    bound=v.bound, zone=v.zone)
+                                    bound=v.bound, zone=v.zone, distinct=v.distinct)
 
     def _items(self, what: Ex) -> tuple[str, bool]:
         """(Python source of the moved dice, whether it is one die rather than a list)."""
@@ -342,9 +342,10 @@ class ZoneWriter:
             if located and what.kind != "zone":
                 e(d, f"if None in {x}:")
                 e(d + 1, self.stop_at(unmovable_site))
-            e(d, f"if len({x}) > 1 and len(set({x})) != len({x}):")
-            e(d + 1, self.stop_at(twice_moved_site, f"{self.item_ids()}[next(_i for _j, _i in "
-                                                    f"enumerate({x}) if _i in {x}[:_j])]"))
+            if not (what.kind == "zone" or what.distinct):  # else no item is listed twice
+                e(d, f"if len({x}) > 1 and len(set({x})) != len({x}):")
+                e(d + 1, self.stop_at(twice_moved_site, f"{self.item_ids()}[next(_i for _j, _i "
+                                                        f"in enumerate({x}) if _i in {x}[:_j])]"))
         if to.kind == "zone":
             tz = to.src if to.src.isidentifier() else self.temp("tz")
             if tz != to.src:

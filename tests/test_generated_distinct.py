@@ -1,0 +1,84 @@
+"""A `move` of a list whose items all differ, in generated code (interpreter/compile/base.py
+`Ex.distinct`, zones.py `_s_move`): a zone's items, a race's claims and what a comprehension
+keeps of such a list (`[d for d in hand if ...]`, bound by `let` or not) are moved without
+looking for an item listed twice; any other list is looked through, and one that names a die
+twice stops the game where the interpreter stops it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from interpreter.compile.specialize import specialize
+from tests.generated_agreement import plays_as_the_interpreter, program_of
+
+GAME = """\
+meeple: 1
+metadata: {name: Sorting}
+players: {min: 2, max: 2, default: 2}
+components:
+  dice:
+    d: {sides: 6, count: 12, in: bag}
+  zones:
+    bag: {kind: bag}
+    hand: {kind: hand, owner: player}
+    kept: {kind: row, owner: player}
+state:
+  player:
+    points: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - draw: bag
+          count: 3
+          as: got
+          to: current.hand
+        - roll: current.hand
+        - let: high
+          be: "[d for d in current.hand if d.face >= 4]"
+        - move: MOVED
+          to: current.kept
+        - add: {current.points: "count(current.kept) * 10 + total(current.kept)"}
+        - move: current.hand
+          to: bag
+      next: end
+scoring: {score: player.points, order: highest}
+"""
+
+TWICE = re.compile(r"if len\((_x\d+)\) > 1 and len\(set\(\1\)\) != len\(\1\):")
+
+
+def _game(moved: str):
+    return program_of(GAME.replace("MOVED", moved), "sorting.yaml")
+
+
+@pytest.mark.parametrize("moved", [
+    'high',                                                 # a let of a zone's filter
+    '"[d for d in high if d.face != 6]"',                   # a filter of that
+    '"[d for d in current.hand if d.face <= 2]"',           # a zone's filter, in place
+    '"[d for d in current.hand]"',                          # a copy of a zone
+])
+def test_a_list_of_different_dice_is_moved_without_looking_for_one_listed_twice(moved):
+    program = _game(moved)
+    assert not TWICE.search(specialize(program).source)
+    results = plays_as_the_interpreter(program, range(30))
+    assert all(r.error is None for r, _ in results)
+    assert len({tuple(s.score for s in r.seats) for r, _ in results}) > 5
+
+
+@pytest.mark.parametrize("moved", [
+    '"high + high"',                                        # a die twice, where any is high
+    '"[first(current.hand) for d in current.hand]"',        # the element is not the item
+    '"[d for d in high + [first(current.hand)]]"',          # a filter of a list with a repeat
+])
+def test_a_list_that_may_name_a_die_twice_is_looked_through_and_stops_as_the_interpreter(
+        moved):
+    program = _game(moved)
+    assert TWICE.search(specialize(program).source)
+    results = plays_as_the_interpreter(program, range(30))
+    stopped = [r.error for r, _ in results if r.error is not None]
+    assert stopped and all("twice" in e.message for e in stopped)
