@@ -193,8 +193,8 @@ class ExprWriter:
         if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
             return Ex("", "die", True, dice=(obj.dice[key.const],))
         if obj.kind == "race" and key.kind == "player":
-            # A seat that did not race has no claims: the lookup fails, as the map's would.
-            # A racer claims an item once (a script or report naming one twice is refused).
+            # A seat that did not race has no claims (the lookup fails, as the map's would);
+            # a racer claims an item once (a script or a report naming one twice is refused).
             return Ex(f"{obj.src}[{key.src}]", "list:dref", distinct=True)
         raise Unsupported("index")  # a list's items: kinds.py
 
@@ -409,8 +409,7 @@ class ExprWriter:
         counted = self.charge(h, it.src, self.comprehension_least(node), pos=node.iterable.pos)
         kept = el.src == var and it.distinct  # some of the items of a list of different ones
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
-            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe,
-                      distinct=kept)
+            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe, distinct=kept)
         once = "".join(f"if (({x} := {src}),) " if ":=" in src else f"for {x} in ({src},) "
                        for x, src in moved)
         return Ex(f"[{el.src} for _ in (0,) if {counted} {once}for {var} in {h}{test}]",
