@@ -2,7 +2,8 @@
 `Ex.distinct`, zones.py `_s_move`): a zone's items, a race's claims and what a comprehension
 keeps of such a list (`[d for d in hand if ...]`, bound by `let` or not) are moved without
 looking for an item listed twice; any other list is looked through, and one that names a die
-twice stops the game where the interpreter stops it."""
+twice stops the game where the interpreter stops it. A list of its own (`Ex.fresh`: not a
+zone's, which changes as its dice leave) is moved without a copy."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ scoring: {score: player.points, order: highest}
 """
 
 TWICE = re.compile(r"if len\((_x\d+)\) > 1 and len\(set\(\1\)\) != len\(\1\):")
+COPIED = re.compile(r"(_x\d+) = list\(\1\)")
 
 
 def _game(moved: str):
@@ -64,7 +66,11 @@ def _game(moved: str):
 ])
 def test_a_list_of_different_dice_is_moved_without_looking_for_one_listed_twice(moved):
     program = _game(moved)
-    assert not TWICE.search(specialize(program).source)
+    source = specialize(program).source
+    assert not TWICE.search(source)
+    # A list of its own is moved as it is; the hand, a zone's own list that changes as its
+    # dice leave, is copied first (the turn's last step).
+    assert len(COPIED.findall(source)) == 1
     results = plays_as_the_interpreter(program, range(30))
     assert all(r.error is None for r, _ in results)
     assert len({tuple(s.score for s in r.seats) for r, _ in results}) > 5

@@ -433,6 +433,9 @@ class Ex:
     # keeps of such a list's items (`[d for d in hand if ...]`), bound by `let` or not. A
     # `move` of it need not look for an item listed twice (zones.py `_s_move`).
     distinct: bool = False
+    # A list of its own, which no zone is (a comprehension's, a race's claims, bound by `let`
+    # or not): a `move` of it, which changes zones as it goes, need not copy it first.
+    fresh: bool = False
 
 
 @dataclass

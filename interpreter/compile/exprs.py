@@ -195,7 +195,7 @@ class ExprWriter:
         if obj.kind == "race" and key.kind == "player":
             # A seat that did not race has no claims (the lookup fails, as the map's would);
             # a racer claims an item once (a script or a report naming one twice is refused).
-            return Ex(f"{obj.src}[{key.src}]", "list:dref", distinct=True)
+            return Ex(f"{obj.src}[{key.src}]", "list:dref", distinct=True, fresh=True)
         raise Unsupported("index")  # a list's items: kinds.py
 
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:
@@ -407,13 +407,13 @@ class ExprWriter:
         # moved before the items that binds a name (in a test: a one-item tuple is true).
         h = self.temp("it")
         counted = self.charge(h, it.src, self.comprehension_least(node), pos=node.iterable.pos)
-        kept = el.src == var and it.distinct  # some of the items of a list of different ones
+        own = {"distinct": el.src == var and it.distinct, "fresh": True}  # a list of its own
         if el.src == var and c is None:  # `[x for x in xs]`: a copy, made at C speed
-            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe, distinct=kept)
+            return Ex(f"(list({h}) if {counted} else None)", "list:" + el.kind, safe, **own)
         once = "".join(f"if (({x} := {src}),) " if ":=" in src else f"for {x} in ({src},) "
                        for x, src in moved)
         return Ex(f"[{el.src} for _ in (0,) if {counted} {once}for {var} in {h}{test}]",
-                  "list:" + el.kind, safe, distinct=kept)
+                  "list:" + el.kind, safe, **own)
 
     def _unrolled_filter(self, node: n.Comprehension, scope: dict, it: Ex) -> Ex | None:
         """`[e for x in xs if c]` over a few items known now (the teams, the players, a list

@@ -305,7 +305,8 @@ class ZoneWriter:
         t = self.temp("l")
         self.emit(d, f"{t} = {stored(v)}")  # a value, as in set
         ctx.scope[spec["let"]] = Ex(t, v.kind, v.safe or v.some or v.kind not in _NONEABLE,
-                                    bound=v.bound, zone=v.zone, distinct=v.distinct)
+                                    bound=v.bound, zone=v.zone, distinct=v.distinct,
+                                    fresh=v.fresh)
 
     def _items(self, what: Ex) -> tuple[str, bool]:
         """(Python source of the moved dice, whether it is one die rather than a list)."""
@@ -339,7 +340,8 @@ class ZoneWriter:
             e(d, f"if {x} is None:")
             e(d + 1, self.stop_at(unmovable_site))
         if not one:
-            e(d, f"{x} = list({x})")
+            if not what.fresh:  # a zone's own list changes as its items leave
+                e(d, f"{x} = list({x})")
             if located and what.kind != "zone":
                 e(d, f"if None in {x}:")
                 e(d + 1, self.stop_at(unmovable_site))
