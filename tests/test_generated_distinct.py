@@ -88,3 +88,50 @@ def test_a_list_that_may_name_a_die_twice_is_looked_through_and_stops_as_the_int
     results = plays_as_the_interpreter(program, range(30))
     stopped = [r.error for r, _ in results if r.error is not None]
     assert stopped and all("twice" in e.message for e in stopped)
+
+
+RACE = """\
+meeple: 1
+metadata: {name: Race for doubles}
+players: {min: 2, max: 2, default: 2}
+components:
+  dice:
+    red: {count: 3, in: pool, attributes: {colour: red}}
+  zones:
+    pool: {kind: pool}
+    box: {kind: pool}
+state:
+  player:
+    got: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 2"}
+      do:
+        - roll: pool
+        - race: grab
+          items: ITEMS
+          by: players
+          error_rate: 0.2
+        - move: grab[current]
+          to: box
+        - add: {current.got: "count(box) * 10 + count(grab[players[1]])"}
+        - move: box
+          to: pool
+      next: end
+scoring: {score: player.got, order: highest}
+"""
+
+
+@pytest.mark.parametrize("items", ["pool", '"[d for d in pool] + [d for d in pool]"',
+                                   '"[d for d in pool if d.face > 2] + [first(pool)]"'])
+def test_a_racer_claims_a_die_once_though_the_race_lists_it_twice(items):
+    # As race._model: a claim takes every copy of the die out of what is left, so a race's
+    # claims never name a die twice and are moved unchecked.
+    program = program_of(RACE.replace("ITEMS", items), "doubles.yaml")
+    source = specialize(program).source
+    assert not TWICE.search(source)
+    assert ("_y != " in source) == (items != "pool")  # every copy taken out
+    results = plays_as_the_interpreter(program, range(40))
+    assert all(r.error is None for r, _ in results)

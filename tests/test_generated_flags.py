@@ -43,6 +43,13 @@ def test_a_flag_stays_where_what_it_reads_may_change_before_its_reading():
         assert f"{kept} = " in sunk(HEAD + between + RULES), between
 
 
+def test_a_flag_that_reads_faces_through_the_getter_stays_where_a_roll_comes_between():
+    # `_fg0` reads the items of `F` (zones.py): a face written between is a change.
+    head = HEAD.replace("_ok5 and 2 <= _left1", "max(map(_fg0, ZP_hand[cur])) > 3")
+    assert "_lq7" not in sunk(head + RULES)
+    assert "_lq7 = " in sunk(head + "        F[2] = int(rnd() * 6) + 1\n" + RULES)
+
+
 def test_a_flag_stays_where_its_reading_is_in_a_loop_or_read_twice_or_in_another_block():
     looped = HEAD + "        for _o in _ops:\n" + re.sub("(?m)^", "    ", RULES)
     assert "_lq7 = " in sunk(looped) and "_lq6 = " in sunk(looped)

@@ -193,8 +193,8 @@ class ExprWriter:
         if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
             return Ex("", "die", True, dice=(obj.dice[key.const],))
         if obj.kind == "race" and key.kind == "player":
-            # A seat that did not race has no claims (the lookup fails, as the map's would);
-            # a racer claims an item once (a script or a report naming one twice is refused).
+            # None for a seat that did not race. A racer claims a die once (races.py `_taken`
+            # takes every copy out of what is left; scripts and reports naming one twice fail).
             return Ex(f"{obj.src}[{key.src}]", "list:dref", distinct=True, fresh=True)
         raise Unsupported("index")  # a list's items: kinds.py
 

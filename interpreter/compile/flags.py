@@ -22,6 +22,7 @@ from __future__ import annotations
 import keyword
 import re
 
+from interpreter.compile.base import FACES_BY
 from interpreter.compile.peephole import enclosing, line_indent
 
 _FLAG = re.compile(r"^( *)(_lq\d+) = (.+)$")
@@ -52,6 +53,9 @@ def _movable(lines: list[str], i: int, j: int, value: str) -> bool:
     plain = re.sub(r"'[^']*'", "", value)
     reads = {x for x in _NAME.findall(plain) if not keyword.iskeyword(x)}
     listed = set(re.findall(r"([A-Za-z_]\w*)\s*\[", plain))
+    if FACES_BY in reads:  # the faces' getter reads the items of F, which a roll writes
+        reads.add("F")
+        listed.add("F")
     for k in range(i + 1, j):
         line = lines[k]
         if not line.strip():

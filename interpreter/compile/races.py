@@ -59,6 +59,9 @@ class RaceWriter:
         if items.kind not in ("zone", "list:dref"):
             raise Unsupported("a race for items that are not dice")
         e = self.emit
+        # A list of items that may name a die twice: a claim takes every copy of it out of
+        # what is left, as race._model does (a zone's items are all different: one copy).
+        self.race_repeats = not (items.kind == "zone" or items.distinct)
         rs, pool, cl, nx = self.temp("rs"), self.temp("po"), self.temp("cl"), self.temp("nx")
         e(d, f"{rs} = list({racers.src})")
         e(d, f"{pool} = list({items.src})")
@@ -387,15 +390,15 @@ class RaceWriter:
         # the choice: the interpreter asks the controller directly).
         self._controllers(rid, "dref", ("values", wn), it, d1 + 2, Ex(r, "player", True))
         e(d1, f"{cl}[{i}].append({it})")
-        e(d1, f"{rem}.remove({it})")
+        e(d1, self._taken(rem, it))
         if shared is not None:
             e(d1, f"if {it} in {shared}:")
-            e(d1 + 1, f"{shared}.remove({it})")
+            e(d1 + 1, self._taken(shared, it))
         elif wl is not None:
             w = self.temp("w")
             e(d1, f"for {w} in {wl}:")
             e(d1 + 1, f"if {it} in {w}:")
-            e(d1 + 2, f"{w}.remove({it})")
+            e(d1 + 2, self._taken(w, it))
         e(d1, f"{last} = {nx}[{i}]")
         gap(d1, f"{nx}[{i}]", last)
         if intents is not None:  # what a reported racer did not reach, it missed
@@ -405,6 +408,14 @@ class RaceWriter:
             e(d, f"{reported[1]} = {{{self.names_of()}[{rs}[_k]]: [{self.item_ids()}[_x] "
                  f"for _x in {missed}[_k]] for _k in range(len({rs})) if {missed}[_k]}}")
         return last
+
+    def _taken(self, listed: str, it: str) -> str:
+        """The line that takes a claimed item out of a list (what is left, what a racer wants),
+        in place (a wanted list may be every racer's): every copy of it where the race's
+        items may name a die twice (dice are numbers: `!=` is `is not`)."""
+        if getattr(self, "race_repeats", True):
+            return f"{listed}[:] = [_y for _y in {listed} if _y != {it}]"
+        return f"{listed}.remove({it})"
 
     def _wanted_among(self, text: str, want: Ex, r: str, x: str, d: int, ctx: _Ctx) -> Ex:
         """`item in X` (or `not in`), X the same for every racer and item: X's items made a
@@ -441,12 +452,12 @@ class RaceWriter:
         e(d + 2, "continue")
         e(d + 1, f"{it} = {q}.pop(0)")
         e(d + 1, f"{cl}[{i}].append({it})")
-        e(d + 1, f"{rem}.remove({it})")
+        e(d + 1, self._taken(rem, it))
         if wl is not None:
             w = self.temp("w")
             e(d + 1, f"for {w} in {wl}:")
             e(d + 2, f"if {it} in {w}:")
-            e(d + 3, f"{w}.remove({it})")
+            e(d + 3, self._taken(w, it))
         e(d + 1, f"{last} = {nx}[{i}]")
         gap(d + 1, f"{nx}[{i}]", last)
         e(d + 1, "continue")

@@ -45,7 +45,6 @@ from interpreter.compile.cuts import end_of
 from interpreter.compile.numbers import extreme_die
 from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
-from interpreter.engine.reads import draw_writes
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
 
@@ -470,7 +469,7 @@ class ZoneWriter:
         item = self.item_kind
         ctx.scope[spec["as"]] = Ex(x, "list:" + item, True) if many else Ex(x, item)
         self.fire("drawn", d, ctx)
-        self.after_op(d, draw_writes(spec), ctx)
+        self.after_op(d, None, ctx)
 
     def _s_reveal(self, spec: dict, d: int, ctx: _Ctx) -> None:
         """As steps._reveal: narration only; what it shows (and to whom) is still worked out,

@@ -42,21 +42,6 @@ def target_writes(text: str) -> str | None:
     return None
 
 
-def draw_writes(spec: dict) -> frozenset | None:
-    """What a `draw` step writes: the zone it draws from, the zone it draws to and the name
-    it binds (`as`); None where a zone is not named plainly (`bag`, `current.hand`). A die's
-    place is read only through a zone's name, so nothing else can have changed. Shared by
-    the interpreter (steps.py) and the code generator (interpreter/compile/zones.py)."""
-    names = {spec["as"]}
-    for key in ("draw", "to"):
-        if key in spec:
-            name = target_writes(spec[key]) if isinstance(spec[key], str) else None
-            if name is None:
-                return None
-            names.add(name)
-    return frozenset(names)
-
-
 def union(sets) -> frozenset | None:
     out: set[str] = set()
     for s in sets:

@@ -20,7 +20,7 @@ from dsl.builtins import EvalError, get, put, sized
 from dsl.compiler import Env
 from interpreter.engine import compile_expr as cx
 from interpreter.engine.decision_steps import DecisionSteps
-from interpreter.engine.reads import draw_writes, target_writes
+from interpreter.engine.reads import target_writes
 from interpreter.engine.signals import (
     Break,
     EndGame,
@@ -291,7 +291,6 @@ class StepCompiler(DecisionSteps):
         replace = bool(spec.get("replace"))
         duration = self._duration(spec, path)
         by = cx.expr(spec["by"], path + ("by",)) if "by" in spec else None
-        writes = draw_writes(spec)
 
         def draw(g, env):
             zone = _zone(source(env), path + ("draw",))
@@ -314,7 +313,7 @@ class StepCompiler(DecisionSteps):
                 g.record_items("draw", items, unseen, source=zone.id,
                                items=[x.id for x in items], blind=blind, **named)
             g.fire("drawn", {"items": items, "zone": zone})
-            g.after_op(writes)
+            g.after_op()
         return draw
 
     def _move(self, spec, path, name) -> Step:
