@@ -135,3 +135,16 @@ def test_a_racer_claims_a_die_once_though_the_race_lists_it_twice(items):
     assert ("_y != " in source) == (items != "pool")  # every copy taken out
     results = plays_as_the_interpreter(program, range(40))
     assert all(r.error is None for r, _ in results)
+
+
+@pytest.mark.parametrize("moved", ["grab[current]", '"[d for d in grab[current] if d.face > 0]"'])
+def test_the_claims_of_a_seat_that_did_not_race_stop_the_game_as_the_interpreters_map(moved):
+    # The second seat does not race: its claims are none, where the interpreter's map of
+    # claims has no key for it. Every version stops there in its words (the fast one through
+    # its checked version), not with a fault of the code generator.
+    text = RACE.replace("ITEMS", "pool").replace("by: players",
+                                                  'by: "[p for p in players if p.seat == 1]"')
+    text = text.replace("move: grab[current]", f"move: {moved}")
+    results = plays_as_the_interpreter(program_of(text, "one_racer.yaml"), range(10))
+    assert all(r.error is not None and r.error.message == "the map has no key Player 2"
+               for r, _ in results)

@@ -193,9 +193,7 @@ class ExprWriter:
         if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
             return Ex("", "die", True, dice=(obj.dice[key.const],))
         if obj.kind == "race" and key.kind == "player":
-            # None for a seat that did not race. A racer claims a die once (races.py `_taken`
-            # takes every copy out of what is left; scripts and reports naming one twice fail).
-            return Ex(f"{obj.src}[{key.src}]", "list:dref", distinct=True, fresh=True)
+            return self.race_claims(obj, key, node.pos)
         raise Unsupported("index")  # a list's items: kinds.py
 
     def _x_listexpr(self, node: n.ListExpr, scope: dict) -> Ex:

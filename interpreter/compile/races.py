@@ -26,17 +26,44 @@ from __future__ import annotations
 
 import math
 import re
+from functools import partial
 from typing import Any
 
 from dsl import nodes as n
+from dsl.compiler import no_key
 from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
 from interpreter.compile.kinds import HASHED
 from interpreter.compile.people import Person
 from interpreter.compile.stops import race_number_site, racer_site
 
 
+class _Shown(str):
+    """A seat's name as a message shows the player (`repr` of a Player is its name)."""
+
+    __repr__ = str.__str__
+
+
+def _no_seat_key(names: tuple, seat: int) -> str:
+    """The interpreter's words for a race read at a seat that did not race (or none)."""
+    return no_key(None if seat is None else _Shown(names[seat]))
+
+
 class RaceWriter:
     """The `race` step (a mixin of _Gen)."""
+
+    def race_claims(self, race: Ex, seat: Ex, pos: tuple | None) -> Ex:
+        """`grab[p]`: seat p's claims, none where it did not race, which the interpreter's
+        map stops at: so do the versions that locate their errors, in its words. A racer
+        claims a die once (`_taken` takes every copy out of what is left; scripts and reports
+        naming one twice fail): the claims are all different, and a list of their own."""
+        src = f"{race.src}[{seat.src}]"
+        site = self.site(pos)
+        if site is not None:  # (a seat that is none: the same stop, its words telling none)
+            said = self.const(partial(_no_seat_key, tuple(self.seat_names)), "NK")
+            t, k = self.temp("t"), self.temp("k")
+            src = (f"({t} if ({t} := _looked({race.src}, ({k} := {seat.src}), {site}, {said})) "
+                   f"is not None else _looked({{}}, {k}, {site}, {said}))")
+        return Ex(src, "list:dref", distinct=True, fresh=True)
 
     def _s_race(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
