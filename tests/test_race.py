@@ -86,17 +86,22 @@ def test_racers_claim_at_their_rates_and_a_tie_goes_to_the_earlier_seat(tmp_path
     assert g.clock.now() == pytest.approx(math.log(2), abs=1e-3)
 
 
-def _on_both(tmp_path, players: int, sets: dict | None = None, edits: tuple = ()) -> tuple:
-    """The race test (its text with `edits`, (old, new) pairs) played on the generated code and
-    on the interpreter, every uniform number 0.5 (as `play`): the two games, and the generated
-    code."""
+def _edited(tmp_path, sets: dict | None, edits: tuple):
+    """The race test's program, its text with `edits` ((old, new) pairs) and `sets`."""
     text = textwrap.dedent(RULESET)
     for old, new in edits:
         assert old in text
         text = text.replace(old, new)
     path = tmp_path / "race.yaml"
     path.write_text(text)
-    program = load(str(path), None, sets).program
+    return load(str(path), None, sets).program
+
+
+def _on_both(tmp_path, players: int, sets: dict | None = None, edits: tuple = ()) -> tuple:
+    """The race test (its text with `edits`, (old, new) pairs) played on the generated code and
+    on the interpreter, every uniform number 0.5 (as `play`): the two games, and the generated
+    code."""
+    program = _edited(tmp_path, sets, edits)
     special = specialize(program, players, None, logged=True)
     assert special is not None
     games = []
@@ -160,13 +165,7 @@ def test_the_fast_version_of_a_race_makes_a_list_only_of_the_numbers_racers_diff
         tmp_path, edits, sets, lists):
     # Played on 40 seeds, unlogged (as `simulate` plays), as the interpreter plays them: the
     # claims, the draws and the race's seconds (the latency among them).
-    text = textwrap.dedent(RULESET)
-    for old, new in edits:
-        assert old in text
-        text = text.replace(old, new)
-    path = tmp_path / "race.yaml"
-    path.write_text(text)
-    program = load(str(path), None, sets).program
+    program = _edited(tmp_path, sets, edits)
     special = specialize(program, 2)
     assert special is not None
     before = special.source.split("while _ac", 1)[0]
