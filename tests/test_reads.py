@@ -68,3 +68,55 @@ end:
     game.run()
     assert game.env["tally"] == 7
     assert game.rolls == 2
+
+
+def test_a_timers_running_remaining_and_elapsed_read_the_clock():
+    # They change as time passes, with no operation writing them.
+    for text in ("not clock.running", "clock.remaining < 2", "clock.elapsed > 1 and x"):
+        assert names_read(text) is None and free_reads(text) is None, text
+    assert names_read("clock.seconds > 2") == {"clock", "seconds"}
+
+
+BELL = """\
+meeple: 1
+metadata: {name: Bell}
+players: {min: 1, max: 1, default: 1}
+components:
+  dice:
+    d: {sides: 6}
+  timers:
+    clock: {}
+state:
+  global:
+    rang: {type: bool, initial: false}
+    missed: {type: int, initial: 0}
+checks:
+  bell:
+    when: "not clock.running and not rang"
+    do:
+      - set: {rang: true}
+flow:
+  phases:
+    play:
+      do:
+        - start_timer: clock
+          seconds: 3
+        - repeat:
+            - roll: d
+              duration: 2
+            - if: "not clock.running and not rang"
+              then:
+                - add: {missed: 1}
+          times: 3
+      next: end
+scoring: {score: missed, order: highest}
+"""
+
+
+def test_a_check_that_reads_a_timer_is_examined_after_an_operation_that_lets_time_pass():
+    # The roll that takes the clock past the timer's end writes only faces; the check that
+    # reads the timer is examined after it all the same, before the next step looks.
+    from tests.generated_agreement import plays_as_the_interpreter, program_of
+
+    results = plays_as_the_interpreter(program_of(BELL, "bell.yaml"), range(3))
+    assert all(r.error is None and r.seats[0].score == 0 for r, _ in results)

@@ -16,6 +16,10 @@ from typing import Any
 from dsl import nodes as n
 from interpreter.engine.compile_expr import node_of
 
+# A timer's fields that time changes (dsl/symbols.py TIMER_FIELDS): reading one reads the
+# clock. (Read conservatively by name: a ruleset's own field of that name counts too.)
+CLOCK_FIELDS = frozenset({"running", "remaining", "elapsed"})
+
 # Fields that built-in functions read from their arguments.
 IMPLICIT = {
     "faces": {"face"}, "total": {"face"}, "doubles": {"face"}, "of_a_kind": {"face"},
@@ -80,6 +84,8 @@ def _reads(value: Any, bind: bool) -> tuple[frozenset, frozenset] | None:
             return walk(node.iterable, bound) and walk(node.element, inner) and walk(
                 node.cond, inner)
         if isinstance(node, n.Field):
+            if node.name in CLOCK_FIELDS:
+                return False  # may change as time passes, with no operation writing it
             fields_read.add(node.name)
         elif isinstance(node, n.Call):
             extra = IMPLICIT.get(node.func, set())
