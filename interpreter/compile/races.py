@@ -31,7 +31,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.compiler import no_key
-from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NO, _NUMS, Ex, Stop, Unsupported, _Ctx, _node
 from interpreter.compile.kinds import HASHED
 from interpreter.compile.people import Person
 from interpreter.compile.stops import race_number_site, racer_site
@@ -43,9 +43,14 @@ class _Shown(str):
     __repr__ = str.__str__
 
 
-def _no_seat_key(names: tuple, seat: int) -> str:
-    """The interpreter's words for a race read at a seat that did not race (or none)."""
-    return no_key(None if seat is None else _Shown(names[seat]))
+def _claims_of(names: tuple, claims: list, seat: int | None, site: tuple) -> list:
+    """`grab[p]` where the rule errors are located: the seat's claims; none (a seat that did
+    not race), or a seat that is none, stops the game at `site` in the words of the
+    interpreter's map of claims (`repr` of a Player is its name)."""
+    got = None if seat is None else claims[seat]
+    if got is None:
+        raise Stop(site, no_key(None if seat is None else _Shown(names[seat])))
+    return got
 
 
 class RaceWriter:
@@ -56,13 +61,10 @@ class RaceWriter:
         map stops at: so do the versions that locate their errors, in its words. A racer
         claims a die once (`_taken` takes every copy out of what is left; scripts and reports
         naming one twice fail): the claims are all different, and a list of their own."""
-        src = f"{race.src}[{seat.src}]"
         site = self.site(pos)
-        if site is not None:  # (a seat that is none: the same stop, its words telling none)
-            said = self.const(partial(_no_seat_key, tuple(self.seat_names)), "NK")
-            t, k = self.temp("t"), self.temp("k")
-            src = (f"({t} if ({t} := _looked({race.src}, ({k} := {seat.src}), {site}, {said})) "
-                   f"is not None else _looked({{}}, {k}, {site}, {said}))")
+        src = f"{race.src}[{seat.src}]" if site is None else \
+            f"{self.const(partial(_claims_of, tuple(self.seat_names)), 'CL')}({race.src}, " \
+            f"{seat.src}, {site})"
         return Ex(src, "list:dref", distinct=True, fresh=True)
 
     def _s_race(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -440,7 +442,7 @@ class RaceWriter:
         """The line that takes a claimed item out of a list (what is left, what a racer wants),
         in place (a wanted list may be every racer's): every copy of it where the race's
         items may name a die twice (dice are numbers: `!=` is `is not`)."""
-        if getattr(self, "race_repeats", True):
+        if self.race_repeats:  # set by `_s_race`, which alone writes the model
             return f"{listed}[:] = [_y for _y in {listed} if _y != {it}]"
         return f"{listed}.remove({it})"
 
