@@ -493,7 +493,9 @@ class RaceWriter:
 
     def _race_time(self, items: Ex, cl: str, last: str, d: int, ctx: _Ctx) -> None:
         """As race._in_hand: the race's seconds pass with the claimed items out of their zone,
-        which then gets them back in its old order (what a trigger added in that time last)."""
+        in a hand (the list `ca`, where their places say they are), which then gets them back
+        in its old order (what a trigger added in that time last); one an effect moved
+        meanwhile (by name) left the hand, and stays where it went."""
         secs = Ex(last, "num", True)
         # Where nothing can happen meanwhile, nothing reads the zone while the claimed items
         # are out of it, and it gets them back in its old order: it need not lose them.
@@ -508,6 +510,9 @@ class RaceWriter:
         e(d, f"if {hs} is not None:")
         e(d + 1, f"{bf} = list({z})")
         e(d + 1, f"{z}[:] = [x for x in {bf} if x not in {hs}]")
+        i = self.temp("i")
+        e(d + 1, f"for {i} in {ca}:")
+        e(d + 2, f"W[{i}] = {ca}")
         e(d, "try:")
         self.advance(secs, d + 1, ctx)
         e(d + 1, "pass")
@@ -516,5 +521,8 @@ class RaceWriter:
         now, kept = self.temp("nw"), self.temp("kp")
         e(d + 2, f"{now} = set({z})")
         e(d + 2, f"{kept} = set({bf})")
+        e(d + 2, f"{hs} = set({ca})")  # what is still in the hand
         e(d + 2, f"{z}[:] = [x for x in {bf} if x in {hs} or x in {now}] + "
                  f"[x for x in {z} if x not in {kept}]")
+        e(d + 2, f"for {i} in {ca}:")
+        e(d + 3, f"W[{i}] = {z}")

@@ -127,7 +127,9 @@ def run_race(g, spec: RaceSpec, env) -> None:
 
 def _in_hand(g, zone: Zone, claimed: list, seconds: float) -> None:
     """Passes the race's time with the claimed items taken out of `zone`, then puts them back
-    where they were (the race itself moves nothing: the steps after it do)."""
+    where they were (the race itself moves nothing: the steps after it do). An item that an
+    effect moved meanwhile (naming it: nothing drawing from the zone can reach it) left the
+    hand: it stays where it went, and the zone does not get it back."""
     if not claimed or seconds <= 0:
         g.advance(seconds)
         return
@@ -139,7 +141,9 @@ def _in_hand(g, zone: Zone, claimed: list, seconds: float) -> None:
     finally:
         now = {id(x) for x in zone.items}
         kept = {id(x) for x in before}
-        zone.items[:] = [x for x in before if id(x) in held or id(x) in now] + [
+        # A held item still says it lies in the zone (`put` rewrites `zone` where it goes).
+        back = {id(x) for x in claimed if x.zone == zone.id}
+        zone.items[:] = [x for x in before if id(x) in back or id(x) in now] + [
             x for x in zone.items if id(x) not in kept]
 
 
