@@ -471,3 +471,56 @@ def test_a_race_whose_claimed_item_an_event_moves_plays_as_the_interpreter():
     said = [[r["text"] for r in log if r["t"] == "say"] for _, log in results]
     assert all(sum(map(int, s.split())) == 3 for says in said for s in says)
     assert any(says[0] != says[1] for says in said)  # some seeds moved a claimed die
+
+
+CALLED = """\
+meeple: 1
+metadata: {name: Called dice}
+players: {min: 2, max: 2}
+components:
+  dice:
+    red: {count: 3, in: pool}
+    blue: {count: 3, in: pool}
+    spare: {count: 1, in: shelf}
+  zones:
+    pool: {kind: pool}
+    shelf: {kind: pool}
+state:
+  global:
+    called: {type: list, initial: []}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - roll: pool
+        - set: {called: "CALLED"}
+        - race: grab
+          items: pool
+          by: players
+          wanted: "item in called"
+        - say: "{count(grab[players[0]])} {total(grab[players[0]])} {total(grab[players[1]])}"
+"""
+
+
+@pytest.mark.parametrize("called, items", [
+    ("[d for d in pool if d.face >= 3]", "pool"),  # in the pool's order: the list itself
+    ("[red[2], red[0], blue[1]]", "pool"),  # out of the pool's order
+    ("[red[0], spare[0], blue[1]]", "pool"),  # a die the pool does not hold
+    ("[red[1], red[1], blue[2]]", "pool"),  # a die named twice
+    ("[red[0], red[1]]", '"[red[0], red[1], red[0], blue[0]]"'),  # items naming one twice
+])
+def test_what_every_racer_wants_of_a_list_is_in_the_pools_order_as_the_interpreter_has_it(
+        called, items):
+    # With no rule, a racer claims one of the wanted items at random: the wanted list's order
+    # decides which, so a list taken as it is where the pool's order differs shows.
+    program = program_of(CALLED.replace("CALLED", called).replace("items: pool",
+                                                                  f"items: {items}"),
+                         "called.yaml")
+    source = specialize(program).source
+    # The list is looked for in the pool's order, not filtered; where the items may name a
+    # die twice, filtered.
+    assert ("iter(" in source) == (items == "pool")
+    results = plays_as_the_interpreter(program, range(40))
+    assert len({tuple(r["text"] for r in log if r["t"] == "say") for _, log in results}) > 1

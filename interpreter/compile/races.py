@@ -343,12 +343,17 @@ class RaceWriter:
             else None
         shared = None  # the one wanted list of every racer, when the test does not read it
         if wl is not None:
-            want = self._wanted_among(spec["wanted"], want, r, x, d, ctx)
+            want, among = self._wanted_among(spec["wanted"], want, r, x, d, ctx)
             if intents is None and not re.search(rf"\b{r}\b", want.src):
                 # Every racer wants the same items, and each claim leaves all their lists
                 # alike: one list, made once, stands for all of them.
                 shared = self.temp("sw")
-                e(d, f"{shared} = [{x} for {x} in {rem} if {want.src}]")
+                if among is not None and not self.race_repeats:
+                    self._wanted_in_order(shared, among, rem, d)
+                    e(d, f"if {shared} is None:")
+                    e(d + 1, f"{shared} = [{x} for {x} in {rem} if {want.src}]")
+                else:
+                    e(d, f"{shared} = [{x} for {x} in {rem} if {want.src}]")
                 e(d, f"{wl} = [{shared}] * len({rs})")
             elif intents is None:
                 e(d, f"{wl} = []")
@@ -446,25 +451,44 @@ class RaceWriter:
             return f"{listed}[:] = [_y for _y in {listed} if _y != {it}]"
         return f"{listed}.remove({it})"
 
-    def _wanted_among(self, text: str, want: Ex, r: str, x: str, d: int, ctx: _Ctx) -> Ex:
+    def _wanted_among(self, text: str, want: Ex, r: str, x: str, d: int,
+                      ctx: _Ctx) -> tuple[Ex, str | None]:
         """`item in X` (or `not in`), X the same for every racer and item: X's items made a
         set once, before the racers' wanted lists, so that each item's test is one look-up
         (items of kinds.HASHED, and dice, numbers in generated code: the same test as the
-        list's). Any other test as it is."""
+        list's); with `in`, the name X is bound to. Any other test as it is, and None."""
         node = _node(text)
         if not (isinstance(node, n.Binary) and node.op in ("in", "not in")
                 and isinstance(node.left, n.Name) and node.left.id == "item"):
-            return want
+            return want, None
         among = self._as_list(self.expr(node.right, {**ctx.scope, "racer": Ex(r, "player", True),
                                                       "item": Ex(x, "dref", True)}))
         item = among.kind[5:] if among.kind.startswith("list:") else None
         if not among.safe or item not in (*HASHED, "dref") or "wk" in among.src:
-            return want
+            return want, None
         if re.search(rf"\b({re.escape(r)}|{re.escape(x)})\b", among.src):
-            return want  # it depends on the racer or the item
-        h = self.temp("hs")
-        self.emit(d, f"{h} = set({among.src})")
-        return Ex(f"({x} {node.op} {h})", "bool", True)
+            return want, None  # it depends on the racer or the item
+        h, listed = self.temp("hs"), self.temp("al")
+        self.emit(d, f"{listed} = {among.src}")
+        self.emit(d, f"{h} = set({listed})")
+        return Ex(f"({x} {node.op} {h})", "bool", True), listed if node.op == "in" else None
+
+    def _wanted_in_order(self, shared: str, among: str, rem: str, d: int) -> None:
+        """The pool's items that are in `among`, in the pool's order, without a pass over the
+        pool where `among` lists pool items in the pool's order (a filter of the race's zone,
+        made before the race): then they are that list itself. Else `shared` stays None.
+        `y in o`, on an iterator, looks on from where the last look stopped, so the list
+        passes only in the pool's order, and (the pool listing each item once) each item
+        once."""
+        e = self.emit
+        o, y = self.temp("o"), self.temp("y")
+        e(d, f"{shared} = None")
+        e(d, f"{o} = iter({rem})")
+        e(d, f"for {y} in {among}:")
+        e(d + 1, f"if {y} not in {o}:")
+        e(d + 2, "break")
+        e(d, "else:")
+        e(d + 1, f"{shared} = list({among})")
 
     def _reached(self, intents: str, missed: str, i: str, rem: str, ac: str, cl: str,
                  it: str, wl: str | None, last: str, nx: str, gap: Any, d: int) -> None:
