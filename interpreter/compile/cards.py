@@ -71,8 +71,10 @@ class CardWriter:
         if f == "deck":
             return self._looked(self.const(tuple(self.card_deck), "CDK"), x, "str", card.safe,
                                 pos, said)
+        if f == "zone":
+            return Ex(self.zone_id_of(x), "str", card.safe)
         has = [(i, c[f]) for i, c in enumerate(self.card_data) if f in c]
-        if f in ("zone", "id") or not has:
+        if not has:
             raise Unsupported(f"field {f} of a card")
         values = [v for _, v in has]
         kind = _value_kind(values)

@@ -181,6 +181,8 @@ class ExprWriter:
                           raw=(d.var, d.off) if d.off else None)
             if f == "sides":
                 return _lit(len(d.faces))
+            if f == "zone":  # a game without zones: the die lies in none
+                return _lit("")
             if f == "id":
                 return _lit(d.id)
             if f in d.attrs:

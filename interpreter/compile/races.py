@@ -537,6 +537,8 @@ class RaceWriter:
         i = self.temp("i")
         e(d + 1, f"for {i} in {ca}:")
         e(d + 2, f"W[{i}] = {ca}")
+        if self.zone_read:  # in the hand, an item still says it lies in its zone
+            e(d + 1, f"ZID[id({ca})] = ZID[id({z})]")
         e(d, "try:")
         self.advance(secs, d + 1, ctx)
         e(d + 1, "pass")
@@ -550,3 +552,5 @@ class RaceWriter:
                  f"[x for x in {z} if x not in {kept}]")
         e(d + 2, f"for {i} in {ca}:")
         e(d + 3, f"W[{i}] = {z}")
+        if self.zone_read:
+            e(d + 2, f"del ZID[id({ca})]")

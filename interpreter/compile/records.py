@@ -117,11 +117,11 @@ class RecordWriter:
         return f"({table}, {{{', '.join(parts)}}})"
 
     def zone_tables(self, d: int) -> None:
-        """In a logged game, after the zones are made: `ZID`, each zone's id by the id() of
-        its list; `ZH`, the zones not every player sees, with their id, owner and who sees
-        them (as Zone.seen_by: fixed at setup, owners and teams never change); `ZO`, the
-        owned zones' owners by name."""
-        if not self.logged or not getattr(self, "dyn", False):
+        """After the zones are made, in a logged game or where a rule reads an item's zone:
+        `ZID`, each zone's id by the id() of its list; in a logged game also `ZH`, the zones
+        not every player sees, with their id, owner and who sees them (as Zone.seen_by: fixed
+        at setup, owners and teams never change); `ZO`, the owned zones' owners by name."""
+        if not getattr(self, "dyn", False) or not (self.logged or self.zone_read):
             return
         comps = (self.data.get("components") or {}).get("zones") or {}
         ids, hidden, owned, lists = [], [], [], []
@@ -146,7 +146,9 @@ class RecordWriter:
                         if (vis == "owner" and owners is not None and i in owners)
                         or (vis == "others" and (owners is None or i not in owners))]
                 hidden.append(f"id({src}): ({zid!r}, {owner_name!r}, {tuple(sees)!r})")
-        self.emit(d, "ZID = {" + ", ".join(ids) + "}")
+        self.emit(d, "ZID = {" + ", ".join(ids) + "}")  # also where a rule reads `.zone`
+        if not self.logged:
+            return
         self.emit(d, "ZH = {" + ", ".join(hidden) + "}")
         self.emit(d, "ZO = {" + ", ".join(owned) + "}")  # owners' names, who roll its dice
         self.emit(d, "ZL = {" + ", ".join(lists) + "}")  # each zone's list, by its id

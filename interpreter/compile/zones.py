@@ -25,6 +25,8 @@ and deals raise `Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`)
 
 from __future__ import annotations
 
+import re
+
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
 from dsl.compiler import UNCHARGED_ITEMS, no_field
@@ -59,6 +61,10 @@ class ZoneWriter:
         self.dyn = bool(comps.get("zones"))
         self.item_kind = "dref"  # what zones hold: dice, or cards (interpreter/compile/cards.py)
         self.capacities: dict[str, int] = {}  # zone -> the most it holds (Game.put)
+        # Whether a rule may read an item's `zone` (then `ZID` gives each zone's id by its
+        # list's id()): looked for in the rules' text, so that a table no rule reads is not
+        # built at every game. A field of that name on anything else counts too.
+        self.zone_read = self.dyn and re.search(r"\.zone\b", repr(self.data)) is not None
         if not self.dyn:
             return
         for name, spec in comps["zones"].items():
@@ -196,6 +202,8 @@ class ZoneWriter:
                 return Ex(f"({fn}(map({FACES_BY}, {t})) if ({t} := {listed}) else F[None])",
                           self.face_kind)
             return Ex(f"F[{x}]", self.face_kind)  # none before its first roll
+        if f == "zone":
+            return Ex(self.zone_id_of(x), "str", obj.safe)
         if f == "kind":  # the component the die belongs to
             kinds = tuple(i[:i.index("[")] if "[" in i else i for i in self.die_ids)
             return Ex(f"{self.const(kinds, 'KD')}[{x}]", "str", obj.safe)
@@ -224,6 +232,12 @@ class ZoneWriter:
         if site is not None:
             return Ex(f"_looked({table}, {x}, {site}, None)", kind)
         return Ex(f"{table}[{x}]", kind)
+
+    def zone_id_of(self, x: str) -> str:
+        """The id of the zone the item `x` lies in, '' in none (as Die.zone, Card.zone): a
+        player's zone is `Player 1.hand`. During a race's time a claimed item lies in a
+        hand that has its zone's id (races.py `_race_time`)."""
+        return f"ZID.get(id(W[{x}]), '')"
 
     def _as_list(self, e: Ex) -> Ex:
         """A zone read as the list of what it holds (the language's reading of a zone)."""
