@@ -135,8 +135,23 @@ def _parameters(c: Checker, params: dict) -> None:
                      ("parameters", name, "default"))
 
 
+def _starts_in(c: Checker, spec: dict, path: tuple, what: str) -> None:
+    """`in`, the zone a set of dice or a deck starts in: one zone of the whole table. A zone
+    each player (team) has is as many zones: which one would the pieces be in?"""
+    if "in" not in spec:
+        return
+    zone, zones = spec["in"], c.sym.zones
+    if zone not in zones:
+        c.report("unknown-reference", f"unknown zone '{zone}'{suggestion(zone, set(zones))}",
+                 path + ("in",))
+    elif zones[zone] in ("player", "team"):
+        c.report("unknown-reference", f"'{zone}' is a zone of each {zones[zone]}, not one zone: "
+                 f"{what} start in a zone of the whole table", path + ("in",),
+                 hint=f"start them in a shared zone and move or deal them to each "
+                      f"{zones[zone]}'s {zone} in the first steps")
+
+
 def _components(c: Checker, comps: dict) -> None:
-    zones = set(c.sym.zones)
     for name, spec in (comps.get("dice") or {}).items():
         path = ("components", "dice", name)
         for key in ("sides", "count"):
@@ -144,14 +159,9 @@ def _components(c: Checker, comps: dict) -> None:
                 c.expr(path + (key,), spec[key], {}, t.INT, f"'{key}'")
         if "sides" in spec and "faces" in spec:
             c.report("schema", "give `sides` or `faces`, not both", path + ("faces",), key=True)
-        if "in" in spec and spec["in"] not in zones:
-            c.report("unknown-reference", f"unknown zone '{spec['in']}'"
-                     f"{suggestion(spec['in'], zones)}", path + ("in",))
+        _starts_in(c, spec, path, "dice")
     for name, spec in (comps.get("decks") or {}).items():
-        path = ("components", "decks", name)
-        if "in" in spec and spec["in"] not in zones:
-            c.report("unknown-reference", f"unknown zone '{spec['in']}'"
-                     f"{suggestion(spec['in'], zones)}", path + ("in",))
+        _starts_in(c, spec, ("components", "decks", name), "cards")
     for name, spec in (comps.get("zones") or {}).items():
         if "capacity" in spec:
             c.expr(("components", "zones", name, "capacity"), spec["capacity"], {}, t.INT,

@@ -278,3 +278,24 @@ def test_an_option_label_names_the_option_as_option_and_nothing_else_new():
     """)
     assert [(c, line) for c, line, _ in found] == [("unknown-name", 28)]  # the second label
     assert "choice" in found[0][2]
+
+
+def test_dice_and_cards_start_in_one_zone_of_the_table_not_a_zone_each_player_has():
+    # `hand` is a zone of each player: which player's would the pieces start in?
+    text = HEAD.replace("    pair: {sides: 6, count: 2}\n",
+                        "    pair: {sides: 6, count: 2, in: hand}\n"
+                        "  decks:\n    deck: {cards: [{v: 1}], in: hand}\n"
+                        "    spare: {cards: [{v: 2}], in: bag}\n") + textwrap.dedent("""\
+    flow:
+      phases:
+        play:
+          do: [roll: die]
+          next: end
+    """)
+    found = [(d.code, d.span.line, d.message, d.hint)
+             for d in validate_text(text, "t.yaml").diagnostics]
+    assert [(code, line) for code, line, _, _ in found] == [("unknown-reference", 9),
+                                                            ("unknown-reference", 11)]
+    assert "'hand' is a zone of each player, not one zone: dice start" in found[0][2]
+    assert "cards start in a zone of the whole table" in found[1][2]
+    assert "each player's hand" in found[0][3]
