@@ -11,6 +11,7 @@ specializer's writer (interpreter/compile/specialize.py)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from interpreter.compile.base import (
     _NO,
@@ -22,6 +23,7 @@ from interpreter.compile.base import (
     data_values,
 )
 from interpreter.compile.offsets import chosen
+from interpreter.compile.stops import seconds_site
 
 
 class ClockWriter:
@@ -89,7 +91,7 @@ class ClockWriter:
 
     def _s_wait(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "wait")
-        self.advance(self.value_at(spec["wait"], ctx.scope, "wait"), d, ctx)
+        self.advance_by(spec["wait"], d, ctx, "wait")
         self.after_op(d, None, ctx)
 
     @property
@@ -157,23 +159,33 @@ class ClockWriter:
             hazards = self.hazards()
         return not self.timers and all(never for *_, never in hazards)
 
-    def advance(self, secs: Ex, d: int, ctx: _Ctx) -> None:
+    def advance_by(self, value: Any, d: int, ctx: _Ctx, *keys: Any) -> None:
+        """`advance` by the duration `value` at `keys` in the step being written (a step's
+        `duration`, `wait`, an option's `duration`): a number of seconds, which the located
+        versions test as compile_expr.seconds does (the fast one meets anything else as
+        Python's own error, and the checked version plays the game)."""
+        self.advance(self.value_at(value, ctx.scope, *keys), d, ctx, keys)
+
+    def advance(self, secs: Ex, d: int, ctx: _Ctx, keys: tuple = ()) -> None:
         """As Game.advance on a modelled clock: timers that run out and hazard events within
-        the stretch happen in time order, each at its moment."""
+        the stretch happen in time order, each at its moment. `keys`: where a duration the
+        located versions test is (`advance_by`)."""
         if secs.kind not in _NUMS:
             raise Unsupported("duration")
+        s = None
+        if secs.const is _NO or not math.isfinite(secs.const):
+            s = self.temp("s")
+            self.emit(d, f"{s} = {secs.src}")
+            if keys and (self.logged or self.wide):
+                self.emit(d, f"if type({s}) is not int and type({s}) is not float:")
+                self.emit(d + 1, self.stop_at(lambda step: seconds_site((*step, *keys)), s))
         if self.live:  # real time passes by itself (Game.advance): only the duration is read
-            if secs.const is _NO:
-                self.emit(d, f"{self.temp('s')} = {secs.src}")
             return
         end, pend = self.temp("en"), self.temp("pd")
         if secs.const is not _NO and secs.const <= 0:
             return  # no time passes
-        if type(secs.const) in (int, float) and math.isfinite(secs.const):
+        if s is None:
             s = repr(secs.const)  # a number known now is written where it is read
-        else:
-            s = self.temp("s")
-            self.emit(d, f"{s} = {secs.src}")
         # The stretch starts at `now`, which nothing changes before its events are handled.
         start = "now"
         if secs.const is _NO:

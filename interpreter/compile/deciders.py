@@ -64,7 +64,7 @@ class DeciderWriter:
         if type(sealed) is not bool:
             raise Unsupported("sealed")
         if "duration" in spec:
-            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+            self.advance_by(spec["duration"], d, ctx, "duration")
         e = self.emit
         dl, picks, w, c = self.temp("dl"), self.temp("pk"), self.temp("w"), self.temp("ch")
         e(d, f"{dl} = list({who.src})")

@@ -70,7 +70,7 @@ class DecisionWriter:
         named = self._named(opts, ("if", "do", "duration", "limit", "label"))
         values = [k for k, _ in named]
         if "duration" in spec:
-            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+            self.advance_by(spec["duration"], d, ctx, "duration")
         who = self._decider(spec, d, ctx)
         base = self._chosen_base(did, values)
         conds = [self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o else _lit(True)
@@ -137,8 +137,7 @@ class DecisionWriter:
             if limits[i] is not None:
                 self._count_use(limits[i], who, d + 1)
             if "duration" in o:
-                self.advance(self.value_at(o["duration"], ctx.scope, "options", named[i][0],
-                                           "duration"), d + 1, ctx)
+                self.advance_by(o["duration"], d + 1, ctx, "options", named[i][0], "duration")
             self.block(o.get("do"), d + 1, ctx)
 
     def _labels(self, named: list[tuple[str, dict]], c: str, d: int, ctx: _Ctx,
@@ -230,7 +229,7 @@ class DecisionWriter:
         option_for_value; a zone gives what it holds."""
         did = spec["choose"]
         if "duration" in spec:
-            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+            self.advance_by(spec["duration"], d, ctx, "duration")
         who = self._decider(spec, d, ctx)
         opts = self._as_list(self.value_at(spec["options"], ctx.scope, "options"))
         kind = opts.kind[5:] if opts.kind.startswith("list:") else ""
@@ -279,7 +278,7 @@ class DecisionWriter:
         (default 0) to `max` (default 10**9), both worked out when asked."""
         did = spec["choose"]
         if "duration" in spec:
-            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+            self.advance_by(spec["duration"], d, ctx, "duration")
         who = self._decider(spec, d, ctx)
         bounds = []
         for key, default in (("min", 0), ("max", 10 ** 9)):
@@ -560,8 +559,7 @@ class DecisionWriter:
             if limits[i] is not None:
                 self._count_use(limits[i], who, d1 + 1)
             if "duration" in o:
-                self.advance(self.value_at(o["duration"], ctx.scope, "options", k, "duration"),
-                             d1 + 1, ctx)
+                self.advance_by(o["duration"], d1 + 1, ctx, "options", k, "duration")
             if o.get("do"):
                 self.block(o["do"], d1 + 1, inner)
         if self.flag_exits != exits:  # an `end_turn` in the loop left it by flag

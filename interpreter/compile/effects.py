@@ -417,7 +417,7 @@ class EffectWriter:
                           else f"{t} = list({dice.src})")
                 dice = Ex(t, dice.kind, dice.safe)
                 if "duration" in spec:
-                    self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+                    self.advance_by(spec["duration"], d, ctx, "duration")
             self.raised_at_roll(d, ctx)  # interpreter/compile/raised.py
             drawn = self._roll_dyn(dice, d, ctx)
             if self.logged:  # as step_runtime.record_roll: a die's roller is its zone's owner
@@ -441,7 +441,7 @@ class EffectWriter:
         if dice.kind not in ("die", "dice"):
             raise Unsupported("roll of something not dice known now")
         if "duration" in spec:
-            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+            self.advance_by(spec["duration"], d, ctx, "duration")
         # As SeededChance.roll: one draw per die, in order (a logged game asks its chance
         # source: seeded, or a dice file's faces).
         drawn = None  # a logged game's faces as drawn: a die rolled twice keeps the last

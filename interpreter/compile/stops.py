@@ -49,7 +49,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import PAST_LIMIT, cannot_set
-from dsl.compiler import builtin_said, no_field, not_rolled
+from dsl.compiler import builtin_said, kind, no_field, not_rolled
 from interpreter.compile.base import _NO, Ex, _Ctx, _node
 from interpreter.compile.offsets import compared, number
 from interpreter.engine.signals import (
@@ -61,6 +61,7 @@ from interpreter.engine.signals import (
     asked_twice,
     bad_count,
     bad_race_number,
+    bad_seconds,
     bad_transfer,
     calls_too_deep,
     cannot_add,
@@ -151,6 +152,12 @@ def add_site(path: tuple) -> tuple:
     """The sum of an `add` step's target at `path` (raised with the amount and what the
     target held, one of them not a number; with no values, past the language's limit)."""
     return ("add", path)
+
+
+def seconds_site(path: tuple) -> tuple:
+    """The duration at `path` (a step's `duration`, `wait`) that is not a number of seconds
+    (raised with it)."""
+    return ("seconds", path)
 
 
 def transfer_site(path: tuple) -> tuple:
@@ -253,6 +260,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return bad_race_number(site[2], told(values[0]), site[1])
     if site[0] == "count":
         return bad_count(show(values[0]), (*site[1], "count"))
+    if site[0] == "seconds":
+        return bad_seconds(kind(values[0]), site[1])
     if site[0] == "transfer":
         return bad_transfer(told(values[0]), (*site[1], "transfer"))
     if site[0] == "add":

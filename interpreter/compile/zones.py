@@ -428,7 +428,7 @@ class ZoneWriter:
                 e(d, f"if type({k}) is not int or {k} < 0:")
                 e(d + 1, self.stop_at(count_site, k))
         if "duration" in spec:
-            self.advance(self.value_at(spec["duration"], ctx.scope, "duration"), d, ctx)
+            self.advance_by(spec["duration"], d, ctx, "duration")
         to = None
         if "to" in spec:
             if replace:

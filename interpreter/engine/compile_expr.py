@@ -15,7 +15,7 @@ from dsl import nodes as n
 from dsl.builtins import EvalError, put
 from dsl.compiler import ExprEvalError, compile_expression, compile_template, kind
 from dsl.parser import parse_expression, parse_template
-from interpreter.engine.signals import RuleError
+from interpreter.engine.signals import RuleError, bad_seconds
 
 Fn = Callable[[Mapping[str, Any]], Any]
 
@@ -64,6 +64,19 @@ def cond(value: Any, path: tuple) -> Fn:
         if v is True or v is False:
             return v
         raise RuleError("runtime-error", f"a condition must be true or false, not {kind(v)}", path)
+    return check
+
+
+def seconds(value: Any, path: tuple) -> Fn:
+    """Compiles a duration (a step's `duration`, `wait`): a number of seconds (0 or less: no
+    time passes); anything else is an error at its place, as a condition's is."""
+    f = expr(value, path)
+
+    def check(env):
+        v = f(env)
+        if type(v) is int or type(v) is float:
+            return v
+        raise bad_seconds(kind(v), path)
     return check
 
 

@@ -61,7 +61,7 @@ class DecisionSteps:
                     cx.expr(ospec["cost"], opath + ("cost",)) if "cost" in ospec else None,
                     _limit(ospec.get("limit"), opath + ("limit",)),
                     self.block(ospec.get("do"), opath + ("do",)),
-                    cx.expr(ospec["duration"], opath + ("duration",))
+                    cx.seconds(ospec["duration"], opath + ("duration",))
                     if "duration" in ospec else None))
 
             def named(g, env):

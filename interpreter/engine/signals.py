@@ -102,6 +102,13 @@ def not_a_racer(who: Any, path: tuple) -> RuleError:
                      (*path, "by"))
 
 
+def bad_seconds(what: str, path: tuple) -> RuleError:
+    """A `duration` or `wait` at `path` that is `what` (dsl.compiler.kind), not a number of
+    seconds (a die's face before its first roll is none)."""
+    return RuleError("runtime-error", f"a duration must be a number of seconds, not {what}",
+                     path)
+
+
 def bad_race_number(field: str, value: str, path: tuple) -> RuleError:
     """A race at `path` whose `field` (a rate, a capacity...) for a racer is `value` (as
     values.told tells it), not a number of 0 or more."""

@@ -260,7 +260,7 @@ class StepCompiler(DecisionSteps):
 
     # -- chance and components -------------------------------------------------------------------
     def _duration(self, spec, path) -> Callable | None:
-        return cx.expr(spec["duration"], path + ("duration",)) if "duration" in spec else None
+        return cx.seconds(spec["duration"], path + ("duration",)) if "duration" in spec else None
 
     def _roll(self, spec, path, name) -> Step:
         dice = cx.expr(spec["roll"], path + ("roll",))
@@ -519,7 +519,7 @@ class StepCompiler(DecisionSteps):
         return stop_timer
 
     def _wait(self, spec, path, name) -> Step:
-        seconds = cx.expr(spec["wait"], path + ("wait",))
+        seconds = cx.seconds(spec["wait"], path + ("wait",))
 
         def wait(g, env):
             g.advance(seconds(env))
