@@ -165,6 +165,7 @@ from interpreter.compile.positions import PositionWriter
 from interpreter.compile.races import RaceWriter
 from interpreter.compile.raised import RaisedWriter, raise_entry
 from interpreter.compile.records import RecordWriter, name_or_none, revealed_zone
+from interpreter.compile.rule_data import all_step_lists, list_paths, walk_steps
 from interpreter.compile.scripted import forced_number, forced_pick, forced_value, race_script
 from interpreter.compile.stops import StopWriter
 from interpreter.compile.teams import TeamWriter
@@ -209,8 +210,9 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
     def __init__(self, program: Program, players: int, controllers: list[Any], track: bool,
                  logged: bool = False, live: bool = False, table: str | None = None,
                  script_only: bool = False, positioned: bool = False, out: bool = False,
-                 wide: bool = False):
+                 wide: bool = False, loose: bool = False):
         self.p = program
+        self.loose = loose  # dice as numbers, though no zone holds them (zones.py)
         self.wide = wide  # the checked version: each +, - and * tested (numbers.py)
         self.data = program.data
         self.n = players
@@ -229,7 +231,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.step_path: tuple | None = None  # the data path of the step being written
         self.phase_name = ""  # the phase being written (its turns' budget names it)
         self.lines: list[str] = []
-        self.paths = _paths(program.data)  # id of a step list -> its data path
+        self.paths = list_paths(program.data)  # id of a step list -> its data path
         self.consts: dict[str, Any] = {}
         self.temps = 0
         self.fired: list[str] = []                 # counter index -> trigger name
@@ -253,7 +255,7 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         data = self.data
         self._team_setup()
         self.checks = self._check_specs()
-        steps = [s for steps in _all_step_lists(data) for s in _walk(steps)]
+        steps = [s for steps in all_step_lists(data) for s in walk_steps(steps)]
         # Whether anyone can be eliminated (or is out at the position the game begins at):
         # if not, `eliminated` is false throughout.
         self.elim = self.out or any(isinstance(s, dict) and "eliminate" in s for s in steps)
@@ -372,8 +374,8 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         """The item kind of each list variable, from what is assigned to it (to a fixed
         point: an assignment may read the list itself)."""
         sets, adds = [], []
-        for steps in _all_step_lists(self.data):
-            for step in _walk(steps):
+        for steps in all_step_lists(self.data):
+            for step in walk_steps(steps):
                 if isinstance(step, dict) and "set" in step and isinstance(step["set"], dict):
                     sets += [(t, v) for t, v in step["set"].items() if t in self.list_kinds]
                 if isinstance(step, dict) and "add" in step and isinstance(step["add"], dict):
@@ -430,44 +432,6 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
 _UNSET = object()  # a policy's `let` name not worked out yet in this decision
 
 
-def _walk(steps: Any):
-    for step in steps or []:
-        yield step
-        if not isinstance(step, dict):
-            continue
-        for key in ("then", "else", "repeat", "do"):
-            if isinstance(step.get(key), list):
-                yield from _walk(step[key])
-        opts = step.get("options")
-        if isinstance(opts, dict):
-            for o in opts.values():
-                if isinstance(o, dict):
-                    yield from _walk(o.get("do"))
-
-
-def _all_step_lists(data: dict):
-    for spec in data["flow"]["phases"].values():
-        for key in ("do", "on_begin", "on_end"):
-            yield spec.get(key)
-    for section in ("procedures", "triggers", "checks"):
-        for spec in (data.get(section) or {}).values():
-            yield spec.get("do")
-
-
-def _paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
-    """The data path of every list in the ruleset, by identity (where a refusal is located)."""
-    out: dict[int, tuple] = {}
-    todo = [(data, path)]
-    while todo:
-        value, at = todo.pop()
-        if isinstance(value, list):
-            out[id(value)] = at
-            todo += [(v, (*at, i)) for i, v in enumerate(value) if isinstance(v, (list, dict))]
-        elif isinstance(value, dict):
-            todo += [(v, (*at, k)) for k, v in value.items() if isinstance(v, (list, dict))]
-    return out
-
-
 def specialize(program: Program, players: int | None = None,
                seats: dict[int, str] | None = None,
                refused: list | None = None, logged: bool = False,
@@ -515,7 +479,7 @@ def specialize(program: Program, players: int | None = None,
     options = (logged, live, table, script_only, positioned, out, tracked_only)
     try:
         with checked_numbers(wide):
-            special = _written(program, n, seats, controllers, options, wide)
+            special = _dice_either_way(program, n, seats, controllers, options, wide)
         if not wide:  # the checked version, made when a game first needs it
             special.widen = lambda: specialize(program, players, seats, None, *options,
                                                wide=True)
@@ -536,6 +500,29 @@ def specialize(program: Program, players: int | None = None,
         return None
 
 
+def _dice_either_way(program: Program, n: int, seats: dict, controllers: list,
+                     options: tuple, wide: bool) -> Specialized:
+    """`_written`; where that refuses a ruleset whose dice lie in no zone (each die a name of
+    the code's own, its face a local: the fastest), written again with the dice as numbers,
+    as zones hold them (a loop over a set of dice, a die in a list or an event...). Both are
+    the one generator's; the first that writes the rules plays every game (where neither
+    does, the first's refusal is told)."""
+    try:
+        return _written(program, n, seats, controllers, options, wide)
+    except Wider:
+        raise
+    except Unsupported as first:
+        comps = program.data.get("components") or {}
+        if comps.get("zones") or not comps.get("dice"):
+            raise
+        try:
+            return _written(program, n, seats, controllers, options, wide, loose=True)
+        except Wider:
+            raise
+        except Unsupported:
+            raise first from None  # what the rules need of the first, told first
+
+
 def _past_safe(data: Any) -> bool:
     """Whether the ruleset's data holds a whole number past ±SAFE_INT (a parameter, a
     component's attribute, an initial value), which the fast version cannot hold."""
@@ -543,7 +530,7 @@ def _past_safe(data: Any) -> bool:
 
 
 def _written(program: Program, n: int, seats: dict, controllers: list, options: tuple,
-             wide: bool) -> Specialized:
+             wide: bool, loose: bool = False) -> Specialized:
     """The generated functions for these seats (`specialize`'s work, which it catches)."""
     logged, live, table, script_only, positioned, out, tracked_only = options
     fns = []
@@ -557,7 +544,7 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
         learned = gen.learned if gen is not None else None
         gen = _Gen(program, n, controllers, track, logs, live and logs,
                    table if logs else None, script_only and logs, positioned and logs,
-                   out and logs, wide)
+                   out and logs, wide, loose)
         if learned:  # the kinds the first writer learned hold for the second (maps.py)
             gen.learned = learned
             gen._restart()

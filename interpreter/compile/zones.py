@@ -58,7 +58,9 @@ class ZoneWriter:
     def _zone_setup(self, comps: dict) -> None:
         """Zones and dice as the generated game holds them (as Game._build_components)."""
         self.zones: dict[str, tuple[str, str]] = {}      # name -> (owner, kind)
-        self.dyn = bool(comps.get("zones"))
+        # Dice as numbers known at run time: with zones, or where the rules treat dice in
+        # ways written only for numbers (`loose`, the second try of `specialize`).
+        self.dyn = bool(comps.get("zones")) or self.loose
         self.item_kind = "dref"  # what zones hold: dice, or cards (interpreter/compile/cards.py)
         self.capacities: dict[str, int] = {}  # zone -> the most it holds (Game.put)
         # Whether a rule may read an item's `zone` (then `ZID` gives each zone's id by its
@@ -67,7 +69,7 @@ class ZoneWriter:
         self.zone_read = self.dyn and re.search(r"\.zone\b", repr(self.data)) is not None
         if not self.dyn:
             return
-        for name, spec in comps["zones"].items():
+        for name, spec in (comps.get("zones") or {}).items():
             owner = spec.get("owner", "none")
             if spec.get("capacity") is not None and owner != "team":  # (a team's: none)
                 try:
