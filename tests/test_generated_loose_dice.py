@@ -103,9 +103,10 @@ def test_a_ruleset_the_fastest_form_holds_keeps_it():
 
 
 def test_where_neither_form_holds_the_rules_the_first_refusal_is_told():
-    # A loop over a set of dice (the fastest form refuses it) and a roll of a die and a set
-    # of dice in one list (the numbers' form refuses it): the first is what is told.
-    text = HEAD.replace("STEPS", STEPS["for_each"] + "\n        - roll: [pair, d]")
+    # A loop over a set of dice (the fastest form refuses it) and a die with faces that are
+    # not numbers beside dice with numbers (the numbers' form refuses it): the first is told.
+    text = HEAD.replace("STEPS", STEPS["for_each"]).replace(
+        "    five: {count: 5}\n", "    five: {count: 5}\n    sign: {faces: [star, moon]}\n")
     refused: list = []
     assert specialize(program_of(text, "both.yaml"), refused=refused) is None
     assert [str(u) for u in refused] == ["for_each over something not a list"]
