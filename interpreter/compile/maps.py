@@ -32,7 +32,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.parser import parse_expression
-from interpreter.compile.base import _NONEABLE, Ex, ItemSet, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NONEABLE, _NUMS, Ex, ItemSet, Unsupported, _Ctx, _node
 
 # Kinds a map may be keyed by: values whose Python equality and hashing are the language's.
 _KEYS = ("int", "num", "str", "bool", "player", "team", "card", "cell")
@@ -283,8 +283,8 @@ class MapWriter:
                 if key.kind != kk or (key.kind in _NONEABLE and not (key.safe or key.some)):
                     raise Unsupported("a map set at a key of another kind")
                 return f"{m.src}[{key.src}]", vk, name
-            item = self._list_item_target(node, ctx, at)
-            if item is not None and not read:
+            item = self._list_item_target(node, ctx, at, read)
+            if item is not None:
                 return item
             return super()._target(text, ctx, read)
         if isinstance(node, n.Field):
@@ -301,13 +301,15 @@ class MapWriter:
                 return var[1], self._state_kind(node.id), node.id
         return super()._target(text, ctx, read)
 
-    def _list_item_target(self, node: n.Index, ctx: _Ctx,
-                          at: tuple | None) -> tuple[ItemSet, str, str] | None:
+    def _list_item_target(self, node: n.Index, ctx: _Ctx, at: tuple | None,
+                          read: bool = False) -> tuple[ItemSet, str, str] | None:
         """`L[k]` or `p.L[k]` of global, turn, round or per-player list state as a `set`
         target (base.set_in: a new list, the item changed), with the kind of the item; None
         for other targets. Located at the target `at` where the version locates it, as
         steps._setter's write_index: `p.L` read (none has no fields), then the key, then the
-        item set (`set_in`'s site: a key past the ends)."""
+        item set (`set_in`'s site: a key past the ends). An `add` (`read`) reads the item
+        first, as an expression reads it (a negative key is the interpreter's error there),
+        and adds to a number: an item that is a list is not added to here."""
         root = node.obj
         if isinstance(root, n.Index):
             # `c[i][j]`: a `for_each` over `c` holds its rows themselves (steps.py), and the
@@ -334,7 +336,14 @@ class MapWriter:
             key = self.expr(node.key, ctx.scope)
         if not lst.startswith("list:") or key.kind != "int":
             raise Unsupported("an item set of another kind")
-        return ItemSet(held, key.src, site=self.target_site(at, None)), lst[len("list:"):], name
+        item = lst[len("list:"):]
+        got = ""
+        if read:
+            if item not in _NUMS:
+                raise Unsupported("add to an item of a list that is not a number")
+            with self.located(at):
+                got = self.expr(node, ctx.scope).src
+        return ItemSet(held, key.src, got, self.target_site(at, None)), item, name
 
     # -- reads -----------------------------------------------------------------------------------
     def _map_index(self, m: Ex, key: Ex, pos: tuple) -> Ex:
