@@ -315,12 +315,19 @@ def _merge_options(a: list | None, b: list | None) -> list | None:
     return a + [x for x in b if x not in a]
 
 
+def _many(by: str) -> bool:
+    """Whether a decision's `by` is written as a list of players, who each decide (the
+    decision then maps each to their choice): `players`, a list written out or built
+    (`[players[2], players[0]]`, `[p for p in players if ...]`), or `opponents(...)`."""
+    return by == "players" or by.startswith("[") or by.startswith("opponents(")
+
+
 def _decision_type(step: dict) -> t.Type:
     effect = next(iter(step))
     if effect == "race":
         return t.MAP
     by = step.get("by")
-    if step.get("sealed") or (isinstance(by, str) and by.strip() in ("players",)):
+    if step.get("sealed") or (isinstance(by, str) and _many(by.strip())):
         return t.MAP
     options = step.get("options")
     if "min" in step or "max" in step:

@@ -332,14 +332,22 @@ def zone_item(items: list, k: Any, site: tuple) -> Any:
         raise Stop(site, no_item(k, "a zone")) from None
 
 
-def map_value(table: Any, k: Any, site: tuple) -> Any:
-    """`table[k]` of a map (keys that read alike in both engines: texts, numbers) in the
-    versions that locate their rule errors: a key it does not have stops the game at
-    `site`."""
+class Named(str):
+    """A seat's or team's name as a message shows the player or team (`repr` of a Player or
+    Team is its name)."""
+
+    __repr__ = str.__str__
+
+
+def map_value(table: Any, k: Any, site: tuple, names: tuple | None = None) -> Any:
+    """`table[k]` of a map in the versions that locate their rule errors: a key it does not
+    have stops the game at `site`, told as the interpreter tells it (a text, a number; a seat
+    or team by its name from `names`)."""
     try:
         return table[k]
     except (KeyError, TypeError):
-        raise Stop(site, no_key(k)) from None
+        shown = Named(names[k]) if names is not None and type(k) is int else k
+        raise Stop(site, no_key(shown)) from None
 
 
 def some(value: Any, site: tuple) -> Any:

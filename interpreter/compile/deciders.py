@@ -1,8 +1,8 @@
-"""Phase 5b, compile for simulation (specializer): a number chosen by each of several players,
-and turns in the order an expression gives.
+"""Phase 5b, compile for simulation (specializer): a number or a named option chosen by each of
+several players, and turns in the order an expression gives.
 
 Input: a `choose` step whose `by` is a list of players (a number choice: `min`, `max`,
-`sealed`), a phase's `turns: {order: by, by: EXPR}`, and the generator of
+`sealed`; or named options), a phase's `turns: {order: by, by: EXPR}`, and the generator of
 interpreter/compile/specialize.py. Output: Python lines of the game's function.
 
 A decision by several players, as decision_steps._choose: each decider in the list's order is
@@ -11,9 +11,10 @@ interpreter/compile/policies.py writes it, each answer counted as Game._took cou
 decision's name holds a map from each decider to their number (`map:player=int`, read as
 interpreter/compile/maps.py reads maps), updated after each answer unless the decision is
 `sealed` (then the deciders see only the map of an earlier time until all have answered);
-then `decided` fires once and the operation ends. A list naming a player twice hands the seed
-back (the interpreter's map would keep one answer). Decisions by several players with options
-are not specialized.
+then `decided` fires once and the operation ends. A list naming a player twice stops the game
+at `by`, as the interpreter does. Named options chosen by several players the same way, each
+decider offered the options legal for them then, each answer's `do` run after `decided`
+(`_options_by_many`); options given by an expression are not specialized.
 
 Turns by an expression, as Game._run_round: every player's key worked out with `player` bound
 to them, in seat order; turns in the order of a stable sort by key (ties keep seat order).
@@ -42,7 +43,10 @@ class DeciderWriter:
                 continue
             did = s["choose"]
             kind = self.decisions.get(did, "?")
-            if who.kind == "list:player" and "options" not in s and kind in _NUMS:
+            if who.kind == "list:player" and kind == "str" and isinstance(
+                    s.get("options"), (list, dict)):
+                self.decisions[did] = "map:player=str"  # each decider's option, by name
+            elif who.kind == "list:player" and "options" not in s and kind in _NUMS:
                 # Whole numbers when every pick is one, given that the map holds whole
                 # numbers (a policy may read the map of an earlier time): by induction.
                 self.decisions[did] = "map:player=int"
@@ -58,6 +62,9 @@ class DeciderWriter:
             return False
         did = spec["choose"]
         kind = self.decisions.get(did, "?")
+        if who.kind == "list:player" and kind == "map:player=str":
+            self._options_by_many(spec, who, d, ctx)
+            return True
         if who.kind != "list:player" or "options" in spec or not kind.startswith("map:player="):
             raise Unsupported("a decision by several players other than a number choice")
         sealed = spec.get("sealed", False)
@@ -100,6 +107,72 @@ class DeciderWriter:
         self.fire("decided", d, ctx)
         self.after_op(d, frozenset({did}), ctx)
         return True
+
+    def _options_by_many(self, spec: dict, who: Ex, d: int, ctx: _Ctx) -> None:
+        """Named options chosen by each of several players, as decision_steps._choose: each
+        decider in turn gets the options whose `if` holds then and whose `limit` they have not
+        reached (every `if` worked out again for each: an earlier answer may change it), and
+        picks one (the one legal option without being asked); the map of answers by name
+        after each (`sealed`: only when all have answered); `decided`; then each answer's
+        `do` in the deciders' order, its use counted for its decider."""
+        did = spec["choose"]
+        named = self._named(spec["options"], ("if", "do", "duration", "limit", "label"))
+        values = [k for k, _ in named]
+        sealed = spec.get("sealed", False)
+        if type(sealed) is not bool:
+            raise Unsupported("sealed")
+        if "duration" in spec:
+            self.advance_by(spec["duration"], d, ctx, "duration")
+        base = self._chosen_base(did, values)
+        vals = self.const(tuple(values), "VA")
+        limits = [self._limit(did, k, o) for k, o in named]
+        e = self.emit
+        dl, picks, w = self.temp("dl"), self.temp("pk"), self.temp("w")
+        c, lg = self.temp("ch"), self.temp("lg")
+        e(d, f"{dl} = list({who.src})")
+        e(d, f"if len(set({dl})) != len({dl}):")
+        e(d + 1, self.stop_at(lambda step: twice_site((*step, "by")), dl))  # asked twice
+        e(d, f"{picks} = {{}}")
+        e(d, f"for {w} in {dl}:")
+        one = Ex(w, "player", True)
+        conds = [self.cond_at(o["if"], ctx.scope, "options", k, "if") if "if" in o else _lit(True)
+                 for k, o in named]
+        tests = self._guards(conds, d + 1)  # as _options, then _within_limit, per decider
+        tests = [t + [self._within(limits[i], one)] if t is not None and limits[i] is not None
+                 else t for i, t in enumerate(tests)]
+        self._legal_list(lg, tests, d + 1)
+        e(d + 1, f"if not {lg}:")
+        e(d + 2, self.no_option(did, one))
+        self.decision_start(d + 1, ctx)
+        e(d + 1, f"if len({lg}) == 1:")
+        e(d + 2, f"{c} = {lg}[0]")
+        e(d + 1, "else:")
+        self._controllers(did, values, ("dynamic", lg), c, d + 2, one, Shown(spec, ctx, named))
+        e(d + 1, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
+        self.rec_decision(d + 1, did, one, f"{vals}[{c}]", f"len({lg}) == 1",
+                          self._labels(named, c, d + 1, ctx), sealed)
+        e(d + 1, f"{picks}[{w}] = {c}")
+        if not sealed:
+            e(d + 1, f"D_{did} = {{_p: {vals}[_c] for _p, _c in {picks}.items()}}")
+        e(d, f"D_{did} = {{_p: {vals}[_c] for _p, _c in {picks}.items()}}")
+        if sealed:  # the answers shown together (decision_steps: `revealed`)
+            self.rec(d, "revealed", ("id", repr(did)),
+                     ("choices", f"{{{self.names_of()}[_p]: {vals}[_a] for _p, _a in "
+                                 f"{picks}.items()}}"))
+        self.fire("decided", d, ctx)
+        self.after_op(d, frozenset({did}), ctx)
+        branches = [(i, o) for i, (_, o) in enumerate(named)
+                    if o.get("do") or "duration" in o or limits[i] is not None]
+        if not branches:
+            return
+        e(d, f"for {w}, {c} in {picks}.items():")
+        for j, (i, o) in enumerate(branches):
+            e(d + 1, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
+            if limits[i] is not None:
+                self._count_use(limits[i], one, d + 2)
+            if "duration" in o:
+                self.advance_by(o["duration"], d + 2, ctx, "options", named[i][0], "duration")
+            self.block(o.get("do"), d + 2, ctx)
 
     def _turns_by(self, by: Any, d: int) -> str:
         """`order = ...`: the seats in the order of their keys (a stable sort)."""

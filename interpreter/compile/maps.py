@@ -347,14 +347,16 @@ class MapWriter:
 
     # -- reads -----------------------------------------------------------------------------------
     def _map_index(self, m: Ex, key: Ex, pos: tuple) -> Ex:
-        """`M[k]`: the value at the key; a missing key fails (the interpreter's error, located
-        where its words tell the key as the interpreter's do: a text or a number)."""
+        """`M[k]`: the value at the key; a missing key fails (the interpreter's error, located,
+        in its words: a text or a number, a player or team by name)."""
         kk, vk = map_parts(m.kind)
         if key.kind != kk and not (kk == "?" and self._lenient()):
             raise Unsupported("a map read at a key of another kind")
-        site = self.site(pos) if key.kind in ("str", "int", "num") else None
+        site = self.site(pos) if key.kind in ("str", "int", "num", "player", "team") else None
         if site is not None:
-            return Ex(f"_map_value({m.src}, {key.src}, {site})", vk, False)
+            names = (f", {self.const(tuple(self.seat_names), 'N')}" if key.kind == "player" else
+                     f", {self.const(tuple(self.team_names), 'TN')}" if key.kind == "team" else "")
+            return Ex(f"_map_value({m.src}, {key.src}, {site}{names})", vk, False)
         return Ex(f"{m.src}[{key.src}]", vk, False)
 
     def _map_call(self, f: str, args: list[Ex]) -> Ex | None:

@@ -31,16 +31,10 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.compiler import no_key
-from interpreter.compile.base import _NO, _NUMS, Ex, Stop, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NO, _NUMS, Ex, Named, Stop, Unsupported, _Ctx, _node
 from interpreter.compile.kinds import HASHED
 from interpreter.compile.people import Person
 from interpreter.compile.stops import race_number_site, racer_site
-
-
-class _Shown(str):
-    """A seat's name as a message shows the player (`repr` of a Player is its name)."""
-
-    __repr__ = str.__str__
 
 
 def _claims_of(names: tuple, claims: list, seat: int | None, site: tuple) -> list:
@@ -49,7 +43,7 @@ def _claims_of(names: tuple, claims: list, seat: int | None, site: tuple) -> lis
     interpreter's map of claims (`repr` of a Player is its name)."""
     got = None if seat is None else claims[seat]
     if got is None:
-        raise Stop(site, no_key(None if seat is None else _Shown(names[seat])))
+        raise Stop(site, no_key(None if seat is None else Named(names[seat])))
     return got
 
 
