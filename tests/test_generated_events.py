@@ -206,3 +206,50 @@ scoring: {score: "player.score + player.team.banked", order: highest}
 def test_checks_for_each_team_run_in_the_generated_code_as_the_interpreter(tmp_path, version):
     # Every team examined in order after each operation, `team` bound (logged: its name).
     plays_as_the_interpreter(tmp_path, TEAM_CHECKS, 30, logged=version == "logged")
+
+
+TWO_TIMERS = """\
+meeple: 1
+metadata: {name: Two timers}
+players: {min: 2, max: 2}
+components:
+  dice:
+    die: {sides: 6}
+  timers:
+    clock: {}
+    bell: {}
+state:
+  global:
+    tally: 0
+triggers:
+  which:
+    on: timer_expired
+    if: "event.timer == clock or event.timer != bell"
+    do: [add: {tally: 1}]
+  other:
+    on: timer_expired
+    if: "event.timer == bell"
+    do: [add: {tally: 10}]
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - roll: die
+        - start_timer: clock
+          seconds: "die.face"
+        - start_timer: bell
+          seconds: 3.5
+        - wait: 4
+        - say: "{tally}"
+      next: end
+scoring: {score: tally, order: highest}
+"""
+
+
+@pytest.mark.parametrize("version", ["fast", "logged"])
+def test_the_timer_that_ran_out_is_compared_with_a_timer_by_name(tmp_path, version):
+    # The clock rings within the wait on a face up to 3 (tally +1), the bell always (+10).
+    _, want = plays_as_the_interpreter(tmp_path, TWO_TIMERS, 30, logged=version == "logged")
+    assert {"which", "other"} <= set(want[1])

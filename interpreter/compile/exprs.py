@@ -276,10 +276,11 @@ class ExprWriter:
         if op in ("==", "!="):
             ok = (a.kind == b.kind or (a.kind in _NUMS and b.kind in _NUMS)
                   or "none" in (a.kind, b.kind))
-            if not ok or a.kind in ("die", "dice", "timer") or "options" in (a.kind, b.kind) or (
-                    "bool" in (a.kind, b.kind) and a.kind != b.kind):
+            known = a.const is not _NO and b.const is not _NO  # a setting's choice; timers
+            if not ok or a.kind in ("die", "dice") or (a.kind == "timer" and not known) or (
+                    "options" in (a.kind, b.kind)) or ("bool" in (a.kind, b.kind) and a.kind != b.kind):
                 raise Unsupported("== on different kinds")
-            if a.const is not _NO and b.const is not _NO:  # a setting's choice, say
+            if known:  # (a timer by its name: `event.timer == clock`)
                 return _lit((a.const == b.const) == (op == "=="))
             # Equality fails on no value: only working out a side can (a plain read cannot).
             safe = all(x.safe or _READ.fullmatch(x.src) for x in (a, b))
