@@ -104,7 +104,7 @@ class DeciderWriter:
         if sealed:  # the answers shown together (decision_steps: `revealed`)
             self.rec(d, "revealed", ("id", repr(did)),
                      ("choices", f"{{{self.names_of()}[_p]: _a for _p, _a in {picks}.items()}}"))
-        self.fire("decided", d, ctx)
+        self.decided(did, d, ctx, None)
         self.after_op(d, frozenset({did}), ctx)
         return True
 
@@ -159,7 +159,7 @@ class DeciderWriter:
             self.rec(d, "revealed", ("id", repr(did)),
                      ("choices", f"{{{self.names_of()}[_p]: {vals}[_a] for _p, _a in "
                                  f"{picks}.items()}}"))
-        self.fire("decided", d, ctx)
+        self.decided(did, d, ctx, None)
         self.after_op(d, frozenset({did}), ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
                     if o.get("do") or "duration" in o or limits[i] is not None]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.compile.base import _NO, _NONEABLE, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.compile.people import Shown
 from interpreter.compile.stops import no_option_site, nobody_site
 from interpreter.engine.decision_steps import PASS_LABEL
@@ -125,7 +125,7 @@ class DecisionWriter:
             only = f"len({lg}) == 1" if dynamic else str(len(static) == 1)
             self.rec_decision(d, did, who, f"{vals}[{c}]", only,
                               self._labels(named, c, d, ctx), bool(spec.get("sealed")))
-        self.fire("decided", d, ctx)
+        self.decided(did, d, ctx, who)
         self.after_op(d, frozenset({did}), ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
                     if o.get("do") or "duration" in o or limits[i] is not None]
@@ -197,6 +197,18 @@ class DecisionWriter:
         if len(set(values)) != len(values):
             raise Unsupported("an option named twice")
         return named
+
+    def decided(self, did: str, d: int, ctx: _Ctx, who: Ex | None, kind: str = "") -> None:
+        """`decided` fired as decision_steps fires it: `event.id`, `event.choice` (what the
+        decision's name holds now, of `kind`, else the decision's) and, for one decider,
+        `event.by` (the event of several deciders has none: reading it is the interpreter's
+        error, as reading a field an event lacks is)."""
+        kind = kind or self.decisions.get(did, "?")
+        if kind == "?":
+            kind = self._number_kind(did)
+        fields = {"id": _lit(did), "choice": Ex(f"D_{did}", kind, kind not in _NONEABLE),
+                  "by": who if who is not None else Ex("_halt()", "player")}
+        self.fire("decided", d, ctx, fields)
 
     def _chosen_base(self, did: str, keys: list) -> int:
         """The index of the decision's first counter in CH (one counter per answer key)."""
@@ -270,7 +282,7 @@ class DecisionWriter:
                     c, kind, True)}, f"str({key})", d)
             self.rec_decision(d, did, who, key, f"len({o}) == 1", label,
                               bool(spec.get("sealed")))
-        self.fire("decided", d, ctx)
+        self.decided(did, d, ctx, who, kind)
         self.after_op(d, frozenset({did}), ctx)
 
     def _choose_number(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -296,7 +308,7 @@ class DecisionWriter:
         self._count_by_key(did, c, d)
         self.emit(d, f"D_{did} = {c}")
         self.rec_decision(d, did, who, c, sealed=bool(spec.get("sealed")))
-        self.fire("decided", d, ctx)
+        self.decided(did, d, ctx, who)
         self.after_op(d, frozenset({did}), ctx)
 
     def _count_by_key(self, did: str, c: str, d: int) -> None:
@@ -542,7 +554,7 @@ class DecisionWriter:
             self.rec_decision(d1, did, who, f"{vals}[{c}]", f"len({lg}) == 1",
                               self._labels(named, c, d1, ctx,
                                            (PASS_LABEL,) if allow_pass else ()))
-        self.fire("decided", d1, ctx)
+        self.decided(did, d1, ctx, who)
         self.after_op(d1, frozenset({did}), ctx)
         if allow_pass and (picked is None or len(named) in picked):
             e(d1, f"if {c} == {len(named)}:")
