@@ -253,3 +253,60 @@ def test_the_timer_that_ran_out_is_compared_with_a_timer_by_name(tmp_path, versi
     # The clock rings within the wait on a face up to 3 (tally +1), the bell always (+10).
     _, want = plays_as_the_interpreter(tmp_path, TWO_TIMERS, 30, logged=version == "logged")
     assert {"which", "other"} <= set(want[1])
+
+
+MOVES = """\
+meeple: 1
+metadata: {name: Moves}
+players: {min: 2, max: 2}
+components:
+  dice:
+    red: {count: 6, in: bag}
+  zones:
+    bag: {kind: bag}
+    box: {kind: pool}
+    hand: {kind: hand, owner: player}
+state:
+  global:
+    tally: 0
+triggers:
+  drew:
+    on: drawn
+    if: "event.zone == bag and count(event.items) > 0"
+    do: [add: {tally: "count(event.items) + count(event.zone)"}]
+  went:
+    on: moved
+    if: "event.to != box"
+    do: [add: {tally: "10 * count(event.items)"}]
+  boxed:
+    on: moved
+    if: "event.to == box"
+    do: [add: {tally: "100 * count(event.items)"}]
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - draw: bag
+          as: one
+          to: current.hand
+        - roll: current.hand
+        - if: "total(current.hand) > 6"
+          then:
+            - move: "[d for d in current.hand if d.face > 3]"
+              to: box
+          else:
+            - move: box
+              to: bag
+        - say: "{tally}"
+      next: end
+scoring: {score: tally, order: highest}
+"""
+
+
+@pytest.mark.parametrize("version", ["fast", "logged"])
+def test_drawn_and_moved_give_their_items_and_zones_and_zones_compare_as_things(tmp_path,
+                                                                                version):
+    _, want = plays_as_the_interpreter(tmp_path, MOVES, 30, logged=version == "logged")
+    assert {"drew", "went", "boxed"} <= set(want[1])

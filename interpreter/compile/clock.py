@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from dsl import nodes as n
 from interpreter.compile.base import (
     _NO,
     _NUMS,
@@ -158,6 +159,25 @@ class ClockWriter:
         if hazards is None:
             hazards = self.hazards()
         return not self.timers and all(never for *_, never in hazards)
+
+    def clock_test(self, op: str, node: n.Binary, scope: dict) -> Ex | None:
+        """`remaining(t) OP c`, c a number known now, as one test of the timer's end: the
+        time left is `TE_t - now` while the timer runs and that is above 0, else 0, so past
+        a c at or above 0 (`>`, `<=`; above 0 for `>=`, `<`) only a running timer's
+        `TE_t - now` decides (the same subtraction as the interpreter's). None otherwise."""
+        if not isinstance(node.right, (n.Literal, n.Name)):
+            return None  # not a number known now (and not written twice when it is not)
+        timer = self.expr(node.left.args[0], scope)
+        if timer.kind != "timer" or timer.const is _NO:
+            return None
+        c = self.expr(node.right, scope)
+        if type(c.const) not in (int, float) or not math.isfinite(c.const) or not (
+                c.const >= 0 if op in (">", "<=") else c.const > 0):
+            return None
+        t, now = timer.const, self.now_read
+        if op in (">", ">="):
+            return Ex(f"(TR_{t} and TE_{t} - {now} {op} {c.const!r})", "bool", True)
+        return Ex(f"(not TR_{t} or TE_{t} - {now} {op} {c.const!r})", "bool", True)
 
     def advance_by(self, value: Any, d: int, ctx: _Ctx, *keys: Any) -> None:
         """`advance` by the duration `value` at `keys` in the step being written (a step's

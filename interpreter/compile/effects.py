@@ -403,22 +403,10 @@ class EffectWriter:
             fields[k] = x
         self.fire(spec["emit"], d, ctx, fields)
 
-    def _rolled(self, value: Any, ctx: _Ctx) -> Ex:
-        """The dice a `roll` names. Dice known at run time written as a list of dice, sets of
-        dice and zones (`roll: [gold, black]`) are one list of them, in order, as
-        step_runtime.dice_in flattens it; each item worked out at its place."""
-        if self.dyn and isinstance(value, list) and value:
-            parts = [self._as_list(self.value_at(v, ctx.scope, "roll", i))
-                     for i, v in enumerate(value)]
-            if all(p.kind in ("dref", "list:dref") for p in parts):
-                listed = ", ".join(p.src if p.kind == "dref" else f"*{p.src}" for p in parts)
-                return Ex(f"[{listed}]", "list:dref", all(p.safe for p in parts))
-        return self._as_list(self.value_at(value, ctx.scope, "roll"))
-
     def _s_roll(self, spec: dict, d: int, ctx: _Ctx) -> None:
         # `by` names the roller in the log and the narration only: bots' games keep no log.
         self._only(spec, "roll", "duration", "by")
-        dice = self._rolled(spec["roll"], ctx)
+        dice = self.rolled(spec["roll"], ctx)
         if dice.kind in ("dref", "list:dref"):
             dice = self.dice_rolled(dice, d)  # none stops the game (stops.py)
             if "duration" in spec or self.logged:

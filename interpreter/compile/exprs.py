@@ -224,31 +224,12 @@ class ExprWriter:
                       x.safe, -x.const if x.const is not _NO else _NO)
         raise Unsupported("unary")
 
-    def _clock_test(self, op: str, node: n.Binary, scope: dict) -> Ex | None:
-        """`remaining(t) OP c`, c a number known now, as one test of the timer's end: the
-        time left is `TE_t - now` while the timer runs and that is above 0, else 0, so past
-        a c at or above 0 (`>`, `<=`; above 0 for `>=`, `<`) only a running timer's
-        `TE_t - now` decides (the same subtraction as the interpreter's). None otherwise."""
-        if not isinstance(node.right, (n.Literal, n.Name)):
-            return None  # not a number known now (and not written twice when it is not)
-        timer = self.expr(node.left.args[0], scope)
-        if timer.kind != "timer" or timer.const is _NO:
-            return None
-        c = self.expr(node.right, scope)
-        if type(c.const) not in (int, float) or not math.isfinite(c.const) or not (
-                c.const >= 0 if op in (">", "<=") else c.const > 0):
-            return None
-        t, now = timer.const, self.now_read
-        if op in (">", ">="):
-            return Ex(f"(TR_{t} and TE_{t} - {now} {op} {c.const!r})", "bool", True)
-        return Ex(f"(not TR_{t} or TE_{t} - {now} {op} {c.const!r})", "bool", True)
-
     def _x_binary(self, node: n.Binary, scope: dict) -> Ex:
         op = node.op
         if (op in (">", ">=", "<", "<=") and isinstance(node.left, n.Call)
                 and node.left.func == "remaining" and not node.left.kwargs
                 and len(node.left.args) == 1):
-            clock = self._clock_test(op, node, scope)
+            clock = self.clock_test(op, node, scope)
             if clock is not None:
                 return clock
         a = self.expr(node.left, scope)
@@ -257,9 +238,11 @@ class ExprWriter:
         b = self.expr(node.right, scope)
         if op in ("+", "in", "not in"):  # a zone is read as the list of what it holds
             a, b = (self._as_list(a) if op == "+" else a), self._as_list(b)
+        safe = a.safe and b.safe
+        if a.kind == b.kind == "zone" and op in ("==", "!="):  # a thing: the same zone or not
+            return Ex(f"({a.src} {'is' if op == '==' else 'is not'} {b.src})", "bool", safe)
         if "zone" in (a.kind, b.kind):
             raise Unsupported(f"{op} on a zone")
-        safe = a.safe and b.safe
         if op in ("and", "or"):
             if a.kind != "bool" or b.kind != "bool":
                 raise Unsupported("and/or on values that are not true or false")

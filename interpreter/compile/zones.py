@@ -26,6 +26,7 @@ and deals raise `Unsupported`. `ZoneWriter` is a mixin of the generator (`_Gen`)
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from dsl import nodes as n
 from dsl.builtins import MAX_RANGE
@@ -241,6 +242,18 @@ class ZoneWriter:
         hand that has its zone's id (races.py `_race_time`)."""
         return f"ZID.get(id(W[{x}]), '')"
 
+    def rolled(self, value: Any, ctx: _Ctx) -> Ex:
+        """The dice a `roll` names. Dice known at run time written as a list of dice, sets of
+        dice and zones (`roll: [gold, black]`) are one list of them, in order, as
+        step_runtime.dice_in flattens it; each item worked out at its place."""
+        if self.dyn and isinstance(value, list) and value:
+            parts = [self._as_list(self.value_at(v, ctx.scope, "roll", i))
+                     for i, v in enumerate(value)]
+            if all(p.kind in ("dref", "list:dref") for p in parts):
+                listed = ", ".join(p.src if p.kind == "dref" else f"*{p.src}" for p in parts)
+                return Ex(f"[{listed}]", "list:dref", all(p.safe for p in parts))
+        return self._as_list(self.value_at(value, ctx.scope, "roll"))
+
     def _as_list(self, e: Ex) -> Ex:
         """A zone read as the list of what it holds (the language's reading of a zone)."""
         if e.kind == "zone":
@@ -397,7 +410,10 @@ class ZoneWriter:
             listed = f"[{x}]" if one else x
             self.rec_items(d, "move", listed, us, ("items", f"[{ids}[_i] for _i in {listed}]"),
                            ("to", f"ZID[id({tz})]" if to.kind == "zone" else "'out'"))
-        self.fire("moved", d, ctx)
+        # As steps._move fires it: the items moved (a list), where they went ('out' too).
+        self.fire("moved", d, ctx, {
+            "items": Ex(f"[{x}]" if one else x, "list:" + self.item_kind, True),
+            "to": Ex(tz, "zone", True, zone=to.zone) if to.kind == "zone" else _lit("out")})
         self.after_op(d, None, ctx)
 
     def _s_draw(self, spec: dict, d: int, ctx: _Ctx) -> None:
@@ -484,7 +500,11 @@ class ZoneWriter:
                            ("blind", repr(blind)), *by)
         item = self.item_kind
         ctx.scope[spec["as"]] = Ex(x, "list:" + item, True) if many else Ex(x, item)
-        self.fire("drawn", d, ctx)
+        # As steps._draw fires it: the items drawn (a list) and the zone drawn from.
+        self.fire("drawn", d, ctx, {
+            "items": Ex(x if many else f"([{x}] if {x} is not None else [])", "list:" + item,
+                        True),
+            "zone": Ex(z, "zone", True, zone=src.zone)})
         self.after_op(d, None, ctx)
 
     def _s_reveal(self, spec: dict, d: int, ctx: _Ctx) -> None:
