@@ -146,6 +146,9 @@ class ExprWriter:
                 return Ex(f"{self.const(self.seat_names, 'N')}[{obj.src}]", "str", obj.safe)
             if f == "seat":
                 return Ex(f"({obj.src} + 1)", "int", obj.safe)
+            if f == "others":  # the other players, out or not, in turn order from this one
+                listed = tuple(list(o) for o in seats_after(self.n))
+                return Ex(f"{self._seats('OL', listed)}[{obj.src}]", "list:player", obj.safe)
             if f == "eliminated":
                 # Nobody is ever eliminated when no step eliminates.
                 return Ex(f"E[{obj.src}]", "bool", obj.safe) if self.elim else _lit(False)
