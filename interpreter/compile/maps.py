@@ -28,6 +28,7 @@ starts from the kinds the first one learned.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dsl import nodes as n
@@ -189,9 +190,15 @@ class MapWriter:
         init, is_expr = self.inits[name]
         numbers = not is_expr and kind == "list" and init and _numbers_only(init)
         if not is_expr and not numbers:
-            if init not in ([], {}) or (init == {}) != (kind == "map"):
+            if init in ([], {}) and (init == {}) == (kind == "map"):
+                return "{}" if kind == "map" else "[]"
+            written = _written_kind(init, kind)
+            if written is None:
                 raise Unsupported(f"a {kind} state with items from the start")
-            return "{}" if kind == "map" else "[]"
+            self._teach(name, written)  # a display: a fresh list or map each game
+            if self._state_kind(name) != written and not self._lenient():
+                raise Unsupported(f"initial value of {name}")
+            return repr(init)
         # An expression, or a written list of numbers (nested or not): a list display, so a
         # fresh list each game, as the interpreter's deep copy.
         e = self.expr(_node(init) if numbers else parse_expression(init), scope)
@@ -386,6 +393,25 @@ class MapWriter:
         if a.kind != kk:
             raise Unsupported("in a map, a key of another kind")
         return Ex(f"({a.src} {'not in' if negate else 'in'} {m.src})", "bool", a.safe and m.safe)
+
+
+def _written_kind(value: Any, kind: str) -> str | None:
+    """The kind of a list or map written out in the rules (`initial: {a: 1, b: 2}`, a list of
+    texts): `list:K` or `map:K=V` of texts, whole numbers, numbers or truth values (keys texts
+    or whole numbers), whose Python display is the value; None for any other."""
+    def one(xs: list) -> str | None:
+        kinds = {bool: "bool", int: "int", float: "num", str: "str"}
+        got = {kinds.get(type(x)) for x in xs}
+        if None in got or any(type(x) is float and not math.isfinite(x) for x in xs):
+            return None
+        return got.pop() if len(got) == 1 else "num" if got == {"int", "num"} else None
+    if kind == "list" and isinstance(value, list) and value:
+        item = one(value)
+        return None if item is None else f"list:{item}"
+    if kind == "map" and isinstance(value, dict) and value:
+        keys, values = one(list(value)), one(list(value.values()))
+        return None if keys not in ("str", "int") or values is None else f"map:{keys}={values}"
+    return None
 
 
 def _numbers_only(value: Any) -> bool:
