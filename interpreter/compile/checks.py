@@ -345,13 +345,19 @@ class CheckWriter:
         """As steps._end_game: the game ends at once with the rendered reason (no step is
         counted); the scoring's winners decide."""
         body = spec.get("end_game") if isinstance(spec.get("end_game"), dict) else spec
-        self._only(body, "end_game", "reason")
-        if "reason" not in body:
-            self.emit(d, "raise _EndGame('the rules ended the game')")
-            return
-        # Its holes located at the step's "reason", as steps._end_game locates them.
-        with self.located(None if self.step_path is None else (*self.step_path, "reason")):
-            self.emit(d, f"raise _EndGame({self._template(body['reason'], ctx.scope)})")
+        self._only(body, "end_game", "reason", "winners")
+        reason = "'the rules ended the game'"
+        if "reason" in body:
+            # Its holes located at the step's "reason", as steps._end_game locates them.
+            with self.located(None if self.step_path is None else (*self.step_path, "reason")):
+                reason = self._template(body["reason"], ctx.scope)
+        winners = ""  # the players it names win, whatever the scores (flow.py `scoring`)
+        if "winners" in body:
+            w = self.value_at(body["winners"], ctx.scope, "winners")
+            if w.kind != "list:player" and w.src != "[]":  # (nobody: `[]`)
+                raise Unsupported("winners that are not a list of players")
+            winners = f", {w.src}"
+        self.emit(d, f"raise _EndGame({reason}{winners})")
 
     def _template(self, text: object, scope: dict) -> str:
         """Narration text as a Python expression: each hole shown as the `text` built-in

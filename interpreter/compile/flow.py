@@ -29,6 +29,7 @@ from interpreter.compile.loops import loops
 from interpreter.compile.peephole import tidy
 from interpreter.compile.phases import UNHELD, unheld
 from interpreter.compile.raised import shared_names
+from interpreter.compile.rule_data import ends_naming_winners
 from interpreter.compile.settled import settled
 from interpreter.compile.stops import input_site, passes_site, raise_at, turns_site
 from interpreter.engine.reads import free_reads
@@ -121,6 +122,8 @@ class FlowWriter:
         self.load_position(d)  # a game from a position (positions.py)
         self.look(d)
         e(d, "stopped = None")
+        if ends_naming_winners(self.data):
+            e(d, "ew = None")  # the winners an `end_game` step names
         e(d, str(_Late("raisers")))  # raised events' functions (raised.py), once all are known
         e(d, "try:")
         ctx = _Ctx({})
@@ -139,6 +142,8 @@ class FlowWriter:
         # An `end_game` step gives its reason; the end condition its doc.
         e(d + 1, f"reason = _eg.args[0] if _eg.args else "
                  f"{(end.get('doc') or 'the end condition holds')!r}")
+        if ends_naming_winners(self.data):
+            e(d + 1, "ew = _eg.args[1] if len(_eg.args) > 1 else None")
         # A budget the code locates itself (interpreter/compile/stops.py), unless the step
         # budget passed first: the interpreter stopped then, at a step the fast version does
         # not test, where the checked version, which tests every step (as a logged game
@@ -540,6 +545,11 @@ class FlowWriter:
         e(d, f"if steps > {self.max_steps}:")
         e(d + 1, "raise _PastSteps()")
         d -= 1
+        if ends_naming_winners(self.data):  # as Game._result: an `end_game`'s winners, stopped or not
+            if "winners" in sc:
+                raise Unsupported("winners named by end_game and by the scoring")
+            e(d, "if ew is not None:")
+            e(d + 1, "winners = ew")
         if self.track:
             e(d, "if first is None and turn_n >= 1:")
             e(d + 1, "first = cur + 1")

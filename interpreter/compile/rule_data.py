@@ -2,8 +2,8 @@
 before it writes (interpreter/compile/specialize.py).
 
 Input: a ruleset's data (the loaded, checked mapping). Output: its step lists and every step
-in them, in order, and the data path of every list in it by the list's identity, where a
-refusal is located.
+in them, in order; the data path of every list in it by the list's identity, where a
+refusal is located; whether an `end_game` step names the winners.
 """
 
 from __future__ import annotations
@@ -50,3 +50,10 @@ def list_paths(data: Any, path: tuple = ()) -> dict[int, tuple]:
         elif isinstance(value, dict):
             todo += [(v, (*at, k)) for k, v in value.items() if isinstance(v, (list, dict))]
     return out
+
+
+def ends_naming_winners(data: dict) -> bool:
+    """Whether an `end_game` step names the winners (its own key, or its body's)."""
+    return any(isinstance(s, dict) and "end_game" in s and "winners" in (
+        s["end_game"] if isinstance(s["end_game"], dict) else s)
+        for steps in all_step_lists(data) for s in walk_steps(steps))
