@@ -43,9 +43,9 @@ class DeciderWriter:
                 continue
             did = s["choose"]
             kind = self.decisions.get(did, "?")
-            if who.kind == "list:player" and kind == "str" and isinstance(
+            if who.kind == "list:player" and kind in ("str", "int") and isinstance(
                     s.get("options"), (list, dict)):
-                self.decisions[did] = "map:player=str"  # each decider's option, by name
+                self.decisions[did] = f"map:player={kind}"  # each decider's option
             elif who.kind == "list:player" and "options" not in s and kind in _NUMS:
                 # Whole numbers when every pick is one, given that the map holds whole
                 # numbers (a policy may read the map of an earlier time): by induction.
@@ -62,7 +62,8 @@ class DeciderWriter:
             return False
         did = spec["choose"]
         kind = self.decisions.get(did, "?")
-        if who.kind == "list:player" and kind == "map:player=str":
+        if who.kind == "list:player" and "options" in spec and kind in ("map:player=str",
+                                                                         "map:player=int"):
             self._options_by_many(spec, who, d, ctx)
             return True
         if who.kind != "list:player" or "options" in spec or not kind.startswith("map:player="):

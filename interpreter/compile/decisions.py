@@ -170,8 +170,9 @@ class DecisionWriter:
         where each pick is, as constants, and the answers picked are returned; else None
         (they follow the picks, indexed)."""
         pick = re.compile(rf"( *){re.escape(c)} = (\d+)$")
+        # Every line that picks: `c = ...`, and a `best` rule's `c, best = o, s` (not known).
         found = [(i, pick.fullmatch(line)) for i, line in enumerate(self.lines[mark:], mark)
-                 if line.lstrip().startswith(f"{c} = ")]
+                 if line.lstrip().startswith((f"{c} = ", f"{c}, "))]
         if not found or any(m is None for _, m in found):
             return None
         for i, m in reversed(found):
@@ -192,8 +193,8 @@ class DecisionWriter:
         else:
             raise Unsupported("options given by a number")
         values = [k for k, _ in named]
-        if any(type(v) is not str for v in values):
-            raise Unsupported("options that are not names")
+        if not (all(type(v) is str for v in values) or all(type(v) is int for v in values)):
+            raise Unsupported("options that are not names nor whole numbers")
         if len(set(values)) != len(values):
             raise Unsupported("an option named twice")
         return named

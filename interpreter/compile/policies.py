@@ -409,7 +409,8 @@ class PolicyWriter:
             option = Ex(o, values, True, least=legal[2] if len(legal) > 2 else None)
             over = lg
         else:
-            option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]", "str", True)
+            option = Ex(f"{self.const(tuple(values), 'VA')}[{o}]",
+                        "int" if all(type(v) is int for v in values) else "str", True)
             over = self.const(lg, "LG") if mode == "static" else lg
         oscope, lazy = {**scope, "option": option}, []
         for name, (node, at) in each.items():

@@ -292,7 +292,9 @@ class _Gen(MemoWriter, MapWriter, KindWriter, GridWriter, CardWriter, DeciderWri
         self.flags: dict[str, list[str]] = {}
         self.decisions: dict[str, str] = {}
         for did, opts in self.p.symbols.decision_options.items():
-            self.decisions[did] = "str" if opts else "?"
+            # Options named by texts, or by whole numbers (`options: [1, 2, 3]`).
+            self.decisions[did] = ("int" if all(type(v) is int for v in opts) else "str") \
+                if opts else "?"
         self.dice: dict[str, tuple[_Die, ...]] = {}
         self.single: set[str] = set()
         self._zone_setup(comps)  # with zones, every die is a number known at run time
