@@ -98,15 +98,7 @@ class DeciderWriter:
             self.rec(d + 1, "decision", ("id", repr(did)),
                      ("by", self.who_src(Ex(w, "player", True))), ("choice", c),
                      *self.decision_times(), *((("sealed", "True"),) if sealed else ()))
-        e(d + 1, f"{picks}[{w}] = {c}")
-        if not sealed:
-            e(d + 1, f"D_{did} = dict({picks})")
-        e(d, f"D_{did} = {picks}")
-        if sealed:  # the answers shown together (decision_steps: `revealed`)
-            self.rec(d, "revealed", ("id", repr(did)),
-                     ("choices", f"{{{self.names_of()}[_p]: _a for _p, _a in {picks}.items()}}"))
-        self.decided(did, d, ctx, None)
-        self.after_op(d, frozenset({did}), ctx)
+        self._held(did, picks, w, c, sealed, "{}", d, ctx)
         return True
 
     def _options_by_many(self, spec: dict, who: Ex, d: int, ctx: _Ctx) -> None:
@@ -152,16 +144,7 @@ class DeciderWriter:
         e(d + 1, f"CH[{base} + {c}] += 1" if base else f"CH[{c}] += 1")
         self.rec_decision(d + 1, did, one, f"{vals}[{c}]", f"len({lg}) == 1",
                           self._labels(named, c, d + 1, ctx), sealed)
-        e(d + 1, f"{picks}[{w}] = {c}")
-        if not sealed:
-            e(d + 1, f"D_{did} = {{_p: {vals}[_c] for _p, _c in {picks}.items()}}")
-        e(d, f"D_{did} = {{_p: {vals}[_c] for _p, _c in {picks}.items()}}")
-        if sealed:  # the answers shown together (decision_steps: `revealed`)
-            self.rec(d, "revealed", ("id", repr(did)),
-                     ("choices", f"{{{self.names_of()}[_p]: {vals}[_a] for _p, _a in "
-                                 f"{picks}.items()}}"))
-        self.decided(did, d, ctx, None)
-        self.after_op(d, frozenset({did}), ctx)
+        self._held(did, picks, w, c, sealed, vals + "[{}]", d, ctx)
         branches = [(i, o) for i, (_, o) in enumerate(named)
                     if o.get("do") or "duration" in o or limits[i] is not None]
         if not branches:
@@ -174,6 +157,27 @@ class DeciderWriter:
             if "duration" in o:
                 self.advance_by(o["duration"], d + 2, ctx, "options", named[i][0], "duration")
             self.block(o.get("do"), d + 2, ctx)
+
+    def _held(self, did: str, picks: str, w: str, c: str, sealed: bool, shown: str, d: int,
+              ctx: _Ctx) -> None:
+        """After each decider's answer `c` (in the loop over deciders `w`): its place in
+        `picks` and, unless `sealed`, the map of the answers so far in the decision's name;
+        after all: the map, the sealed answers revealed together (decision_steps:
+        `revealed`), `decided` and the end of the operation. `shown` makes an answer what
+        the map holds (`{}`: itself; `VA[{}]`: the option's name)."""
+        e = self.emit
+        e(d + 1, f"{picks}[{w}] = {c}")
+        held = f"{{_p: {shown.format('_a')} for _p, _a in {picks}.items()}}"
+        if not sealed:  # (a copy: the picks go on growing)
+            e(d + 1, f"D_{did} = {f'dict({picks})' if shown == '{}' else held}")
+        e(d, f"D_{did} = {picks if shown == '{}' else held}")
+        if sealed:
+            names = self.names_of()
+            self.rec(d, "revealed", ("id", repr(did)), ("choices", f"{{{names}[_p]: "
+                                                                   f"{shown.format('_a')} "
+                                                                   f"for _p, _a in {picks}.items()}}"))
+        self.decided(did, d, ctx, None)
+        self.after_op(d, frozenset({did}), ctx)
 
     def _turns_by(self, by: Any, d: int) -> str:
         """`order = ...`: the seats in the order of their keys (a stable sort)."""
