@@ -95,3 +95,41 @@ def test_the_choice_of_a_player_who_did_not_decide_stops_the_game_in_the_interpr
                                       range(10))
     assert {r.error.message for r, _ in played} == {"the map has no key Player 2"}
     assert all(r.error.path[-1] == "if" for r, _ in played)
+
+
+LEAVING = """\
+meeple: 1
+metadata: {name: Votes that leave}
+players: {min: 3, max: 3}
+state:
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - for_each: k
+          in: "range(0, 3)"
+          do:
+            - choose: vote
+              by: players
+              options:
+                stop:
+                  do: [add: {current.score: 100}, LEAVE]
+                go:
+                  do: [add: {current.score: 1}]
+            - add: {current.score: 10}
+        - add: {current.score: 1000}
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("leave", ["end_turn: true", "break: true", "end_phase: true"])
+def test_an_options_steps_that_leave_skip_the_later_deciders_steps_as_the_interpreter(leave):
+    # The first decider who says stop leaves the loop, the turn or the phase: the later
+    # deciders' steps and the steps after the decision do not run.
+    program = program_of(LEAVING.replace("LEAVE", leave), "leaving.yaml")
+    played = plays_as_the_interpreter(program, range(30))
+    assert len({tuple(s.score for s in r.seats) for r, _ in played}) > 3

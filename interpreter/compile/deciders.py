@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.base import _NO, _NUMS, Ex, Unsupported, _Ctx, _lit, _node
+from interpreter.compile.base import _NO, _NUMS, _UNROLL, Ex, Unsupported, _Ctx, _lit, _node
 from interpreter.compile.people import Shown
 from interpreter.compile.stops import twice_site
 
@@ -149,14 +149,23 @@ class DeciderWriter:
                     if o.get("do") or "duration" in o or limits[i] is not None]
         if not branches:
             return
-        e(d, f"for {w}, {c} in {picks}.items():")
-        for j, (i, o) in enumerate(branches):
-            e(d + 1, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
-            if limits[i] is not None:
-                self._count_use(limits[i], one, d + 2)
-            if "duration" in o:
-                self.advance_by(o["duration"], d + 2, ctx, "options", named[i][0], "duration")
-            self.block(o.get("do"), d + 2, ctx)
+        # Written once per place in the list of deciders (at most one per seat), not as a
+        # loop: an `end_turn`, `end_phase` or `break` in an option's steps then leaves what it
+        # leaves in the interpreter, the later deciders' steps with it.
+        if self.n > _UNROLL:
+            raise Unsupported("options with steps chosen by more than 8 players")
+        for k in range(self.n):
+            e(d, f"if len({dl}) > {k}:")
+            e(d + 1, f"{w} = {dl}[{k}]")
+            e(d + 1, f"{c} = {picks}[{w}]")
+            for j, (i, o) in enumerate(branches):
+                e(d + 1, f"{'if' if j == 0 else 'elif'} {c} == {i}:")
+                if limits[i] is not None:
+                    self._count_use(limits[i], one, d + 2)
+                if "duration" in o:
+                    self.advance_by(o["duration"], d + 2, ctx, "options", named[i][0],
+                                    "duration")
+                self.block(o.get("do"), d + 2, ctx)
 
     def _held(self, did: str, picks: str, w: str, c: str, sealed: bool, shown: str, d: int,
               ctx: _Ctx) -> None:
