@@ -55,3 +55,46 @@ def test_a_roll_of_a_list_of_dice_sets_and_zones_rolls_them_all_as_the_interpret
         assert any(r.error is not None for r, _ in played)
     else:
         assert all(r.error is None for r, _ in played)
+
+
+ONCE = """\
+meeple: 1
+metadata: {name: A roll list read once}
+players: {min: 2, max: 2}
+components:
+  dice:
+    gold: {count: 2}
+    spare: {count: 3, in: tray}
+  zones:
+    tray: {kind: pool}
+state:
+  global:
+    heard: 0
+  player:
+    score: {type: int, initial: 0}
+triggers:
+  counted:
+    on: rolled
+    do: [add: {heard: "count(event.dice)"}]
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 3"}
+      do:
+        - roll: ROLLED
+        - add: {current.score: "heard"}
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("rolled", [
+    '["[x for x in tray if x.face == none or x.face > 3]", gold]',
+    '"[x for x in tray if x.face == none or x.face > 3]"',
+])
+def test_the_dice_a_roll_names_are_worked_out_once_and_rolled_gets_them(rolled):
+    # A list that reads the faces would name other dice after the roll: `rolled` gets the
+    # dice rolled, as the interpreter works the list out once (its work counted once).
+    played = plays_as_the_interpreter(program_of(ONCE.replace("ROLLED", rolled), "once.yaml"),
+                                      range(30))
+    assert len({tuple(s.score for s in r.seats) for r, _ in played}) > 5

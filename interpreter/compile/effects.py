@@ -8,6 +8,7 @@ A mixin of the specializer's writer (interpreter/compile/specialize.py)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,7 @@ from interpreter.compile.stops import calls_site, loose_break_site, raise_at, tr
 from interpreter.compile.written_seats import seats_written
 from interpreter.engine.step_runtime import step_name
 
+_PLAIN = re.compile(r"[A-Za-z_]\w*(?:\[\w+\])?")  # a list read plainly: the same dice again
 
 class EffectWriter:
     """Writes steps; `self` is the specializer's writer."""
@@ -409,9 +411,10 @@ class EffectWriter:
         dice = self.rolled(spec["roll"], ctx)
         if dice.kind in ("dref", "list:dref"):
             dice = self.dice_rolled(dice, d)  # none stops the game (stops.py)
-            if "duration" in spec or self.logged:
-                # As steps._roll: the dice are the ones named before the time passes (a
-                # trigger in that time may move others into the zone rolled).
+            if "duration" in spec or self.logged or (
+                    self.reads_event("rolled") and not _PLAIN.fullmatch(dice.src)):
+                # As steps._roll: the dice named before the time passes, worked out once
+                # (`rolled` gets them: a list that reads faces would read the new ones).
                 t = self.temp("rd")
                 self.emit(d, f"{t} = {dice.src}" if dice.kind == "dref"
                           else f"{t} = list({dice.src})")
@@ -470,8 +473,7 @@ class EffectWriter:
 
     # -- triggers --------------------------------------------------------------------------------
     def reads_event(self, event: str) -> bool:
-        """Whether a trigger on `event` names `event` at all (its fields are worked out for
-        it only then)."""
+        """Whether a trigger on `event` names `event` (its fields are worked out only then)."""
         return any("event" in str(self.data["triggers"][t.name])
                    for t in self.p.triggers.get(event) or ())
 
@@ -581,8 +583,7 @@ def _shared_prefix(lists: list[list[Ex]]) -> int:
 def _loop_head(emit: Callable[[int, str], None], d: int, names: tuple[str, str, str],
               times: str | None, most: str | None, while_: str | None) -> int:
     """The head of a generated `repeat`: the count and the cap evaluated once, then each pass
-    stops at `times` or when `while` no longer holds, and counts itself. Returns the depth of
-    the loop's body."""
+    stops at `times` or when `while` no longer holds, and counts itself; the body's depth."""
     nt, cap, passes = names
     if times:
         emit(d, f"{nt} = {times}")
