@@ -203,3 +203,11 @@ scoring: {score: sum_kept, order: highest}
     played = plays_as_the_interpreter(program, range(20))
     said = {r["text"] for _, log in played for r in log if r["t"] == "say"}
     assert {text.split(" ")[0] for text in said} == {"[]"} and len(said) > 2
+
+
+def test_a_zone_read_written_with_a_space_after_the_dot_builds_the_table():
+    # `red[0]. zone` is the same field (the grammar allows space around the dot).
+    text = DICE.replace("TEST", "red[0]. zone == 'box'").replace(
+        '        - say: "{red[0].zone}|{red[1].zone}|{blue[0].zone}"\n', "")
+    played = plays_as_the_interpreter(program_of(text, "dice.yaml"), range(20))
+    assert len({tuple(s.score for s in r.seats) for r, _ in played}) > 2

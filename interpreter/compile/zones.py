@@ -67,7 +67,7 @@ class ZoneWriter:
         # Whether a rule may read an item's `zone` (then `ZID` gives each zone's id by its
         # list's id()): looked for in the rules' text, so that a table no rule reads is not
         # built at every game. A field of that name on anything else counts too.
-        self.zone_read = self.dyn and re.search(r"\.zone\b", repr(self.data)) is not None
+        self.zone_read = self.dyn and re.search(r"\.\s*zone\b", repr(self.data)) is not None
         if not self.dyn:
             return
         for name, spec in (comps.get("zones") or {}).items():
