@@ -110,3 +110,15 @@ def test_where_neither_form_holds_the_rules_the_first_refusal_is_told():
     refused: list = []
     assert specialize(program_of(text, "both.yaml"), refused=refused) is None
     assert [str(u) for u in refused] == ["for_each over something not a list"]
+
+
+def test_loose_dice_stay_numbers_through_the_passes_that_learn_what_lists_hold():
+    # A list whose items nothing tells makes the generator learn in passes: each pass keeps
+    # the dice as numbers.
+    text = HEAD.replace("STEPS", STEPS["comprehension"]).replace(
+        "    sixes: 0\n", "    sixes: 0\n    kept: {type: list, initial: []}\n")
+    program = program_of(text, "learning.yaml")
+    for options in ({}, {"logged": True}, {"wide": True}):
+        refused: list = []
+        assert specialize(program, refused=refused, **options) is not None, refused
+    plays_as_the_interpreter(program, range(20))

@@ -96,7 +96,8 @@ class MapWriter:
         learned = self.learned
         self.learning = False
         self.__init__(self.p, self.n, self.controllers, self.track, self.logged, self.live,
-                      self.table, self.script_only, self.positioned, self.out, self.wide)
+                      self.table, self.script_only, self.positioned, self.out, self.wide,
+                      self.loose)
         self.learned = learned
         self.learning = False
 
