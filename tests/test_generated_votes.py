@@ -133,3 +133,42 @@ def test_an_options_steps_that_leave_skip_the_later_deciders_steps_as_the_interp
     program = program_of(LEAVING.replace("LEAVE", leave), "leaving.yaml")
     played = plays_as_the_interpreter(program, range(30))
     assert len({tuple(s.score for s in r.seats) for r, _ in played}) > 3
+
+
+EARLY = """\
+meeple: 1
+metadata: {name: A vote read before it is taken}
+players: {min: 2, max: 2}
+state:
+  player:
+    score: {type: int, initial: 0}
+flow:
+  phases:
+    play:
+      turns: {order: clockwise}
+      repeat: {until: "round >= 2"}
+      do:
+        - CHOOSE
+        - add: {current.score: 1}
+scoring: {score: player.score, order: highest}
+"""
+
+
+@pytest.mark.parametrize("read, said", [
+    ("count(keys(vote)) < 1", "keys(): expected a map, got none"),
+    ("get(vote, players[0], 'x') == 'aye'", "get(): expected a map, got none"),
+    ("vote[players[0]] == 'aye'", "none cannot be indexed with [...]"),
+])
+@pytest.mark.parametrize("choose", [
+    "choose: vote\n          by: players\n          options:\n            aye: {if: \"READ\"}\n"
+    "            nay: {}",
+    # a number chosen by each: the map read by a guard of the bounds
+    "choose: vote\n          by: players\n          min: 0\n          max: \"if READ then 1 else 2\"",
+])
+def test_a_decisions_map_read_before_any_answer_stops_the_game_in_the_interpreters_words(
+        read, said, choose):
+    text = EARLY.replace("CHOOSE", choose.replace("READ", read.replace('"', '\\"')))
+    if "min:" in choose:  # a number's map holds numbers
+        text = text.replace("== 'aye'", "== 1").replace("'x'", "0")
+    played = plays_as_the_interpreter(program_of(text, "early.yaml"), range(5))
+    assert {r.error.message for r, _ in played} == {said}

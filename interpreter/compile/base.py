@@ -23,7 +23,6 @@ from dsl.builtins import BUILTINS, MAX_INT, MAX_ITEMS, MAX_RANGE, MAX_TEXT, Eval
 from dsl.compiler import (
     by_zero,
     no_item,
-    no_key,
     not_an_index,
     not_negated,
     operator_error,
@@ -330,24 +329,6 @@ def zone_item(items: list, k: Any, site: tuple) -> Any:
         return items[k]
     except (IndexError, TypeError):
         raise Stop(site, no_item(k, "a zone")) from None
-
-
-class Named(str):
-    """A seat's or team's name as a message shows the player or team (`repr` of a Player or
-    Team is its name)."""
-
-    __repr__ = str.__str__
-
-
-def map_value(table: Any, k: Any, site: tuple, names: tuple | None = None) -> Any:
-    """`table[k]` of a map in the versions that locate their rule errors: a key it does not
-    have stops the game at `site`, told as the interpreter tells it (a text, a number; a seat
-    or team by its name from `names`)."""
-    try:
-        return table[k]
-    except (KeyError, TypeError):
-        shown = Named(names[k]) if names is not None and type(k) is int else k
-        raise Stop(site, no_key(shown)) from None
 
 
 def some(value: Any, site: tuple) -> Any:

@@ -331,7 +331,7 @@ class KindWriter:
         found = self._grid_call(f, args) if f in ("neighbours", "direction", "distance",
                                                    "adjacent", "row", "column") else None
         if found is None and f in ("get", "keys"):
-            found = self._map_call(f, args)
+            found = self._map_call(f, args, node.pos)
         if found is None and f in ("sort_by", "sort", "unique"):
             found = self._ordering(f, args, not isinstance(node.args[0], n.Comprehension)
                                    if node.args else False, node.pos)

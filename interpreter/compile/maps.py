@@ -29,15 +29,45 @@ starts from the kinds the first one learned.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from dsl import nodes as n
+from dsl.compiler import builtin_said, no_key
 from dsl.parser import parse_expression
-from interpreter.compile.base import _NONEABLE, _NUMS, Ex, ItemSet, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NONEABLE, _NUMS, Ex, ItemSet, Stop, Unsupported, _Ctx, _node
 
 # Kinds a map may be keyed by: values whose Python equality and hashing are the language's.
 _KEYS = ("int", "num", "str", "bool", "player", "team", "card", "cell")
 _PASSES = 8  # learning passes at most (each teaches at least one kind, or they stop)
+
+
+class Named(str):
+    """A seat's or team's name as a message shows the player or team (`repr` of a Player or
+    Team is its name)."""
+
+    __repr__ = str.__str__
+
+
+def a_map(m: Any, site: tuple | None) -> Any:
+    """A map `get` or `keys` reads that may be none: none stops the game at `site` (where
+    located; else without one: the checked version plays the game and locates it)."""
+    if m is None:
+        raise Stop(site) if site is not None else Stop()
+    return m
+
+
+def map_value(table: Any, k: Any, site: tuple, names: tuple | None = None) -> Any:
+    """`table[k]` of a map in the versions that locate their rule errors: a key it does not
+    have stops the game at `site`, told as the interpreter tells it (a text, a number; a seat
+    or team by its name from `names`); a map that is none cannot be indexed."""
+    if table is None:
+        raise Stop(site, "none cannot be indexed with [...]")  # dsl/compiler.py's words
+    try:
+        return table[k]
+    except (KeyError, TypeError):
+        shown = Named(names[k]) if names is not None and type(k) is int else k
+        raise Stop(site, no_key(shown)) from None
 
 
 def map_parts(kind: str) -> tuple[str, str]:
@@ -367,8 +397,15 @@ class MapWriter:
             return Ex(f"_map_value({m.src}, {key.src}, {site}{names})", vk, False)
         return Ex(f"{m.src}[{key.src}]", vk, False)
 
-    def _map_call(self, f: str, args: list[Ex]) -> Ex | None:
-        """`get` and `keys` on maps, as dsl/builtins.py; None for other calls."""
+    def _map_call(self, f: str, args: list[Ex], pos: tuple | None = None) -> Ex | None:
+        """`get` and `keys` on maps, as dsl/builtins.py (a map that may be none, a decision
+        by several players before its first answer, read through `_a_map`: none stops the
+        game in the built-in's words); None for other calls."""
+        if f in ("get", "keys") and args and args[0].kind.startswith("map:") and \
+                not args[0].safe:
+            site = self.site(pos, builtin_said(f, "expected a map, got none"))
+            args = [replace(args[0], src=f"_a_map({args[0].src}, {site})", safe=True),
+                    *args[1:]]
         if f == "get" and len(args) == 3 and args[0].kind.startswith("map:"):
             m, key, default = args
             kk, vk = map_parts(m.kind)

@@ -31,8 +31,9 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.compiler import no_key
-from interpreter.compile.base import _NO, _NUMS, Ex, Named, Stop, Unsupported, _Ctx, _node
+from interpreter.compile.base import _NO, _NUMS, Ex, Stop, Unsupported, _Ctx, _node
 from interpreter.compile.kinds import HASHED
+from interpreter.compile.maps import Named
 from interpreter.compile.people import Person
 from interpreter.compile.stops import race_number_site, racer_site
 

@@ -116,7 +116,6 @@ from interpreter.compile.base import (
     joined,
     listed,
     looked,
-    map_value,
     negated,
     ordered,
     over,
@@ -143,7 +142,7 @@ from interpreter.compile.flow import FlowWriter
 from interpreter.compile.grids import GridWriter
 from interpreter.compile.kinds import KindWriter
 from interpreter.compile.known import known_flags
-from interpreter.compile.maps import MapWriter
+from interpreter.compile.maps import MapWriter, a_map, map_value
 from interpreter.compile.memo import MemoWriter, remember
 from interpreter.compile.meter import MeterWriter
 from interpreter.compile.numbers import (
@@ -560,8 +559,8 @@ def _written(program: Program, n: int, seats: dict, controllers: list, options: 
                  "_over": over, "_over_at": over_at, "_halt": halt, "_divided": divided,
                  "_negated": negated, "_joined": joined, "_called": called, "_most": most,
                  "_least": least, "_clamped": clamped, "_item_at": item_at, "_getter": item_getter,
-                 "_map_value": map_value, "_looked": looked, "_some": some, "_listed": listed,
-                 "_span": span, "_set_in": set_in, "_unseen": unseen,
+                 "_map_value": map_value, "_a_map": a_map, "_looked": looked, "_some": some,
+                 "_listed": listed, "_span": span, "_set_in": set_in, "_unseen": unseen,
                  "_private": with_private, "_revealed_zone": revealed_zone,
                  "_name_or_none": name_or_none, "_items_words": items_words,
                  "_forced_pick": forced_pick, "_forced_value": forced_value,
