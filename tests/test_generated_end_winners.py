@@ -51,3 +51,14 @@ def test_the_winners_an_end_game_names_win_as_the_interpreter_has_it(ending):
     best = [r for r in ended if r.winners and max(s.score for s in r.seats) not in
             {s.score for s in r.seats if s.name in r.winners}]
     assert best or "[]" in ending
+
+
+def test_winners_that_hold_none_stop_the_game_at_the_step_on_every_engine():
+    # Nobody has scored 99: the list names none, which the interpreter stops at, located.
+    ending = ('- end_game:\n              winners: "[first([p for p in players if p.score > '
+              '99])]"')
+    played = plays_as_the_interpreter(program_of(SIX.replace("ENDING", ending), "six.yaml"),
+                                      range(40))
+    stops = [r.error for r, _ in played if r.error is not None]
+    assert stops and all(e.message == "the winners of end_game must be players, not none"
+                         and e.path[-1] == "winners" for e in stops)

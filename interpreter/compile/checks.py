@@ -30,6 +30,7 @@ from interpreter.compile.stops import (
     steps_site,
     transfer_site,
     uneliminable_site,
+    winners_site,
 )
 from interpreter.compile.written_seats import settle
 
@@ -356,7 +357,12 @@ class CheckWriter:
             w = self.value_at(body["winners"], ctx.scope, "winners")
             if w.kind != "list:player" and w.src != "[]":  # (nobody: `[]`)
                 raise Unsupported("winners that are not a list of players")
-            winners = f", {w.src}"
+            rs, ew = self.temp("rs"), self.temp("ew")  # the reason first, as steps._end_game
+            self.emit(d, f"{rs} = {reason}")
+            self.emit(d, f"{ew} = {w.src}")
+            self.emit(d, f"if None in {ew}:")  # a player that is none among them
+            self.emit(d + 1, self.stop_at(winners_site))
+            reason, winners = rs, f", {ew}"
         self.emit(d, f"raise _EndGame({reason}{winners})")
 
     def _template(self, text: object, scope: dict) -> str:

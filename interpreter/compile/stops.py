@@ -63,6 +63,7 @@ from interpreter.engine.signals import (
     bad_race_number,
     bad_seconds,
     bad_transfer,
+    bad_winners,
     calls_too_deep,
     cannot_add,
     checks_hold,
@@ -152,6 +153,11 @@ def add_site(path: tuple) -> tuple:
     """The sum of an `add` step's target at `path` (raised with the amount and what the
     target held, one of them not a number; with no values, past the language's limit)."""
     return ("add", path)
+
+
+def winners_site(path: tuple) -> tuple:
+    """The `end_game` at `path` whose `winners` holds none."""
+    return ("winners", path)
 
 
 def seconds_site(path: tuple) -> tuple:
@@ -260,6 +266,8 @@ def stop_error(stopped: tuple, names: list[str]) -> RuleError | None:
         return bad_race_number(site[2], told(values[0]), site[1])
     if site[0] == "count":
         return bad_count(show(values[0]), (*site[1], "count"))
+    if site[0] == "winners":
+        return bad_winners("none", site[1])
     if site[0] == "seconds":
         return bad_seconds(kind(values[0]), site[1])
     if site[0] == "transfer":

@@ -102,6 +102,12 @@ def not_a_racer(who: Any, path: tuple) -> RuleError:
                      (*path, "by"))
 
 
+def bad_winners(what: str, path: tuple) -> RuleError:
+    """An `end_game` at `path` whose `winners` holds `what` (none, say), not only players."""
+    return RuleError("runtime-error", f"the winners of end_game must be players, not {what}",
+                     (*path, "winners"))
+
+
 def bad_seconds(what: str, path: tuple) -> RuleError:
     """A `duration` or `wait` at `path` that is `what` (dsl.compiler.kind), not a number of
     seconds (a die's face before its first roll is none)."""

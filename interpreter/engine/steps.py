@@ -30,6 +30,7 @@ from interpreter.engine.signals import (
     RuleError,
     bad_count,
     bad_transfer,
+    bad_winners,
     cannot_add,
     counted_passes,
     moved_twice,
@@ -496,8 +497,15 @@ class StepCompiler(DecisionSteps):
         reason = cx.template(body["reason"], path + ("reason",)) if "reason" in body else None
 
         def end_game(g, env):
-            raise EndGame(reason(env) if reason else "the rules ended the game",
-                          winners(env) if winners is not None else None)
+            said = reason(env) if reason else "the rules ended the game"
+            won = winners(env) if winners is not None else None
+            if won is not None and (not isinstance(won, list)
+                                    or any(type(p) is not Player for p in won)):
+                # A list of players only (none among them, say, stops the game here).
+                bad = next(p for p in won if type(p) is not Player) \
+                    if isinstance(won, list) else won
+                raise bad_winners(told(bad), path)
+            raise EndGame(said, won)
         return end_game
 
     # -- time and narration --------------------------------------------------------------------
