@@ -11,12 +11,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl import nodes as n
 from dsl import types as t
 from dsl.builtins import BUILTINS
 from dsl.diagnostics import Diagnostic
 from dsl.effects import EFFECTS
 from dsl.loader import Document
-from dsl.parser import KEYWORDS, RESERVED
+from dsl.parser import KEYWORDS, RESERVED, ExprSyntaxError, parse_expression
 
 # Names every ruleset can read; `player` and `event` only where they are bound.
 CONTEXT_NAMES: dict[str, t.Type] = {
@@ -318,8 +319,16 @@ def _merge_options(a: list | None, b: list | None) -> list | None:
 def _many(by: str) -> bool:
     """Whether a decision's `by` is written as a list of players, who each decide (the
     decision then maps each to their choice): `players`, a list written out or built
-    (`[players[2], players[0]]`, `[p for p in players if ...]`), or `opponents(...)`."""
-    return by == "players" or by.startswith("[") or by.startswith("opponents(")
+    (`[players[2], players[0]]`, `[p for p in players if ...]`), `opponents(...)` or a
+    player's `others`, as the expression parses (`[current][0]` is one player)."""
+    try:
+        node = parse_expression(by)
+    except ExprSyntaxError:  # the checker reports it where `by` is checked
+        return False
+    return (isinstance(node, n.Name) and node.id == "players") or isinstance(
+        node, (n.ListExpr, n.Comprehension)) or (
+        isinstance(node, n.Call) and node.func == "opponents") or (
+        isinstance(node, n.Field) and node.name == "others")
 
 
 def _decision_type(step: dict) -> t.Type:

@@ -299,3 +299,25 @@ def test_dice_and_cards_start_in_one_zone_of_the_table_not_a_zone_each_player_ha
     assert "'hand' is a zone of each player, not one zone: dice start" in found[0][2]
     assert "cards start in a zone of the whole table" in found[1][2]
     assert "each player's hand" in found[0][3]
+
+
+def test_a_decision_by_a_list_of_players_maps_each_to_their_choice_as_written_or_built():
+    # The decision id maps each decider to their choice where `by` is a list of players;
+    # where it is one player (`[current][0]`), it holds that player's choice alone.
+    def found(by: str) -> list[str]:
+        return codes("""\
+        flow:
+          phases:
+            play:
+              do:
+                - choose: vote
+                  by: BY
+                  options: [aye, nay]
+                - if: "vote[players[0]] == 'aye'"
+                  then: [add: {pot: 1}]
+              next: end
+        """.replace("BY", by))
+    for many in ("players", '"current.others"', '"(opponents(current))"',
+                 '"[p for p in players if p != current]"', '"[players[1], players[0]]"'):
+        assert found(many) == [], many
+    assert found('"[current][0]"') == ["type-mismatch"]

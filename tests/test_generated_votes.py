@@ -71,6 +71,7 @@ policies:
     ("players", "", EAGER),  # a policy: its rules, the `when` that picks an illegal option
     ("\"[players[2], players[0]]\"", "", EAGER),  # some players, in the list's order
     ("\"opponents(current)\"", "", ""),
+    ("\"current.others\"", "sealed: true", EAGER),
 ])
 def test_named_options_chosen_by_several_players_play_as_the_interpreter(by, sealed, policies):
     text = VOTE.replace("BY", by).replace("          SEALED\n",
