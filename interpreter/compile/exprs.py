@@ -197,7 +197,7 @@ class ExprWriter:
         key = self.expr(node.key, scope)
         if obj.kind == "dice" and type(key.const) is int and 0 <= key.const < len(obj.dice):
             return Ex("", "die", True, dice=(obj.dice[key.const],))
-        if obj.kind == "race" and key.kind == "player":
+        if obj.kind == "race" and key.kind in ("player", "team"):
             return self.race_claims(obj, key, node.pos)
         raise Unsupported("index")  # a list's items: kinds.py
 

@@ -35,6 +35,7 @@ from interpreter.compile.base import _NO, _NUMS, Ex, Stop, Unsupported, _Ctx, _n
 from interpreter.compile.kinds import HASHED
 from interpreter.compile.maps import Named
 from interpreter.compile.people import Person
+from interpreter.compile.rule_data import all_step_lists, walk_steps
 from interpreter.compile.stops import race_number_site, racer_site
 
 
@@ -52,15 +53,39 @@ class RaceWriter:
     """The `race` step (a mixin of _Gen)."""
 
     def race_claims(self, race: Ex, seat: Ex, pos: tuple | None) -> Ex:
-        """`grab[p]`: seat p's claims, none where it did not race, which the interpreter's
-        map stops at: so do the versions that locate their errors, in its words. A racer
-        claims a die once (`_taken` takes every copy out of what is left; scripts and reports
-        naming one twice fail): the claims are all different, and a list of their own."""
+        """`grab[p]` (or `grab[tm]`, a race of teams): the racer's claims, none where it did
+        not race, which the interpreter's map stops at: so do the versions that locate their
+        errors, in its words. A racer claims a die once (`_taken` takes every copy out of
+        what is left; scripts and reports naming one twice fail): the claims are all
+        different, and a list of their own."""
+        if seat.kind != self.racers_kind(race.src[len("R_"):]):
+            raise Unsupported("a race's claims read at a key of another kind than its racers")
+        names = self.seat_names if seat.kind == "player" else self.team_names
         site = self.site(pos)
         src = f"{race.src}[{seat.src}]" if site is None else \
-            f"{self.const(partial(_claims_of, tuple(self.seat_names)), 'CL')}({race.src}, " \
+            f"{self.const(partial(_claims_of, tuple(names)), 'CL')}({race.src}, " \
             f"{seat.src}, {site})"
         return Ex(src, "list:dref", distinct=True, fresh=True)
+
+    def racer_names(self) -> str:
+        """The table of the racers' names by racer (seat or team), for the race being written."""
+        return self.names_of() if self.race_kind == "player" else self.const(
+            tuple(self.team_names), "TNM")
+
+    def racers_kind(self, rid: str) -> str:
+        """`player` or `team`: who races in the race `rid` (every step of that id alike)."""
+        kinds = set()
+        for steps in all_step_lists(self.data):
+            for s in walk_steps(steps):
+                if isinstance(s, dict) and s.get("race") == rid and "by" in s:
+                    try:
+                        by = self.expr(_node(s["by"]), {})
+                    except Unsupported:
+                        continue  # read in a scope of its own: players (`_s_race` tells)
+                    kinds.add("team" if by.kind in ("team", "list:team") else "player")
+        if len(kinds) > 1:
+            raise Unsupported("a race id raced by players and by teams")
+        return kinds.pop() if kinds else "player"
 
     def _s_race(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
@@ -76,10 +101,17 @@ class RaceWriter:
             raise Unsupported("a race without zones")
         racers = self.value_at(spec["by"], ctx.scope, "by")
         items = self.value_at(spec["items"], ctx.scope, "items")
-        if racers.kind == "player":
-            racers = Ex(f"[{racers.src}]", "list:player", racers.safe)
-        if racers.kind != "list:player":
-            raise Unsupported("racers that are not players")
+        if racers.kind in ("player", "team"):
+            racers = Ex(f"[{racers.src}]", "list:" + racers.kind, racers.safe)
+        if racers.kind not in ("list:player", "list:team"):
+            raise Unsupported("racers that are not players or teams")
+        rk = self.race_kind = racers.kind[len("list:"):]  # a team: its leader's policy
+        if rk == "team" and (any(reported) or counting or "counts_per" in spec
+                             or rk != self.racers_kind(rid)
+                             or not all(self.team_members)):
+            raise Unsupported("a race of teams reported at the table, or of a team without "
+                              "players")
+        names = self.racer_names()
         if items.kind not in ("zone", "list:dref"):
             raise Unsupported("a race for items that are not dice")
         e = self.emit
@@ -93,7 +125,7 @@ class RaceWriter:
         # them out, each a number of 0 or more (none too, where located: the fast version
         # meets it as Python's own error).
         r = self.temp("r")
-        scope = {**ctx.scope, "racer": Ex(r, "player", True)}
+        scope = {**ctx.scope, "racer": Ex(r, rk, True)}
         fields = {}
         for key in ("capacity", "model_capacity", "rate", "latency", "error_rate"):
             if key not in spec:
@@ -186,12 +218,12 @@ class RaceWriter:
             last = self._race_model(spec, rid, rs, pool, cl, nx, per, d, ctx)
         self._race_time(items, cl, last, d, ctx)
         res = self.temp("rr")
-        e(d, f"{res} = [None] * {self.n}")
+        e(d, f"{res} = [None] * {self.n if rk == 'player' else len(self.team_names)}")
         e(d, f"for {r}, {cl}_i in zip({rs}, {cl}):")
         e(d + 1, f"{res}[{r}] = {cl}_i")
         e(d, f"R_{rid} = {res}")
         if self.logged:  # as race.run_race: each racer's claims, the seconds, the draws
-            claims = (f"{{{self.names_of()}[_r]: [{self.item_ids()}[_x] for _x in _c] "
+            claims = (f"{{{names}[_r]: [{self.item_ids()}[_x] for _x in _c] "
                       f"for _r, _c in zip({rs}, {cl})}}")
             self.rec(d, "race", ("id", repr(rid)), ("claims", claims),
                      ("seconds", f"round({last}, 3)"),
@@ -245,7 +277,7 @@ class RaceWriter:
             e(d + 1, "else:")
             d += 1
         e(d + 1, f"{cl}, {last}, un, {mi} = _race_script(FQ, {rid!r}, {rs}, {pool}, {cap}, "
-                 f"{self.names_of()}, {self.item_ids()}, _CS.uniform, {self.input_at()})")
+                 f"{self.racer_names()}, {self.item_ids()}, _CS.uniform, {self.input_at()})")
         return counted
 
     def _race_reports(self, rid: str, rs: str, pool: str, cl: str, cap: str, d: int,
@@ -327,7 +359,7 @@ class RaceWriter:
         r, x = self.temp("r"), self.temp("x")
         want = None
         if "wanted" in spec:
-            want = self.cond_at(spec["wanted"], {**ctx.scope, "racer": Ex(r, "player", True),
+            want = self.cond_at(spec["wanted"], {**ctx.scope, "racer": Ex(r, self.race_kind, True),
                                                  "item": Ex(x, "dref", True)}, "wanted")
         # Nothing changes the game while the claims are modelled, so what each racer wants
         # is known once: its wanted items, in the pool's order, lose each item claimed. Only
@@ -417,7 +449,9 @@ class RaceWriter:
         e(d1 + 1, "else:")
         # The racer's seat decides as for the decision named by the race's id (no count of
         # the choice: the interpreter asks the controller directly).
-        self._controllers(rid, "dref", ("values", wn), it, d1 + 2, Ex(r, "player", True))
+        leads = Ex(r, "player", True) if self.race_kind == "player" else Ex(
+            f"{self.const(tuple(m[0] for m in self.team_members), 'LD')}[{r}]", "player", True)
+        self._controllers(rid, "dref", ("values", wn), it, d1 + 2, leads)
         e(d1, f"{cl}[{i}].append({it})")
         e(d1, self._taken(rem, it))
         if shared is not None:
@@ -456,7 +490,8 @@ class RaceWriter:
         if not (isinstance(node, n.Binary) and node.op in ("in", "not in")
                 and isinstance(node.left, n.Name) and node.left.id == "item"):
             return want, None
-        among = self._as_list(self.expr(node.right, {**ctx.scope, "racer": Ex(r, "player", True),
+        among = self._as_list(self.expr(node.right, {**ctx.scope, "racer": Ex(r, self.race_kind,
+                                                                                True),
                                                       "item": Ex(x, "dref", True)}))
         item = among.kind[5:] if among.kind.startswith("list:") else None
         if not among.safe or item not in (*HASHED, "dref") or "wk" in among.src:
