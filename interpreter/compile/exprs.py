@@ -279,6 +279,8 @@ class ExprWriter:
             return Ex(self.ordered(op, a, b, node.pos), "bool", safe)
         if op in ("in", "not in") and b.kind == "options":
             return self._in_options(a, b, op == "not in")
+        if op in ("in", "not in") and a.kind == b.kind == "str" and a.safe and b.safe:
+            return Ex(f"({a.src} {op} {b.src})", "bool", True)  # a text within a text
         if op in ("in", "not in"):
             if b.kind != "list:" + a.kind:
                 raise Unsupported("in")
