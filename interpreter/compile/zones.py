@@ -448,9 +448,7 @@ class ZoneWriter:
         if "duration" in spec:
             self.advance_by(spec["duration"], d, ctx, "duration")
         to = None
-        if "to" in spec:
-            if replace:
-                raise Unsupported("a draw with replace and to")
+        if "to" in spec and not replace:  # (with `replace` the items stay: `to` is not read)
             to = self.value_at(spec["to"], ctx.scope, "to")
             if to.kind != "zone" and to.const != "out":
                 raise Unsupported("draw to something not a zone")
