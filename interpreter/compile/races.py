@@ -58,7 +58,7 @@ class RaceWriter:
         errors, in its words. A racer claims a die once (`_taken` takes every copy out of
         what is left; scripts and reports naming one twice fail): the claims are all
         different, and a list of their own."""
-        if seat.kind != self.racers_kind(race.src[len("R_"):]):
+        if seat.kind != (self.racers_kind(race.src[len("R_"):]) or "player"):
             raise Unsupported("a race's claims read at a key of another kind than its racers")
         names = self.seat_names if seat.kind == "player" else self.team_names
         site = self.site(pos)
@@ -72,8 +72,10 @@ class RaceWriter:
         return self.names_of() if self.race_kind == "player" else self.const(
             tuple(self.team_names), "TNM")
 
-    def racers_kind(self, rid: str) -> str:
-        """`player` or `team`: who races in the race `rid` (every step of that id alike)."""
+    def racers_kind(self, rid: str) -> str | None:
+        """`player` or `team`: who races in the race `rid` (every step of that id alike), as
+        its `by` reads outside any step; None where one reads names of its own scope (`_s_race`
+        refuses a race of teams named so: then the map of claims is keyed by seats)."""
         kinds = set()
         for steps in all_step_lists(self.data):
             for s in walk_steps(steps):
@@ -81,11 +83,12 @@ class RaceWriter:
                     try:
                         by = self.expr(_node(s["by"]), {})
                     except Unsupported:
-                        continue  # read in a scope of its own: players (`_s_race` tells)
+                        kinds.add(None)
+                        continue
                     kinds.add("team" if by.kind in ("team", "list:team") else "player")
-        if len(kinds) > 1:
+        if len(kinds - {None}) > 1:
             raise Unsupported("a race id raced by players and by teams")
-        return kinds.pop() if kinds else "player"
+        return None if None in kinds or not kinds else kinds.pop()
 
     def _s_race(self, spec: dict, d: int, ctx: _Ctx) -> None:
         self._only(spec, "race", "by", "items", "wanted", "rate", "latency", "error_rate",
@@ -106,11 +109,12 @@ class RaceWriter:
         if racers.kind not in ("list:player", "list:team"):
             raise Unsupported("racers that are not players or teams")
         rk = self.race_kind = racers.kind[len("list:"):]  # a team: its leader's policy
-        if rk == "team" and (any(reported) or counting or "counts_per" in spec
-                             or rk != self.racers_kind(rid)
-                             or not all(self.team_members)):
-            raise Unsupported("a race of teams reported at the table, or of a team without "
-                              "players")
+        if rk == "team" and (any(reported) or counting):
+            raise Unsupported("a race of teams that people or the table report")
+        if rk == "team" and not all(self.team_members):
+            raise Unsupported("a race of a team without players")
+        if rk == "team" and self.racers_kind(rid) != "team":
+            raise Unsupported("a race of teams named in a scope of its own")
         names = self.racer_names()
         if items.kind not in ("zone", "list:dref"):
             raise Unsupported("a race for items that are not dice")
