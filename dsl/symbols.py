@@ -325,10 +325,26 @@ def _many(by: str) -> bool:
         node = parse_expression(by)
     except ExprSyntaxError:  # the checker reports it where `by` is checked
         return False
-    return (isinstance(node, n.Name) and node.id == "players") or isinstance(
-        node, (n.ListExpr, n.Comprehension)) or (
-        isinstance(node, n.Call) and node.func == "opponents") or (
-        isinstance(node, n.Field) and node.name == "others")
+    return _players_listed(node)
+
+
+def _players_listed(node: n.Node) -> bool:
+    """Whether an expression gives a list of players, by its form: `players`, a list written
+    out or built, `opponents(...)`, a player's `others` or a team's `members`, lists joined
+    by `+`, or a choice (`if ... then ... else ...`) between such lists."""
+    if isinstance(node, n.Name):
+        return node.id == "players"
+    if isinstance(node, (n.ListExpr, n.Comprehension)):
+        return True
+    if isinstance(node, n.Call):
+        return node.func in ("opponents", "sort_by")
+    if isinstance(node, n.Field):
+        return node.name in ("others", "members")
+    if isinstance(node, n.Binary):
+        return node.op == "+" and (_players_listed(node.left) or _players_listed(node.right))
+    if isinstance(node, n.Conditional):
+        return _players_listed(node.then) and _players_listed(node.other)
+    return False
 
 
 def _decision_type(step: dict) -> t.Type:

@@ -318,6 +318,23 @@ def test_a_decision_by_a_list_of_players_maps_each_to_their_choice_as_written_or
               next: end
         """.replace("BY", by))
     for many in ("players", '"current.others"', '"(opponents(current))"',
-                 '"[p for p in players if p != current]"', '"[players[1], players[0]]"'):
+                 '"[p for p in players if p != current]"', '"[players[1], players[0]]"',
+                 '"current.others + []"', '"if pot > 1 then players else [current]"'):
         assert found(many) == [], many
     assert found('"[current][0]"') == ["type-mismatch"]
+    # A team's members, in a ruleset with teams.
+    with_teams = HEAD.replace("players: {min: 2, max: 2}\n",
+                              "players: {min: 2, max: 2}\nteams: {names: [red, blue]}\n")
+    text = with_teams + textwrap.dedent("""\
+        flow:
+          phases:
+            play:
+              do:
+                - choose: vote
+                  by: current.team.members
+                  options: [aye, nay]
+                - if: "vote[current] == 'aye'"
+                  then: [add: {pot: 1}]
+              next: end
+        """)
+    assert [d.code for d in validate_text(text, "t.yaml").diagnostics] == []

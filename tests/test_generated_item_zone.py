@@ -205,9 +205,10 @@ scoring: {score: sum_kept, order: highest}
     assert {text.split(" ")[0] for text in said} == {"[]"} and len(said) > 2
 
 
-def test_a_zone_read_written_with_a_space_after_the_dot_builds_the_table():
-    # `red[0]. zone` is the same field (the grammar allows space around the dot).
-    text = DICE.replace("TEST", "red[0]. zone == 'box'").replace(
+@pytest.mark.parametrize("read", ["red[0]. zone == 'box'", "red[0].\\tzone == 'box'"])
+def test_a_zone_read_written_with_a_space_after_the_dot_builds_the_table(read):
+    # `red[0]. zone` is the same field (the grammar allows space, a tab too, around the dot).
+    text = DICE.replace("TEST", read).replace(
         '        - say: "{red[0].zone}|{red[1].zone}|{blue[0].zone}"\n', "")
     played = plays_as_the_interpreter(program_of(text, "dice.yaml"), range(20))
     assert len({tuple(s.score for s in r.seats) for r, _ in played}) > 2

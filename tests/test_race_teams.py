@@ -108,3 +108,28 @@ def test_a_team_races_with_its_leaders_policy():
             game = new_game(program, None, dict(seats), SeededChance(seed), seed)
             game.narrating = False
             assert outcome(fast.play(seed).result) == outcome(game.run()), (seats, seed)
+
+
+def test_claims_read_before_any_race_has_run_stop_in_the_interpreters_words():
+    # The race id holds none until its first race: reading it is the interpreter's stop.
+    text = TEAMS.replace("        - roll: pool\n",
+                         "        - roll: pool\n        - add: {current.score: "
+                         "\"count(grab[current.team])\"}\n", 1)
+    played = plays_as_the_interpreter(program_of(text, "teams.yaml"), range(5))
+    assert {r.error.message for r, _ in played} == {"none cannot be indexed with [...]"}
+
+
+def test_racers_named_by_the_races_own_claims_play_as_the_interpreter():
+    # `by` reads the race's own claims (none at first): the generator knows the racers are
+    # players without reading the claims first.
+    text = TEAMS.replace("          by: teams\n",
+                         "          by: \"[p for p in players if grab == none or "
+                         "count(grab[p]) < 3]\"\n").replace(
+        "          wanted: \"item.colour == racer.name or item.face >= 5\"\n",
+        "          wanted: \"item.face >= 3\"\n").replace(
+        "          rate: \"if racer.name == 'red' then 2 else 1.5\"\n", "").replace(
+        "        - for_each: tm\n          in: teams\n          do:\n"
+        "            - add: {tm.pts: \"total(grab[tm])\"}\n            - move: grab[tm]\n"
+        "              to: box\n",
+        "        - add: {current.team.pts: \"count(grab[current])\"}\n")
+    plays_as_the_interpreter(program_of(text, "own.yaml"), range(20))

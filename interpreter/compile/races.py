@@ -10,14 +10,15 @@ id, or the one it wants when there is one), until it holds its modelled capacity
 wants is left. Then the race's seconds pass on the modelled clock with the claimed items out of
 their zone (in hands), the race id holds each racer's claims, `decided` fires.
 
-In generated code the race id is `R_<id>`: a list indexed by seat holding each racer's claims
-(None for a seat that did not race), kind `race`; `grab[p]` reads it. In a logged game a
+In generated code the race id is `R_<id>`: a list indexed by seat (by team, for a race of
+teams, each team claiming with its leader's policy) holding each racer's claims (None for one
+that did not race), kind `race`; `grab[p]` (`grab[tm]`) reads it. In a logged game a
 scripted race (a decisions file's, a log's) gives the claims instead of the model, as
 race._scripted does (scripted.py `race_script`), and the racers people or the referee's table report
 for are asked through the door (`_LV.report`), the others racing them on the model's clocks
 (race._reported, race._model); a race a counting table reports by counts, and scripted
-counts, are written by interpreter/compile/counts.py. Racers that are teams are not
-specialized yet.
+counts, are written by interpreter/compile/counts.py. A race of teams that people or the
+table report is not specialized yet.
 `RaceWriter` is a mixin of the generator (`_Gen`): it uses its `emit`, `expr`, `cond`, `temp`,
 `advance`, `fire`, `after_op` and `_controllers`.
 """
@@ -43,6 +44,8 @@ def _claims_of(names: tuple, claims: list, seat: int | None, site: tuple) -> lis
     """`grab[p]` where the rule errors are located: the seat's claims; none (a seat that did
     not race), or a seat that is none, stops the game at `site` in the words of the
     interpreter's map of claims (`repr` of a Player is its name)."""
+    if claims is None:  # no race of that id has run yet: the id holds none
+        raise Stop(site, "none cannot be indexed with [...]")  # dsl/compiler.py's words
     got = None if seat is None else claims[seat]
     if got is None:
         raise Stop(site, no_key(None if seat is None else Named(names[seat])))
@@ -76,6 +79,16 @@ class RaceWriter:
         """`player` or `team`: who races in the race `rid` (every step of that id alike), as
         its `by` reads outside any step; None where one reads names of its own scope (`_s_race`
         refuses a race of teams named so: then the map of claims is keyed by seats)."""
+        busy = self.__dict__.setdefault("racers_asked", set())
+        if rid in busy:  # a `by` that reads the race's own claims: not known while reading it
+            return None
+        busy.add(rid)
+        try:
+            return self._racers_kind(rid)
+        finally:
+            busy.discard(rid)
+
+    def _racers_kind(self, rid: str) -> str | None:
         kinds = set()
         for steps in all_step_lists(self.data):
             for s in walk_steps(steps):

@@ -40,6 +40,7 @@ from interpreter.compile.base import (
     _Ctx,
     _Die,
     _lit,
+    data_values,
     face_src,
     faces_src,
     stored,
@@ -50,6 +51,9 @@ from interpreter.compile.offsets import dice_total
 from interpreter.compile.stops import count_site, full_site, twice_moved_site, unmovable_site
 
 _DIE_FIELDS = frozenset({"face", "faces", "sides", "id", "zone", "kind"})
+
+
+_ZONE_READ = re.compile(r"\.\s*zone\b")  # a `.zone` field read, spaces or lines apart
 
 
 class ZoneWriter:
@@ -67,7 +71,8 @@ class ZoneWriter:
         # Whether a rule may read an item's `zone` (then `ZID` gives each zone's id by its
         # list's id()): looked for in the rules' text, so that a table no rule reads is not
         # built at every game. A field of that name on anything else counts too.
-        self.zone_read = self.dyn and re.search(r"\.\s*zone\b", repr(self.data)) is not None
+        self.zone_read = self.dyn and any(isinstance(v, str) and _ZONE_READ.search(v)
+                                          for v in data_values(self.data))
         if not self.dyn:
             return
         for name, spec in (comps.get("zones") or {}).items():
