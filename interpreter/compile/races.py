@@ -76,9 +76,8 @@ class RaceWriter:
             tuple(self.team_names), "TNM")
 
     def racers_kind(self, rid: str) -> str | None:
-        """`player` or `team`: who races in the race `rid` (every step of that id alike), as
-        its `by` reads outside any step; None where one reads names of its own scope (`_s_race`
-        refuses a race of teams named so: then the map of claims is keyed by seats)."""
+        """`player` or `team`: who races in the race `rid` (every step of that id alike); None
+        where a `by` reads a step's own names (`_s_race` refuses such a race of teams)."""
         busy = self.__dict__.setdefault("racers_asked", set())
         if rid in busy:  # a `by` that reads the race's own claims: not known while reading it
             return None
@@ -521,12 +520,10 @@ class RaceWriter:
         return Ex(f"({x} {node.op} {h})", "bool", True), listed if node.op == "in" else None
 
     def _wanted_in_order(self, shared: str, among: str, rem: str, d: int) -> None:
-        """The pool's items that are in `among`, in the pool's order, without a pass over the
-        pool where `among` lists pool items in the pool's order (a filter of the race's zone,
-        made before the race): then they are that list itself. Else `shared` stays None.
-        `y in o`, on an iterator, looks on from where the last look stopped, so the list
-        passes only in the pool's order, and (the pool listing each item once) each item
-        once."""
+        """The pool's items in `among`, in the pool's order: `among` itself where it lists
+        pool items in the pool's order (a filter of the race's zone), else `shared` stays
+        None. `y in o` on an iterator looks on from the last find: the pool's order, and
+        (the pool listing each item once) each item once."""
         e = self.emit
         o, y = self.temp("o"), self.temp("y")
         e(d, f"{shared} = None")
