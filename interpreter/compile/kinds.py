@@ -420,6 +420,8 @@ class KindWriter:
             return self._table("ID", {c.id: c.id for c in self.cells_all})
         if item == "card":
             src = self._card_field(probe, f).src
+        elif item == "dref":  # a die's face (the faces' table), kind or attribute
+            src = self._die_field(probe, f).src
         elif item == "cell":
             src = self._cell_field(probe, f).src
         else:
