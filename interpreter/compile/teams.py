@@ -7,8 +7,8 @@ generating (each seat's team, each team's name, members and leader), team state 
 indexed by team (`V_name[team]`), the expressions `teams`, `p.team`, `tm.name`, `tm.leader`,
 `tm.members`, `tm.<state>`, `tm.<zone>` and `tm.<list state>[k]`, `set`/`add` targets
 `tm.<state>` and `tm.<list state>[k]`, and the turn order of
-`turns.by_team` (one turn per team, to its first member, as Game._run_round; rulesets that
-eliminate are declined here).
+`turns.by_team` (one turn per team, to its first member still in, else its first member, as
+Game._run_round).
 
 How the interpreter does it (interpreter/engine/game.py, Game.__init__): with `assign: alternate`
 seat i joins team i % k, with `blocks` team min(k - 1, i * k // n); a team's leader is its
@@ -157,7 +157,8 @@ class TeamWriter:
         e(d, "for pc in order:")
         e(d + 1, f"if {ts}[pc] not in seen:")
         e(d + 2, f"seen.append({ts}[pc])")
-        if self.elim:  # the first member still in: not yet compared with the interpreter
-            raise Unsupported("turns by team with eliminations")
+        if self.elim:  # the first member still in, else the first member
+            e(d, f"order = [next((m for m in {tm}[t] if not E[m]), {tm}[t][0]) for t in seen]")
+            return
         e(d, f"order = [{tm}[t][0] for t in seen]")
 
